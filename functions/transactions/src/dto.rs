@@ -1,0 +1,350 @@
+//! Request and response bodies of the transaction endpoints, and their parsing into
+//! checked values.
+
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use shared::domain::ids::MAX_SAFE_ID;
+use shared::domain::text::{parse_note, NOTE_MAX_LEN};
+use shared::domain::time::{format_date, parse_date};
+use shared::domain::{CategoryType, MoneyDto};
+use shared::http::{ApiError, FieldError};
+use shared::store::transactions::{TransactionRecord, TxnFilter};
+use shared::domain::Money;
+
+/// At most this many tags per transaction.
+pub const MAX_TAGS: usize = 20;
+
+/// Body of create and update (PUT replaces every field).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TransactionRequest {
+    /// A positive amount: a JSON number, a string, or a Money object
+    /// `{"amount": .., "currency": {"code": ..}}` in the wallet's currency.
+    pub amount: Value,
+    /// Optional ISO 4217 code; must be the wallet's currency.
+    #[serde(default)]
+    pub currency: Option<String>,
+    pub category_id: Value,
+    pub date: String,
+    #[serde(default)]
+    pub note: Option<String>,
+    #[serde(default)]
+    pub provider_id: Option<Value>,
+    #[serde(default)]
+    pub tag_ids: Option<Vec<Value>>,
+}
+
+/// A request whose fields all parsed; references are not yet checked.
+#[derive(Debug, Clone)]
+pub struct ValidTransaction {
+    pub amount: Decimal,
+    pub currency: Option<String>,
+    pub category_id: u64,
+    pub date: String,
+    pub note: Option<String>,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+}
+
+fn parse_decimal(text: &str) -> Option<Decimal> {
+    Decimal::from_str(text).ok().or_else(|| Decimal::from_scientific(text).ok())
+}
+
+/// The amount and the currency it names, if any.
+fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
+    let amount = match value {
+        // With serde_json's arbitrary precision the number keeps its exact digits.
+        Value::Number(n) => parse_decimal(&n.to_string()),
+        Value::String(s) => parse_decimal(s.trim()),
+        Value::Object(map) => {
+            let unknown = map.keys().any(|k| k != "amount" && k != "currency");
+            let inner = map.get("amount").ok_or("must contain an amount")?;
+            if unknown || matches!(inner, Value::Object(_)) {
+                return Err("must be a number, a string or {amount, currency}".into());
+            }
+            let (amount, _) = parse_amount(inner)?;
+            let code = match map.get("currency") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(code)) => Some(code.clone()),
+                Some(Value::Object(c)) => c.get("code").and_then(Value::as_str).map(str::to_owned),
+                Some(_) => return Err("currency must be a code or {code}".into()),
+            };
+            return Ok((amount, code));
+        }
+        _ => None,
+    };
+    let amount = amount.ok_or("must be a decimal number")?;
+    if amount <= Decimal::ZERO {
+        return Err("must be greater than 0".into());
+    }
+    Ok((amount, None))
+}
+
+/// A positive id below 2^53, given as a JSON number (or a numeric string).
+fn parse_id(value: &Value) -> Result<u64, String> {
+    let id = match value {
+        Value::Number(n) => n.to_string().parse::<u64>().ok(),
+        Value::String(s) => s.parse::<u64>().ok(),
+        _ => None,
+    };
+    match id {
+        Some(id) if (1..=MAX_SAFE_ID).contains(&id) => Ok(id),
+        _ => Err("must be a positive integer id".into()),
+    }
+}
+
+impl TryFrom<TransactionRequest> for ValidTransaction {
+    type Error = ApiError;
+
+    fn try_from(r: TransactionRequest) -> Result<Self, ApiError> {
+        let mut errors = Vec::new();
+        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
+
+        let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
+        let category_id = parse_id(&r.category_id).map_err(|e| keep("categoryId", e)).ok();
+        let date = parse_date(&r.date).map(format_date).map_err(|e| keep("date", e)).ok();
+        let note = parse_note(r.note.as_deref(), NOTE_MAX_LEN).map_err(|e| keep("note", e)).ok();
+        let provider_id = match &r.provider_id {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => parse_id(v).map(Some).map_err(|e| keep("providerId", e)).ok(),
+        };
+        let tags = r.tag_ids.unwrap_or_default();
+        let tag_ids = if tags.len() > MAX_TAGS {
+            keep("tagIds", format!("must hold at most {MAX_TAGS} tags"));
+            None
+        } else {
+            let parsed: Result<Vec<u64>, String> = tags.iter().map(parse_id).collect();
+            match parsed {
+                Ok(mut ids) => {
+                    ids.sort_unstable();
+                    ids.dedup();
+                    Some(ids)
+                }
+                Err(e) => {
+                    keep("tagIds", e);
+                    None
+                }
+            }
+        };
+        let body_currency = match (&r.currency, amount.as_ref().and_then(|(_, c)| c.clone())) {
+            (Some(a), Some(b)) if *a != b => {
+                keep("currency", "conflicts with the amount's currency".into());
+                None
+            }
+            (Some(a), _) => Some(a.clone()),
+            (None, b) => b,
+        };
+        match (amount, category_id, date, note, provider_id, tag_ids) {
+            (Some((amount, _)), Some(category_id), Some(date), Some(note), Some(provider_id), Some(tag_ids))
+                if errors.is_empty() =>
+            {
+                Ok(Self { amount, currency: body_currency, category_id, date, note, provider_id, tag_ids })
+            }
+            _ => Err(ApiError::validation(errors)),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionResponse {
+    pub id: u64,
+    pub amount: MoneyDto,
+    pub date: String,
+    pub note: Option<String>,
+    pub category_id: u64,
+    pub category_type: CategoryType,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl TryFrom<&TransactionRecord> for TransactionResponse {
+    type Error = ApiError;
+
+    fn try_from(t: &TransactionRecord) -> Result<Self, ApiError> {
+        let money = Money::new(t.amount, t.currency).map_err(|e| ApiError::Internal(e.into()))?;
+        Ok(Self {
+            id: t.id,
+            amount: money.into(),
+            date: t.date.clone(),
+            note: t.note.clone(),
+            category_id: t.category_id,
+            category_type: t.category_type,
+            provider_id: t.provider_id,
+            tag_ids: t.tag_ids.clone(),
+            created_at: t.created_at.clone(),
+            updated_at: t.updated_at.clone(),
+        })
+    }
+}
+
+/// Page size of lists: default 50, at most 200.
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 200;
+
+/// Query of `GET /api/transactions`; unknown parameters are refused.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ListQuery {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    pub category_id: Option<String>,
+    #[serde(rename = "type")]
+    pub category_type: Option<String>,
+    pub provider_id: Option<String>,
+    pub tag_id: Option<String>,
+    pub min_amount: Option<String>,
+    pub max_amount: Option<String>,
+    pub q: Option<String>,
+    pub limit: Option<String>,
+    pub cursor: Option<String>,
+}
+
+impl ListQuery {
+    /// The checked filter and page size.
+    pub fn parse(&self) -> Result<(TxnFilter, i32), ApiError> {
+        let mut errors = Vec::new();
+        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
+        let date = |v: &Option<String>| v.as_deref().map(parse_date).transpose();
+        let id = |v: &Option<String>| v.as_deref().map(|s| parse_id(&Value::String(s.into()))).transpose();
+        let amount = |v: &Option<String>| {
+            v.as_deref()
+                .map(|s| parse_decimal(s.trim()).ok_or_else(|| "must be a decimal number".to_string()))
+                .transpose()
+        };
+        let mut filter = TxnFilter::default();
+        match date(&self.from) {
+            Ok(d) => filter.from = d.map(format_date),
+            Err(e) => keep("from", e),
+        }
+        match date(&self.to) {
+            Ok(d) => filter.to = d.map(format_date),
+            Err(e) => keep("to", e),
+        }
+        if let (Some(f), Some(t)) = (&filter.from, &filter.to) {
+            if f > t {
+                keep("from", "must not be after `to`".into());
+            }
+        }
+        match id(&self.category_id) {
+            Ok(v) => filter.category_id = v,
+            Err(e) => keep("categoryId", e),
+        }
+        match id(&self.provider_id) {
+            Ok(v) => filter.provider_id = v,
+            Err(e) => keep("providerId", e),
+        }
+        match id(&self.tag_id) {
+            Ok(v) => filter.tag_id = v,
+            Err(e) => keep("tagId", e),
+        }
+        match self.category_type.as_deref().map(|t| CategoryType::parse(t).ok_or("must be DEBIT or CREDIT")).transpose() {
+            Ok(t) => filter.category_type = t,
+            Err(e) => keep("type", e.into()),
+        }
+        match amount(&self.min_amount) {
+            Ok(v) => filter.min_amount = v,
+            Err(e) => keep("minAmount", e),
+        }
+        match amount(&self.max_amount) {
+            Ok(v) => filter.max_amount = v,
+            Err(e) => keep("maxAmount", e),
+        }
+        match &self.q {
+            Some(q) if q.chars().count() > 100 => keep("q", "must be at most 100 characters".into()),
+            Some(q) if !q.trim().is_empty() => filter.q = Some(q.trim().to_owned()),
+            _ => {}
+        }
+        let limit = match self.limit.as_deref().map(str::parse::<u32>) {
+            None => DEFAULT_LIMIT,
+            Some(Ok(l)) if (1..=MAX_LIMIT).contains(&l) => l,
+            Some(_) => {
+                keep("limit", format!("must be an integer from 1 to {MAX_LIMIT}"));
+                DEFAULT_LIMIT
+            }
+        };
+        if self.cursor.as_ref().is_some_and(|c| c.len() > 512) {
+            keep("cursor", "is not a cursor this service issued".into());
+        }
+        if errors.is_empty() {
+            Ok((filter, limit as i32))
+        } else {
+            Err(ApiError::validation(errors))
+        }
+    }
+
+    /// The query string of the next page: the same filters and limit, the new cursor.
+    pub fn next_page(&self, cursor: &str) -> String {
+        let mut out = form_urlencoded::Serializer::new(String::new());
+        let pairs = [
+            ("from", &self.from),
+            ("to", &self.to),
+            ("categoryId", &self.category_id),
+            ("type", &self.category_type),
+            ("providerId", &self.provider_id),
+            ("tagId", &self.tag_id),
+            ("minAmount", &self.min_amount),
+            ("maxAmount", &self.max_amount),
+            ("q", &self.q),
+            ("limit", &self.limit),
+        ];
+        for (name, value) in pairs {
+            if let Some(v) = value {
+                out.append_pair(name, v);
+            }
+        }
+        out.append_pair("cursor", cursor);
+        out.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn request(v: Value) -> Result<ValidTransaction, ApiError> {
+        ValidTransaction::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())
+    }
+
+    #[test]
+    fn amounts_keep_their_exact_digits_in_every_accepted_form() {
+        let numeric: TransactionRequest = serde_json::from_str(r#"{"amount": 0.1, "categoryId": 4, "date": "2026-01-31"}"#).unwrap();
+        assert_eq!(ValidTransaction::try_from(numeric).unwrap().amount.to_string(), "0.1");
+        let text = request(json!({"amount": "12.50", "categoryId": 4, "date": "2026-01-31"})).unwrap();
+        assert_eq!(text.amount.to_string(), "12.50");
+        let money = request(json!({"amount": {"amount": "3", "currency": {"code": "EUR"}}, "categoryId": 4, "date": "2026-01-31"})).unwrap();
+        assert_eq!(money.currency.as_deref(), Some("EUR"));
+    }
+
+    #[test]
+    fn every_invalid_field_is_reported() {
+        let Err(ApiError::BadRequest { errors, .. }) = request(json!({
+            "amount": -1, "categoryId": 0, "date": "2026-13-01", "tagIds": [1, "x"]
+        })) else {
+            panic!("expected a validation error");
+        };
+        let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["amount", "categoryId", "date", "tagIds"]);
+    }
+
+    #[test]
+    fn tags_are_bounded_and_deduplicated() {
+        let many: Vec<u64> = (1..=21).collect();
+        assert!(request(json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": many})).is_err());
+        let dup = request(json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": [3, 3, 2]})).unwrap();
+        assert_eq!(dup.tag_ids, [2, 3]);
+    }
+
+    #[test]
+    fn next_page_keeps_filters_and_encodes_text() {
+        let q = ListQuery { q: Some("café & co".into()), limit: Some("10".into()), ..Default::default() };
+        assert_eq!(q.next_page("abc"), "q=caf%C3%A9+%26+co&limit=10&cursor=abc");
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make test`: formatting, lints, then every test against a DynamoDB Local started in
+# memory on a free port and stopped afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+PORT=$(scripts/free-port.sh)
+DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
+trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
+export DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT"
+echo "== cargo test (DynamoDB Local on $DYNAMODB_ENDPOINT)"
+cargo test --workspace --locked

@@ -1,0 +1,4 @@
+//! Authentication primitives: password hashing and access tokens.
+
+pub mod password;
+pub mod token;

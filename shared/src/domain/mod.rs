@@ -1,0 +1,14 @@
+//! Domain types. Nothing here knows about HTTP, DynamoDB or Lambda.
+
+pub mod category;
+pub mod email;
+pub mod ids;
+pub mod money;
+pub mod password;
+pub mod text;
+pub mod time;
+
+pub use category::CategoryType;
+pub use email::Email;
+pub use money::{Currency, Money, MoneyDto, MoneyError};
+pub use password::Password;

@@ -1,0 +1,220 @@
+//! The API's one error type and its problem+json body (RFC 9457 plus the members
+//! Spring clients expect: `timestamp`, `error`, `message`, `path`).
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::domain::time::now_local_date_time;
+use crate::store::StoreError;
+
+/// One invalid field of a request.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { field: field.into(), message: message.into() }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request is malformed or breaks a business rule.
+    #[error("{message}")]
+    BadRequest { message: String, errors: Vec<FieldError> },
+    /// 401: login failed.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: not authenticated, or not allowed.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: absent, or owned by someone else (never revealed).
+    #[error("{0}")]
+    NotFound(String),
+    /// 405: the path exists with other methods.
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// 409: duplicate, in use or changed meanwhile.
+    #[error("{0}")]
+    Conflict(String),
+    /// 412: `If-Match` does not match the current version.
+    #[error("{0}")]
+    PreconditionFailed(String),
+    /// 413: body too large.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// 415: wrong content type.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 422: idempotency key reused with another body.
+    #[error("{0}")]
+    Unprocessable(String),
+    /// 429: throttled; retry after this many seconds.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: u64 },
+    /// 500: logged in full, answered generically.
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+    /// 503: storage unreachable or throttling; logged, answered generically.
+    #[error("service unavailable")]
+    Unavailable(#[source] anyhow::Error),
+}
+
+impl ApiError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::BadRequest { message: message.into(), errors: Vec::new() }
+    }
+
+    /// A 400 listing every invalid field.
+    pub fn validation(errors: Vec<FieldError>) -> Self {
+        let message = match errors.as_slice() {
+            [one] => format!("{}: {}", one.field, one.message),
+            _ => "request has invalid fields".to_owned(),
+        };
+        ApiError::BadRequest { message, errors }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// The body of every error response. `path` and `instance` are filled in by
+/// [`super::fill_problem_path`], which knows the request.
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    pub instance: String,
+    pub timestamp: String,
+    pub error: String,
+    pub message: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+}
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+impl Problem {
+    pub fn into_response_with(self, status: StatusCode) -> Response {
+        let body = serde_json::to_vec(&self).unwrap_or_default();
+        let mut response = (status, body).into_response();
+        response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        response.extensions_mut().insert(self);
+        response
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let detail = match &self {
+            ApiError::Internal(e) => {
+                tracing::error!(error = ?e, "internal error");
+                "An unexpected error occurred.".to_owned()
+            }
+            ApiError::Unavailable(e) => {
+                tracing::error!(error = ?e, "storage unavailable");
+                "The service is temporarily unavailable; try again shortly.".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let title = status.canonical_reason().unwrap_or("Error").to_owned();
+        let errors = match &self {
+            ApiError::BadRequest { errors, .. } => errors.clone(),
+            _ => Vec::new(),
+        };
+        let problem = Problem {
+            kind: "about:blank",
+            title: title.clone(),
+            status: status.as_u16(),
+            detail: detail.clone(),
+            instance: String::new(),
+            timestamp: now_local_date_time(),
+            error: title,
+            message: detail,
+            path: String::new(),
+            errors,
+        };
+        let mut response = problem.into_response_with(status);
+        if let ApiError::TooManyRequests { retry_after, .. } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Unavailable(e) => ApiError::Unavailable(e),
+            StoreError::Contention => ApiError::Conflict("too many concurrent changes; retry the request".into()),
+            StoreError::Condition(what) => ApiError::Conflict(format!("{what} changed meanwhile; retry the request")),
+            StoreError::Other(e) => ApiError::Internal(e),
+        }
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> Self {
+        ApiError::Internal(e)
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        match r {
+            JsonRejection::MissingJsonContentType(_) => {
+                ApiError::UnsupportedMediaType("expected a JSON body with Content-Type: application/json".into())
+            }
+            JsonRejection::BytesRejection(b) if b.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                ApiError::PayloadTooLarge(format!("body exceeds {} bytes", super::MAX_BODY_BYTES))
+            }
+            JsonRejection::JsonDataError(e) => ApiError::bad_request(clean_serde_message(&e.body_text())),
+            JsonRejection::JsonSyntaxError(e) => ApiError::bad_request(clean_serde_message(&e.body_text())),
+            other => ApiError::bad_request(other.body_text()),
+        }
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        ApiError::bad_request(format!("invalid path parameter: {}", r.body_text()))
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        ApiError::bad_request(clean_serde_message(&r.body_text()))
+    }
+}
+
+/// serde messages are about the request, not our internals, but strip axum's boilerplate.
+fn clean_serde_message(text: &str) -> String {
+    text.replace("Failed to deserialize the JSON body into the target type: ", "")
+        .replace("Failed to parse the request body as JSON: ", "malformed JSON: ")
+        .replace("Failed to deserialize query string: ", "invalid query: ")
+}

@@ -1,0 +1,85 @@
+//! HTTP glue shared by every function: state, error body, extractors, auth, common layers.
+
+pub mod auth;
+pub mod error;
+pub mod extract;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+
+use crate::auth::token::TokenKeys;
+use crate::config::Config;
+use crate::store::Store;
+pub use error::{ApiError, FieldError, Problem};
+
+/// JSON bodies are at most 64 KiB.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// Everything a handler needs, built once at cold start and cheap to clone.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub store: Store,
+    pub tokens: Arc<TokenKeys>,
+    pub config: Arc<Config>,
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Wraps a function's routes with what every endpoint shares: the body limit, problem
+/// bodies for wrong methods, the request path in error bodies, and a generic 500 (never
+/// a panic message) if a handler panics.
+pub fn finish(router: Router<AppState>, state: AppState) -> Router {
+    router
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(fill_problem_path))
+        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
+            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+        }))
+        .with_state(state)
+}
+
+/// Adds the problem+json 404 for unknown paths. Applied once to a whole app (a single
+/// function, or all of them merged in the local server: merged routers may not each
+/// carry a fallback).
+pub fn with_fallback(router: Router) -> Router {
+    router
+        .fallback(|| async { ApiError::NotFound("no such endpoint".into()) })
+        .layer(axum::middleware::from_fn(fill_problem_path))
+}
+
+/// Puts the request path into problem bodies (`path`, `instance`) and turns the body
+/// limit's plain-text 413 into a problem body.
+pub async fn fill_problem_path(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    if let Some(problem) = response.extensions().get::<Problem>() {
+        let mut problem = problem.clone();
+        problem.path = path.clone();
+        problem.instance = path;
+        let (mut parts, _) = response.into_parts();
+        let body = serde_json::to_vec(&problem).unwrap_or_default();
+        parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(error::PROBLEM_JSON));
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return Response::from_parts(parts, Body::from(body));
+    }
+    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        let mut r = ApiError::PayloadTooLarge(format!("body exceeds {MAX_BODY_BYTES} bytes")).into_response();
+        if let Some(problem) = r.extensions_mut().get_mut::<Problem>() {
+            problem.path = path.clone();
+            problem.instance = path;
+            let body = serde_json::to_vec(problem).unwrap_or_default();
+            *r.body_mut() = Body::from(body);
+        }
+        return r;
+    }
+    response
+}

@@ -1,0 +1,55 @@
+//! Key layout of the single table.
+//!
+//! | item | PK | SK | LSI1SK |
+//! |---|---|---|---|
+//! | user | `USER#<id>` | `PROFILE` | |
+//! | e-mail reservation | `EMAIL#<lower-case email>` | `EMAIL` | |
+//! | wallet | `USER#<id>` | `WALLET` | |
+//! | transaction | `USER#<id>` | `TXN#<id, 16 digits>` | `TXN#<date>#<id, 16 digits>` |
+//! | own category | `USER#<id>` | `CAT#<id>` | |
+//! | global category | `GLOBAL` | `CAT#<id>` | |
+//! | idempotency record | `USER#<id>` | `IDEM#<key>` | |
+//!
+//! Everything a user owns shares their partition, so each request touches one item
+//! collection; the local secondary index orders transactions by date with strongly
+//! consistent reads (a list right after a create shows it).
+
+pub const PROFILE: &str = "PROFILE";
+pub const WALLET: &str = "WALLET";
+pub const EMAIL_SK: &str = "EMAIL";
+pub const GLOBAL_PK: &str = "GLOBAL";
+pub const LSI1: &str = "LSI1";
+pub const TXN_PREFIX: &str = "TXN#";
+pub const CAT_PREFIX: &str = "CAT#";
+
+pub fn user_pk(user_id: u64) -> String {
+    format!("USER#{user_id}")
+}
+
+pub fn email_pk(normalized_email: &str) -> String {
+    format!("EMAIL#{normalized_email}")
+}
+
+pub fn txn_sk(txn_id: u64) -> String {
+    format!("TXN#{txn_id:016}")
+}
+
+pub fn txn_lsi(date: &str, txn_id: u64) -> String {
+    format!("TXN#{date}#{txn_id:016}")
+}
+
+pub fn cat_sk(category_id: u64) -> String {
+    format!("CAT#{category_id}")
+}
+
+pub fn idem_sk(key: &str) -> String {
+    format!("IDEM#{key}")
+}
+
+pub fn tag_sk(tag_id: u64) -> String {
+    format!("TAG#{tag_id}")
+}
+
+pub fn provider_sk(provider_id: u64) -> String {
+    format!("PROV#{provider_id}")
+}

@@ -1,0 +1,141 @@
+//! Users, their e-mail reservations and their wallet's creation.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+
+use super::attr::{s, Item};
+use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE};
+use super::transact::{TransactError, TxItems};
+use super::wallet::WalletRecord;
+use super::{sdk_error, Store, StoreError, StoreResult};
+use crate::domain::ids::new_id;
+
+/// Role of a user: everyone is USER; ADMIN comes from `ADMIN_EMAILS` at registration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Role {
+    User,
+    Admin,
+}
+
+/// The stored user (PK `USER#<id>`, SK `PROFILE`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserRecord {
+    #[serde(rename = "PK")]
+    pub pk: String,
+    #[serde(rename = "SK")]
+    pub sk: String,
+    pub id: u64,
+    pub email: String,
+    #[serde(rename = "firstName")]
+    pub first_name: String,
+    #[serde(rename = "lastName")]
+    pub last_name: String,
+    #[serde(rename = "passwordHash")]
+    pub password_hash: String,
+    pub role: Role,
+    #[serde(rename = "createdAt")]
+    pub created_at: String,
+    #[serde(rename = "updatedAt")]
+    pub updated_at: String,
+}
+
+/// What registration supplies; the store assigns ids.
+pub struct NewUser {
+    pub email: String,
+    pub normalized_email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub password_hash: String,
+    pub role: Role,
+    pub now: String,
+}
+
+/// Registration could not proceed.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateUserError {
+    #[error("e-mail already registered")]
+    EmailTaken,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Store {
+    /// Creates the user, reserves the e-mail and creates the wallet in one transaction.
+    pub async fn create_user(&self, new: NewUser) -> Result<(UserRecord, WalletRecord), CreateUserError> {
+        // A clash of generated ids is astronomically rare; it is retried, never overwritten.
+        for _ in 0..3 {
+            let id = new_id();
+            let user = UserRecord {
+                pk: user_pk(id),
+                sk: PROFILE.into(),
+                id,
+                email: new.email.clone(),
+                first_name: new.first_name.clone(),
+                last_name: new.last_name.clone(),
+                password_hash: new.password_hash.clone(),
+                role: new.role,
+                created_at: new.now.clone(),
+                updated_at: new.now.clone(),
+            };
+            let wallet = WalletRecord::new_default(id, new_id(), &new.now);
+            let mut reservation = Item::new();
+            reservation.insert("PK".into(), s(email_pk(&new.normalized_email)));
+            reservation.insert("SK".into(), s(EMAIL_SK));
+            reservation.insert("userId".into(), AttributeValue::N(id.to_string()));
+
+            let mut tx = TxItems::new(self);
+            let not_exists = Some("attribute_not_exists(PK)");
+            tx.put(reservation, not_exists, None)?;
+            tx.put(serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?, not_exists, None)?;
+            tx.put(wallet.to_item(), not_exists, None)?;
+            match self.transact(tx).await {
+                Ok(()) => return Ok((user, wallet)),
+                Err(TransactError::ConditionFailed(0)) => return Err(CreateUserError::EmailTaken),
+                Err(TransactError::ConditionFailed(_)) => continue,
+                Err(TransactError::Store(e)) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Contention.into())
+    }
+
+    /// Finds a user by e-mail: the reservation gives the id, then the profile (two reads).
+    pub async fn find_user_by_email(&self, normalized_email: &str) -> StoreResult<Option<UserRecord>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("PK", s(email_pk(normalized_email)))
+            .key("SK", s(EMAIL_SK))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        let Some(item) = out.item else { return Ok(None) };
+        let id = super::attr::get_u64(&item, "userId")?;
+        self.get_user(id).await
+    }
+
+    pub async fn get_user(&self, id: u64) -> StoreResult<Option<UserRecord>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(id)))
+            .key("SK", s(PROFILE))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        match out.item {
+            Some(item) => Ok(Some(serde_dynamo::from_item(item).map_err(anyhow::Error::from)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+impl From<anyhow::Error> for CreateUserError {
+    fn from(e: anyhow::Error) -> Self {
+        CreateUserError::Store(StoreError::Other(e))
+    }
+}
