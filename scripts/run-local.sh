@@ -13,4 +13,4 @@ if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
   echo "DynamoDB Local on $DYNAMODB_ENDPOINT (data in .local/data)"
 fi
 export PORT
-cargo run --quiet --release -p local --bin local-server
+cargo run --quiet -p local --bin local-server

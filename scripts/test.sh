@@ -2,6 +2,7 @@
 # `make test`: formatting, lints, then every test against a DynamoDB Local started in
 # memory on a free port and stopped afterwards.
 set -euo pipefail
+shopt -s inherit_errexit 2>/dev/null || true
 cd "$(dirname "$0")/.."
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -12,4 +13,9 @@ DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT"
 echo "== cargo test (DynamoDB Local on $DYNAMODB_ENDPOINT)"
-cargo test --workspace --locked
+LOG=$(mktemp)
+cargo test --workspace --locked 2>&1 | tee "$LOG"
+# One closing line for the whole run, summed over every test binary.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1) } }
+     END { printf "cargo test: %d passed, %d failed\n", p, f }' "$LOG"
+rm -f "$LOG"

@@ -35,17 +35,31 @@ async fn main() -> anyhow::Result<()> {
     if std::env::var_os("JWT_SECRET").is_none() {
         let secret = local_secret()?;
         // SAFETY: no other thread exists yet that could read the environment concurrently.
-        unsafe { std::env::set_var("JWT_SECRET", String::from_utf8_lossy(secret.expose()).as_ref()) };
+        unsafe {
+            std::env::set_var(
+                "JWT_SECRET",
+                String::from_utf8_lossy(secret.expose()).as_ref(),
+            )
+        };
     }
     let state = shared::lambda::state_from_env().await?;
-    state.store.ensure_table().await.context("creating the table")?;
+    state
+        .store
+        .ensure_table()
+        .await
+        .context("creating the table")?;
     state
         .store
         .seed_global_categories(&shared::domain::time::now_local_date_time())
         .await
         .context("seeding categories")?;
-    let port: u16 = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(3000);
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.with_context(|| format!("binding port {port}"))?;
+    let port: u16 = std::env::var("PORT")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(3000);
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .with_context(|| format!("binding port {port}"))?;
     println!("Personal finance API listening on http://127.0.0.1:{port}");
     axum::serve(listener, local::app(state))
         .with_graceful_shutdown(async {

@@ -53,7 +53,12 @@ impl Config {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let list = |name: &str| -> Vec<String> {
             var(name)
-                .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
+                .map(|v| {
+                    v.split(',')
+                        .map(|s| s.trim().to_owned())
+                        .filter(|s| !s.is_empty())
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let jwt_secret = match var("JWT_SECRET") {
@@ -72,7 +77,10 @@ impl Config {
             dynamodb_endpoint: var("DYNAMODB_ENDPOINT"),
             jwt_secret,
             jwt_secret_arn: var("JWT_SECRET_ARN"),
-            admin_emails: list("ADMIN_EMAILS").into_iter().map(|e| e.to_lowercase()).collect(),
+            admin_emails: list("ADMIN_EMAILS")
+                .into_iter()
+                .map(|e| e.to_lowercase())
+                .collect(),
             doc_path: doc_path.trim_end_matches('/').to_owned(),
             sort: var("SORT").unwrap_or_else(|| "method".into()),
             cors_allowed_origins: list("CORS_ALLOWED_ORIGINS"),

@@ -29,7 +29,11 @@ pub async fn state_from_env() -> anyhow::Result<AppState> {
         (None, Some(arn)) => fetch_secret(arn).await?,
         (None, None) => anyhow::bail!("set JWT_SECRET (local) or JWT_SECRET_ARN (AWS)"),
     };
-    Ok(AppState { store, tokens: Arc::new(TokenKeys::new(&secret)), config: Arc::new(config) })
+    Ok(AppState {
+        store,
+        tokens: Arc::new(TokenKeys::new(&secret)),
+        config: Arc::new(config),
+    })
 }
 
 /// Reads the signing secret from Secrets Manager through the Lambda extension-free HTTP

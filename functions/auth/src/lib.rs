@@ -80,19 +80,30 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
             }
         };
         let first = parse_name(&r.firstname, NAME_MAX_LEN);
-        field("firstname", first.as_ref().map(|_| ()).map_err(Clone::clone));
+        field(
+            "firstname",
+            first.as_ref().map(|_| ()).map_err(Clone::clone),
+        );
         let last = parse_name(&r.lastname, NAME_MAX_LEN);
         field("lastname", last.as_ref().map(|_| ()).map_err(Clone::clone));
         let email = Email::parse(&r.email);
         field("email", email.as_ref().map(|_| ()).map_err(Clone::clone));
         let password = Password::parse(&r.password);
-        field("password", password.as_ref().map(|_| ()).map_err(Clone::clone));
+        field(
+            "password",
+            password.as_ref().map(|_| ()).map_err(Clone::clone),
+        );
         if r.password != r.confirm_password {
             field("confirmPassword", Err("must repeat the password".into()));
         }
         match (first, last, email, password) {
             (Ok(first_name), Ok(last_name), Ok(email), Ok(password)) if errors.is_empty() => {
-                Ok(Self { first_name, last_name, email, password })
+                Ok(Self {
+                    first_name,
+                    last_name,
+                    email,
+                    password,
+                })
             }
             _ => Err(ApiError::validation(errors)),
         }
@@ -101,7 +112,9 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
 
 /// Argon2 takes tens of milliseconds of CPU: keep it off the async workers.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError::Internal(e.into()))
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))
 }
 
 async fn register(
@@ -112,7 +125,11 @@ async fn register(
     let plain = valid.password.expose().to_owned();
     let password_hash = blocking(move || password::hash(&plain)).await??;
     let normalized_email = valid.email.normalized();
-    let role = if state.config.admin_emails.contains(&normalized_email) { Role::Admin } else { Role::User };
+    let role = if state.config.admin_emails.contains(&normalized_email) {
+        Role::Admin
+    } else {
+        Role::User
+    };
     let new = NewUser {
         email: valid.email.as_str().to_owned(),
         normalized_email,
@@ -123,11 +140,17 @@ async fn register(
         now: now_local_date_time(),
     };
     let (user, _wallet) = state.store.create_user(new).await.map_err(|e| match e {
-        CreateUserError::EmailTaken => ApiError::Conflict("an account with this e-mail already exists".into()),
+        CreateUserError::EmailTaken => {
+            ApiError::Conflict("an account with this e-mail already exists".into())
+        }
         CreateUserError::Store(e) => e.into(),
     })?;
     let location = format!("/users/{}", user.id);
-    Ok((StatusCode::CREATED, [(header::LOCATION, location)], Json(UserResponse::from(&user))))
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, location)],
+        Json(UserResponse::from(&user)),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -154,7 +177,9 @@ async fn login(
     // Malformed e-mails and over-long passwords fail like wrong ones (same status, and
     // the length bound keeps hashing cost bounded).
     let user = match Email::parse(&body.email) {
-        Ok(email) if body.password.len() <= 1024 => state.store.find_user_by_email(&email.normalized()).await?,
+        Ok(email) if body.password.len() <= 1024 => {
+            state.store.find_user_by_email(&email.normalized()).await?
+        }
         _ => None,
     };
     let stored = user.as_ref().map(|u| u.password_hash.clone());
@@ -165,5 +190,10 @@ async fn login(
         _ => return Err(failed()),
     };
     let token = state.tokens.issue(user.id, user.role)?;
-    Ok(Json(LoginResponse { token, token_type: "Bearer", expires_in: ACCESS_TTL_SECS, user: UserResponse::from(&user) }))
+    Ok(Json(LoginResponse {
+        token,
+        token_type: "Bearer",
+        expires_in: ACCESS_TTL_SECS,
+        user: UserResponse::from(&user),
+    }))
 }

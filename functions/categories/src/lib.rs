@@ -53,7 +53,11 @@ pub struct ListQuery {
 }
 
 /// Global categories first, then the caller's own, each by id; `type` filters.
-async fn list(State(state): State<AppState>, user: AuthUser, Query(q): Query<ListQuery>) -> ApiResult<Json<Vec<CategoryResponse>>> {
+async fn list(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Json<Vec<CategoryResponse>>> {
     let wanted = match q.category_type.as_deref() {
         None => None,
         Some(t) => Some(CategoryType::parse(t).ok_or_else(|| {

@@ -10,10 +10,10 @@ use serde_json::Value;
 use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::text::{parse_note, NOTE_MAX_LEN};
 use shared::domain::time::{format_date, parse_date};
+use shared::domain::Money;
 use shared::domain::{CategoryType, MoneyDto};
 use shared::http::{ApiError, FieldError};
 use shared::store::transactions::{TransactionRecord, TxnFilter};
-use shared::domain::Money;
 
 /// At most this many tags per transaction.
 pub const MAX_TAGS: usize = 20;
@@ -51,7 +51,9 @@ pub struct ValidTransaction {
 }
 
 fn parse_decimal(text: &str) -> Option<Decimal> {
-    Decimal::from_str(text).ok().or_else(|| Decimal::from_scientific(text).ok())
+    Decimal::from_str(text)
+        .ok()
+        .or_else(|| Decimal::from_scientific(text).ok())
 }
 
 /// The amount and the currency it names, if any.
@@ -105,12 +107,22 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
         let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
 
         let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
-        let category_id = parse_id(&r.category_id).map_err(|e| keep("categoryId", e)).ok();
-        let date = parse_date(&r.date).map(format_date).map_err(|e| keep("date", e)).ok();
-        let note = parse_note(r.note.as_deref(), NOTE_MAX_LEN).map_err(|e| keep("note", e)).ok();
+        let category_id = parse_id(&r.category_id)
+            .map_err(|e| keep("categoryId", e))
+            .ok();
+        let date = parse_date(&r.date)
+            .map(format_date)
+            .map_err(|e| keep("date", e))
+            .ok();
+        let note = parse_note(r.note.as_deref(), NOTE_MAX_LEN)
+            .map_err(|e| keep("note", e))
+            .ok();
         let provider_id = match &r.provider_id {
             None | Some(Value::Null) => Some(None),
-            Some(v) => parse_id(v).map(Some).map_err(|e| keep("providerId", e)).ok(),
+            Some(v) => parse_id(v)
+                .map(Some)
+                .map_err(|e| keep("providerId", e))
+                .ok(),
         };
         let tags = r.tag_ids.unwrap_or_default();
         let tag_ids = if tags.len() > MAX_TAGS {
@@ -139,11 +151,22 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
             (None, b) => b,
         };
         match (amount, category_id, date, note, provider_id, tag_ids) {
-            (Some((amount, _)), Some(category_id), Some(date), Some(note), Some(provider_id), Some(tag_ids))
-                if errors.is_empty() =>
-            {
-                Ok(Self { amount, currency: body_currency, category_id, date, note, provider_id, tag_ids })
-            }
+            (
+                Some((amount, _)),
+                Some(category_id),
+                Some(date),
+                Some(note),
+                Some(provider_id),
+                Some(tag_ids),
+            ) if errors.is_empty() => Ok(Self {
+                amount,
+                currency: body_currency,
+                category_id,
+                date,
+                note,
+                provider_id,
+                tag_ids,
+            }),
             _ => Err(ApiError::validation(errors)),
         }
     }
@@ -212,10 +235,16 @@ impl ListQuery {
         let mut errors = Vec::new();
         let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
         let date = |v: &Option<String>| v.as_deref().map(parse_date).transpose();
-        let id = |v: &Option<String>| v.as_deref().map(|s| parse_id(&Value::String(s.into()))).transpose();
+        let id = |v: &Option<String>| {
+            v.as_deref()
+                .map(|s| parse_id(&Value::String(s.into())))
+                .transpose()
+        };
         let amount = |v: &Option<String>| {
             v.as_deref()
-                .map(|s| parse_decimal(s.trim()).ok_or_else(|| "must be a decimal number".to_string()))
+                .map(|s| {
+                    parse_decimal(s.trim()).ok_or_else(|| "must be a decimal number".to_string())
+                })
                 .transpose()
         };
         let mut filter = TxnFilter::default();
@@ -244,7 +273,12 @@ impl ListQuery {
             Ok(v) => filter.tag_id = v,
             Err(e) => keep("tagId", e),
         }
-        match self.category_type.as_deref().map(|t| CategoryType::parse(t).ok_or("must be DEBIT or CREDIT")).transpose() {
+        match self
+            .category_type
+            .as_deref()
+            .map(|t| CategoryType::parse(t).ok_or("must be DEBIT or CREDIT"))
+            .transpose()
+        {
             Ok(t) => filter.category_type = t,
             Err(e) => keep("type", e.into()),
         }
@@ -257,7 +291,9 @@ impl ListQuery {
             Err(e) => keep("maxAmount", e),
         }
         match &self.q {
-            Some(q) if q.chars().count() > 100 => keep("q", "must be at most 100 characters".into()),
+            Some(q) if q.chars().count() > 100 => {
+                keep("q", "must be at most 100 characters".into())
+            }
             Some(q) if !q.trim().is_empty() => filter.q = Some(q.trim().to_owned()),
             _ => {}
         }
@@ -315,9 +351,18 @@ mod tests {
 
     #[test]
     fn amounts_keep_their_exact_digits_in_every_accepted_form() {
-        let numeric: TransactionRequest = serde_json::from_str(r#"{"amount": 0.1, "categoryId": 4, "date": "2026-01-31"}"#).unwrap();
-        assert_eq!(ValidTransaction::try_from(numeric).unwrap().amount.to_string(), "0.1");
-        let text = request(json!({"amount": "12.50", "categoryId": 4, "date": "2026-01-31"})).unwrap();
+        let numeric: TransactionRequest =
+            serde_json::from_str(r#"{"amount": 0.1, "categoryId": 4, "date": "2026-01-31"}"#)
+                .unwrap();
+        assert_eq!(
+            ValidTransaction::try_from(numeric)
+                .unwrap()
+                .amount
+                .to_string(),
+            "0.1"
+        );
+        let text =
+            request(json!({"amount": "12.50", "categoryId": 4, "date": "2026-01-31"})).unwrap();
         assert_eq!(text.amount.to_string(), "12.50");
         let money = request(json!({"amount": {"amount": "3", "currency": {"code": "EUR"}}, "categoryId": 4, "date": "2026-01-31"})).unwrap();
         assert_eq!(money.currency.as_deref(), Some("EUR"));
@@ -337,14 +382,24 @@ mod tests {
     #[test]
     fn tags_are_bounded_and_deduplicated() {
         let many: Vec<u64> = (1..=21).collect();
-        assert!(request(json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": many})).is_err());
-        let dup = request(json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": [3, 3, 2]})).unwrap();
+        assert!(request(
+            json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": many})
+        )
+        .is_err());
+        let dup = request(
+            json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": [3, 3, 2]}),
+        )
+        .unwrap();
         assert_eq!(dup.tag_ids, [2, 3]);
     }
 
     #[test]
     fn next_page_keeps_filters_and_encodes_text() {
-        let q = ListQuery { q: Some("café & co".into()), limit: Some("10".into()), ..Default::default() };
+        let q = ListQuery {
+            q: Some("café & co".into()),
+            limit: Some("10".into()),
+            ..Default::default()
+        };
         assert_eq!(q.next_page("abc"), "q=caf%C3%A9+%26+co&limit=10&cursor=abc");
     }
 }

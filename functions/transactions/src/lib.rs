@@ -20,7 +20,10 @@ use shared::store::transactions::{ListError, RefKeys, Refs, TransactionRecord, T
 pub fn router(state: AppState) -> Router {
     let routes = Router::new()
         .route("/api/transactions", get(list).post(create))
-        .route("/api/transactions/{id}", get(read).put(update).delete(remove));
+        .route(
+            "/api/transactions/{id}",
+            get(read).put(update).delete(remove),
+        );
     finish(routes, state)
 }
 
@@ -28,7 +31,8 @@ pub fn router(state: AppState) -> Router {
 const WRITE_ATTEMPTS: usize = 5;
 
 fn etag(t: &TransactionRecord) -> HeaderValue {
-    HeaderValue::from_str(&format!("\"{}\"", t.version)).unwrap_or_else(|_| HeaderValue::from_static("\"0\""))
+    HeaderValue::from_str(&format!("\"{}\"", t.version))
+        .unwrap_or_else(|_| HeaderValue::from_static("\"0\""))
 }
 
 fn respond(status: StatusCode, t: &TransactionRecord, location: bool) -> ApiResult<Response> {
@@ -49,10 +53,16 @@ fn not_found() -> ApiError {
 
 /// An `Idempotency-Key` header: 1 to 255 visible ASCII characters.
 fn idempotency_key(headers: &HeaderMap) -> ApiResult<Option<String>> {
-    let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
     match value.to_str() {
-        Ok(k) if !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()) => Ok(Some(k.to_owned())),
-        _ => Err(ApiError::bad_request("Idempotency-Key must be 1 to 255 visible ASCII characters")),
+        Ok(k) if !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()) => {
+            Ok(Some(k.to_owned()))
+        }
+        _ => Err(ApiError::bad_request(
+            "Idempotency-Key must be 1 to 255 visible ASCII characters",
+        )),
     }
 }
 
@@ -73,14 +83,18 @@ fn build_record(
     let mut errors = Vec::new();
     if let Some(code) = &valid.currency {
         if Currency::from_code(code) != Some(wallet.currency) {
-            errors.push(FieldError::new("currency", format!("must be the wallet's currency, {}", wallet.currency.code())));
+            errors.push(FieldError::new(
+                "currency",
+                format!("must be the wallet's currency, {}", wallet.currency.code()),
+            ));
         }
     }
     match Money::new(valid.amount, wallet.currency) {
         Ok(_) => {}
-        Err(MoneyError::TooManyDecimals { code, allowed }) => {
-            errors.push(FieldError::new("amount", format!("{code} amounts have at most {allowed} decimals")))
-        }
+        Err(MoneyError::TooManyDecimals { code, allowed }) => errors.push(FieldError::new(
+            "amount",
+            format!("{code} amounts have at most {allowed} decimals"),
+        )),
         Err(_) => errors.push(FieldError::new("amount", "must be below 10^13")),
     }
     if refs.category.is_none() {
@@ -89,9 +103,17 @@ fn build_record(
     if valid.provider_id.is_some() && !refs.provider_found {
         errors.push(FieldError::new("providerId", "no such provider"));
     }
-    let missing: Vec<String> = valid.tag_ids.iter().filter(|t| !refs.tags_found.contains(t)).map(u64::to_string).collect();
+    let missing: Vec<String> = valid
+        .tag_ids
+        .iter()
+        .filter(|t| !refs.tags_found.contains(t))
+        .map(u64::to_string)
+        .collect();
     if !missing.is_empty() {
-        errors.push(FieldError::new("tagIds", format!("no such tag: {}", missing.join(", "))));
+        errors.push(FieldError::new(
+            "tagIds",
+            format!("no such tag: {}", missing.join(", ")),
+        ));
     }
     let Some(category) = refs.category.as_ref().filter(|_| errors.is_empty()) else {
         return Err(ApiError::validation(errors));
@@ -116,7 +138,9 @@ fn build_record(
 
 fn write_error(e: TxnWriteError) -> ApiError {
     match e {
-        TxnWriteError::Wallet => ApiError::Conflict("the wallet changed meanwhile (currency or account); retry".into()),
+        TxnWriteError::Wallet => {
+            ApiError::Conflict("the wallet changed meanwhile (currency or account); retry".into())
+        }
         TxnWriteError::Reference(kind) => ApiError::validation(vec![FieldError::new(
             match kind {
                 "provider" => "providerId",
@@ -125,29 +149,56 @@ fn write_error(e: TxnWriteError) -> ApiError {
             },
             format!("the {kind} was deleted or changed meanwhile"),
         )]),
-        TxnWriteError::Stale => ApiError::Conflict("the transaction changed meanwhile; retry".into()),
-        TxnWriteError::IdempotencyKey => ApiError::Conflict("a request with this Idempotency-Key is in progress".into()),
+        TxnWriteError::Stale => {
+            ApiError::Conflict("the transaction changed meanwhile; retry".into())
+        }
+        TxnWriteError::IdempotencyKey => {
+            ApiError::Conflict("a request with this Idempotency-Key is in progress".into())
+        }
         TxnWriteError::Store(e) => e.into(),
     }
 }
 
 /// Answers a repeated request: the same body gets the original result again.
-async fn replay(state: &AppState, user: &AuthUser, stored_hash: &str, hash: &str, txn_id: u64) -> ApiResult<Response> {
+async fn replay(
+    state: &AppState,
+    user: &AuthUser,
+    stored_hash: &str,
+    hash: &str,
+    txn_id: u64,
+) -> ApiResult<Response> {
     if stored_hash != hash {
-        return Err(ApiError::Unprocessable("Idempotency-Key was already used with a different request body".into()));
+        return Err(ApiError::Unprocessable(
+            "Idempotency-Key was already used with a different request body".into(),
+        ));
     }
-    let txn = state.store.get_transaction(user.id, txn_id).await?.ok_or_else(|| {
-        ApiError::Conflict("the transaction created with this Idempotency-Key has since been deleted".into())
-    })?;
+    let txn = state
+        .store
+        .get_transaction(user.id, txn_id)
+        .await?
+        .ok_or_else(|| {
+            ApiError::Conflict(
+                "the transaction created with this Idempotency-Key has since been deleted".into(),
+            )
+        })?;
     let mut response = respond(StatusCode::CREATED, &txn, true)?;
-    response.headers_mut().insert("idempotent-replayed", HeaderValue::from_static("true"));
+    response
+        .headers_mut()
+        .insert("idempotent-replayed", HeaderValue::from_static("true"));
     Ok(response)
 }
 
 /// Creates a transaction in the caller's wallet and moves its balance.
-async fn create(State(state): State<AppState>, user: AuthUser, headers: HeaderMap, Json(body): Json<TransactionRequest>) -> ApiResult<Response> {
+async fn create(
+    State(state): State<AppState>,
+    user: AuthUser,
+    headers: HeaderMap,
+    Json(body): Json<TransactionRequest>,
+) -> ApiResult<Response> {
     let key = idempotency_key(&headers)?;
-    let hash = hex::encode(Sha256::digest(serde_json::to_vec(&body).map_err(anyhow::Error::from)?));
+    let hash = hex::encode(Sha256::digest(
+        serde_json::to_vec(&body).map_err(anyhow::Error::from)?,
+    ));
     let valid = ValidTransaction::try_from(body)?;
     for _ in 0..WRITE_ATTEMPTS {
         let refs = state
@@ -164,11 +215,22 @@ async fn create(State(state): State<AppState>, user: AuthUser, headers: HeaderMa
             )
             .await?;
         if let Some(idem) = &refs.idempotency {
-            return replay(&state, &user, &idem.request_hash, &hash, idem.transaction_id).await;
+            return replay(
+                &state,
+                &user,
+                &idem.request_hash,
+                &hash,
+                idem.transaction_id,
+            )
+            .await;
         }
         let now = now_local_date_time();
         let record = build_record(&user, valid.clone(), &refs, new_id(), 1, None, &now)?;
-        match state.store.insert_transaction(&record, key.as_deref().map(|k| (k, hash.as_str())), &now).await {
+        match state
+            .store
+            .insert_transaction(&record, key.as_deref().map(|k| (k, hash.as_str())), &now)
+            .await
+        {
             Ok(()) => return respond(StatusCode::CREATED, &record, true),
             // The generated id was taken: try another.
             Err(TxnWriteError::Stale) => continue,
@@ -177,24 +239,40 @@ async fn create(State(state): State<AppState>, user: AuthUser, headers: HeaderMa
             Err(e) => return Err(write_error(e)),
         }
     }
-    Err(ApiError::Conflict("could not store the transaction; retry".into()))
+    Err(ApiError::Conflict(
+        "could not store the transaction; retry".into(),
+    ))
 }
 
 /// Lists the caller's transactions, newest date first, one page at a time.
-async fn list(State(state): State<AppState>, user: AuthUser, Query(query): Query<ListQuery>) -> ApiResult<Response> {
+async fn list(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<Response> {
     let (filter, limit) = query.parse()?;
     let page = state
         .store
         .list_transactions(user.id, &filter, limit, query.cursor.as_deref())
         .await
         .map_err(|e| match e {
-            ListError::Cursor(_) => ApiError::validation(vec![FieldError::new("cursor", "is not a cursor this service issued")]),
+            ListError::Cursor(_) => ApiError::validation(vec![FieldError::new(
+                "cursor",
+                "is not a cursor this service issued",
+            )]),
             ListError::Store(e) => e.into(),
         })?;
-    let items = page.items.iter().map(TransactionResponse::try_from).collect::<ApiResult<Vec<_>>>()?;
+    let items = page
+        .items
+        .iter()
+        .map(TransactionResponse::try_from)
+        .collect::<ApiResult<Vec<_>>>()?;
     let mut response = Json(items).into_response();
     if let Some(cursor) = page.next_cursor {
-        let link = format!("</api/transactions?{}>; rel=\"next\"", query.next_page(&cursor));
+        let link = format!(
+            "</api/transactions?{}>; rel=\"next\"",
+            query.next_page(&cursor)
+        );
         if let Ok(v) = HeaderValue::from_str(&link) {
             response.headers_mut().insert(header::LINK, v);
         }
@@ -203,20 +281,29 @@ async fn list(State(state): State<AppState>, user: AuthUser, Query(query): Query
 }
 
 /// One of the caller's transactions; someone else's is 404, as if it did not exist.
-async fn read(State(state): State<AppState>, user: AuthUser, Path(id): Path<u64>) -> ApiResult<Response> {
-    let txn = state.store.get_transaction(user.id, id).await?.ok_or_else(not_found)?;
+async fn read(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<Response> {
+    let txn = state
+        .store
+        .get_transaction(user.id, id)
+        .await?
+        .ok_or_else(not_found)?;
     respond(StatusCode::OK, &txn, false)
 }
 
 /// `If-Match` with the ETag of a read makes the update conditional on that version.
 fn if_match(headers: &HeaderMap) -> ApiResult<Option<u64>> {
-    let Some(value) = headers.get(header::IF_MATCH) else { return Ok(None) };
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
     let text = value.to_str().unwrap_or_default().trim();
     let text = text.strip_prefix("W/").unwrap_or(text);
-    text.trim_matches('"')
-        .parse()
-        .map(Some)
-        .map_err(|_| ApiError::PreconditionFailed("If-Match does not match the current version".into()))
+    text.trim_matches('"').parse().map(Some).map_err(|_| {
+        ApiError::PreconditionFailed("If-Match does not match the current version".into())
+    })
 }
 
 /// Replaces every field of one of the caller's transactions.
@@ -245,32 +332,60 @@ async fn update(
             .await?;
         let old = refs.transaction.clone().ok_or_else(not_found)?;
         if expected.is_some_and(|v| v != old.version) {
-            return Err(ApiError::PreconditionFailed("If-Match does not match the current version".into()));
+            return Err(ApiError::PreconditionFailed(
+                "If-Match does not match the current version".into(),
+            ));
         }
         let now = now_local_date_time();
-        let new = build_record(&user, valid.clone(), &refs, id, old.version + 1, Some(&old.created_at), &now)?;
+        let new = build_record(
+            &user,
+            valid.clone(),
+            &refs,
+            id,
+            old.version + 1,
+            Some(&old.created_at),
+            &now,
+        )?;
         match state.store.replace_transaction(&old, &new, &now).await {
             Ok(()) => return respond(StatusCode::OK, &new, false),
             Err(TxnWriteError::Stale) if expected.is_some() => {
-                return Err(ApiError::PreconditionFailed("If-Match does not match the current version".into()))
+                return Err(ApiError::PreconditionFailed(
+                    "If-Match does not match the current version".into(),
+                ))
             }
             // Changed or deleted since read: read again (a deletion then answers 404).
             Err(TxnWriteError::Stale) => continue,
             Err(e) => return Err(write_error(e)),
         }
     }
-    Err(ApiError::Conflict("the transaction keeps changing; retry".into()))
+    Err(ApiError::Conflict(
+        "the transaction keeps changing; retry".into(),
+    ))
 }
 
 /// Deletes one of the caller's transactions and reverts its effect on the balance.
-async fn remove(State(state): State<AppState>, user: AuthUser, Path(id): Path<u64>) -> ApiResult<StatusCode> {
+async fn remove(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<StatusCode> {
     for _ in 0..WRITE_ATTEMPTS {
-        let old = state.store.get_transaction(user.id, id).await?.ok_or_else(not_found)?;
-        match state.store.remove_transaction(&old, &now_local_date_time()).await {
+        let old = state
+            .store
+            .get_transaction(user.id, id)
+            .await?
+            .ok_or_else(not_found)?;
+        match state
+            .store
+            .remove_transaction(&old, &now_local_date_time())
+            .await
+        {
             Ok(()) => return Ok(StatusCode::NO_CONTENT),
             Err(TxnWriteError::Stale) => continue,
             Err(e) => return Err(write_error(e)),
         }
     }
-    Err(ApiError::Conflict("the transaction keeps changing; retry".into()))
+    Err(ApiError::Conflict(
+        "the transaction keeps changing; retry".into(),
+    ))
 }

@@ -34,7 +34,11 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     type Error = ApiError;
 
     fn try_from(w: &WalletRecord) -> ApiResult<Self> {
-        let money = |amount| Money::new(amount, w.currency).map(MoneyDto::from).map_err(|e| ApiError::Internal(e.into()));
+        let money = |amount| {
+            Money::new(amount, w.currency)
+                .map(MoneyDto::from)
+                .map_err(|e| ApiError::Internal(e.into()))
+        };
         Ok(Self {
             id: w.id,
             name: w.name.clone(),

@@ -21,17 +21,27 @@ pub fn hash(password: &str) -> anyhow::Result<String> {
 pub fn verify(password: &str, stored: Option<&str>) -> bool {
     let dummy = dummy_hash();
     let target = stored.unwrap_or(dummy);
-    let Ok(parsed) = PasswordHash::new(target) else { return false };
-    let ok = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+    let Ok(parsed) = PasswordHash::new(target) else {
+        return false;
+    };
+    let ok = Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok();
     ok && stored.is_some()
 }
 
 /// True when the stored hash uses weaker parameters than today's, so it should be rehashed.
 pub fn needs_rehash(stored: &str) -> bool {
-    let Ok(parsed) = PasswordHash::new(stored) else { return true };
+    let Ok(parsed) = PasswordHash::new(stored) else {
+        return true;
+    };
     let current = Params::new(19_456, 2, 1, None).unwrap_or_default();
     match Params::try_from(&parsed) {
-        Ok(p) => p.m_cost() < current.m_cost() || p.t_cost() < current.t_cost() || parsed.algorithm.as_str() != "argon2id",
+        Ok(p) => {
+            p.m_cost() < current.m_cost()
+                || p.t_cost() < current.t_cost()
+                || parsed.algorithm.as_str() != "argon2id"
+        }
         Err(_) => true,
     }
 }
@@ -57,10 +67,14 @@ mod tests {
 
     #[test]
     fn weaker_hashes_need_rehash() {
-        let weak = Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(4096, 1, 1, None).unwrap())
-            .hash_password(b"correct horse battery")
-            .unwrap()
-            .to_string();
+        let weak = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(4096, 1, 1, None).unwrap(),
+        )
+        .hash_password(b"correct horse battery")
+        .unwrap()
+        .to_string();
         assert!(needs_rehash(&weak));
         assert!(verify("correct horse battery", Some(&weak)));
     }

@@ -61,7 +61,11 @@ impl TokenKeys {
             iat: now,
             role,
         };
-        Ok(encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?)
+        Ok(encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &self.encoding,
+        )?)
     }
 
     /// The user id and role of a valid token, or `None` for anything else.

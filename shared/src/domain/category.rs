@@ -41,8 +41,14 @@ mod tests {
 
     #[test]
     fn debits_subtract_and_credits_add() {
-        assert_eq!(CategoryType::Debit.signed(Decimal::new(150, 2)), Decimal::new(-150, 2));
-        assert_eq!(CategoryType::Credit.signed(Decimal::new(150, 2)), Decimal::new(150, 2));
+        assert_eq!(
+            CategoryType::Debit.signed(Decimal::new(150, 2)),
+            Decimal::new(-150, 2)
+        );
+        assert_eq!(
+            CategoryType::Credit.signed(Decimal::new(150, 2)),
+            Decimal::new(150, 2)
+        );
     }
 
     #[test]
@@ -50,6 +56,9 @@ mod tests {
         assert_eq!(CategoryType::parse("DEBIT"), Some(CategoryType::Debit));
         assert_eq!(CategoryType::parse("CREDIT"), Some(CategoryType::Credit));
         assert_eq!(CategoryType::parse("debit"), None);
-        assert_eq!(serde_json::to_string(&CategoryType::Credit).unwrap(), "\"CREDIT\"");
+        assert_eq!(
+            serde_json::to_string(&CategoryType::Credit).unwrap(),
+            "\"CREDIT\""
+        );
     }
 }

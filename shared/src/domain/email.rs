@@ -26,7 +26,9 @@ impl Email {
             && !domain.starts_with('.')
             && !domain.ends_with('.')
             && !domain.contains("..")
-            && domain.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '.');
+            && domain
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '.');
         if !valid_local || !valid_domain || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err("must be an e-mail address".into());
         }
@@ -55,7 +57,17 @@ mod tests {
 
     #[test]
     fn rejects_malformed_addresses() {
-        for bad in ["", "plain", "@example.com", "a@", "a@b", "a@.com", "a b@c.com", "a@c..com", "a@c.com."] {
+        for bad in [
+            "",
+            "plain",
+            "@example.com",
+            "a@",
+            "a@b",
+            "a@.com",
+            "a b@c.com",
+            "a@c..com",
+            "a@c.com.",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad:?} should be rejected");
         }
         assert!(Email::parse(&format!("{}@example.com", "a".repeat(250))).is_err());

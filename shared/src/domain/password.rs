@@ -43,7 +43,7 @@ impl Password {
             return Err(format!("must be at most {PASSWORD_MAX_LEN} characters"));
         }
         let lower = raw.to_lowercase();
-        let one_char = lower.chars().all(|c| Some(c) == lower.chars().next());
+        let one_char = lower.chars().all(|c| lower.starts_with(c));
         if one_char || COMMON.contains(&lower.as_str()) {
             return Err("is too common; choose a less guessable password".into());
         }

@@ -59,7 +59,10 @@ mod tests {
     fn notes_are_optional_and_bounded() {
         assert_eq!(parse_note(None, 10).unwrap(), None);
         assert_eq!(parse_note(Some("  "), 10).unwrap(), None);
-        assert_eq!(parse_note(Some("line\nline"), 10).unwrap().as_deref(), Some("line\nline"));
+        assert_eq!(
+            parse_note(Some("line\nline"), 10).unwrap().as_deref(),
+            Some("line\nline")
+        );
         assert!(parse_note(Some("12345678901"), 10).is_err());
     }
 }

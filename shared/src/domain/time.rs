@@ -15,7 +15,8 @@ pub fn now_local_date_time() -> String {
 
 /// Parses `YYYY-MM-DD` into a calendar date (years 1900..=2999).
 pub fn parse_date(raw: &str) -> Result<Date, String> {
-    let date = Date::parse(raw, DATE).map_err(|_| "must be a date in YYYY-MM-DD format".to_string())?;
+    let date =
+        Date::parse(raw, DATE).map_err(|_| "must be a date in YYYY-MM-DD format".to_string())?;
     if !(1900..=2999).contains(&date.year()) {
         return Err("year must be between 1900 and 2999".into());
     }

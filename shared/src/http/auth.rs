@@ -1,8 +1,8 @@
 //! The authenticated caller, taken from `Authorization: Bearer <token>`.
 
 use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 use axum::http::header;
+use axum::http::request::Parts;
 
 use super::{ApiError, AppState};
 use crate::store::users::Role;
@@ -24,9 +24,16 @@ impl AuthUser {
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let denied = || ApiError::Forbidden("authentication required: send a valid Bearer token".into());
-        let value = parts.headers.get(header::AUTHORIZATION).ok_or_else(denied)?;
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let denied =
+            || ApiError::Forbidden("authentication required: send a valid Bearer token".into());
+        let value = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .ok_or_else(denied)?;
         let value = value.to_str().map_err(|_| denied())?;
         let (scheme, token) = value.split_once(' ').ok_or_else(denied)?;
         if !scheme.eq_ignore_ascii_case("bearer") {

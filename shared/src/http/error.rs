@@ -18,7 +18,10 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { field: field.into(), message: message.into() }
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -26,7 +29,10 @@ impl FieldError {
 pub enum ApiError {
     /// 400: the request is malformed or breaks a business rule.
     #[error("{message}")]
-    BadRequest { message: String, errors: Vec<FieldError> },
+    BadRequest {
+        message: String,
+        errors: Vec<FieldError>,
+    },
     /// 401: login failed.
     #[error("{0}")]
     Unauthorized(String),
@@ -67,7 +73,10 @@ pub enum ApiError {
 
 impl ApiError {
     pub fn bad_request(message: impl Into<String>) -> Self {
-        ApiError::BadRequest { message: message.into(), errors: Vec::new() }
+        ApiError::BadRequest {
+            message: message.into(),
+            errors: Vec::new(),
+        }
     }
 
     /// A 400 listing every invalid field.
@@ -122,7 +131,9 @@ impl Problem {
     pub fn into_response_with(self, status: StatusCode) -> Response {
         let body = serde_json::to_vec(&self).unwrap_or_default();
         let mut response = (status, body).into_response();
-        response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         response.extensions_mut().insert(self);
         response
     }
@@ -161,7 +172,9 @@ impl IntoResponse for ApiError {
         };
         let mut response = problem.into_response_with(status);
         if let ApiError::TooManyRequests { retry_after, .. } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
         }
         response
     }
@@ -171,8 +184,12 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Unavailable(e) => ApiError::Unavailable(e),
-            StoreError::Contention => ApiError::Conflict("too many concurrent changes; retry the request".into()),
-            StoreError::Condition(what) => ApiError::Conflict(format!("{what} changed meanwhile; retry the request")),
+            StoreError::Contention => {
+                ApiError::Conflict("too many concurrent changes; retry the request".into())
+            }
+            StoreError::Condition(what) => {
+                ApiError::Conflict(format!("{what} changed meanwhile; retry the request"))
+            }
             StoreError::Other(e) => ApiError::Internal(e),
         }
     }
@@ -187,14 +204,18 @@ impl From<anyhow::Error> for ApiError {
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
         match r {
-            JsonRejection::MissingJsonContentType(_) => {
-                ApiError::UnsupportedMediaType("expected a JSON body with Content-Type: application/json".into())
-            }
+            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType(
+                "expected a JSON body with Content-Type: application/json".into(),
+            ),
             JsonRejection::BytesRejection(b) if b.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 ApiError::PayloadTooLarge(format!("body exceeds {} bytes", super::MAX_BODY_BYTES))
             }
-            JsonRejection::JsonDataError(e) => ApiError::bad_request(clean_serde_message(&e.body_text())),
-            JsonRejection::JsonSyntaxError(e) => ApiError::bad_request(clean_serde_message(&e.body_text())),
+            JsonRejection::JsonDataError(e) => {
+                ApiError::bad_request(clean_serde_message(&e.body_text()))
+            }
+            JsonRejection::JsonSyntaxError(e) => {
+                ApiError::bad_request(clean_serde_message(&e.body_text()))
+            }
             other => ApiError::bad_request(other.body_text()),
         }
     }
@@ -214,7 +235,13 @@ impl From<QueryRejection> for ApiError {
 
 /// serde messages are about the request, not our internals, but strip axum's boilerplate.
 fn clean_serde_message(text: &str) -> String {
-    text.replace("Failed to deserialize the JSON body into the target type: ", "")
-        .replace("Failed to parse the request body as JSON: ", "malformed JSON: ")
-        .replace("Failed to deserialize query string: ", "invalid query: ")
+    text.replace(
+        "Failed to deserialize the JSON body into the target type: ",
+        "",
+    )
+    .replace(
+        "Failed to parse the request body as JSON: ",
+        "malformed JSON: ",
+    )
+    .replace("Failed to deserialize query string: ", "invalid query: ")
 }

@@ -41,9 +41,11 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(fill_problem_path))
-        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
-            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
-        }))
+        .layer(CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+            },
+        ))
         .with_state(state)
 }
 
@@ -67,12 +69,16 @@ pub async fn fill_problem_path(request: Request, next: Next) -> Response {
         problem.instance = path;
         let (mut parts, _) = response.into_parts();
         let body = serde_json::to_vec(&problem).unwrap_or_default();
-        parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(error::PROBLEM_JSON));
+        parts.headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(error::PROBLEM_JSON),
+        );
         parts.headers.remove(header::CONTENT_LENGTH);
         return Response::from_parts(parts, Body::from(body));
     }
     if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        let mut r = ApiError::PayloadTooLarge(format!("body exceeds {MAX_BODY_BYTES} bytes")).into_response();
+        let mut r = ApiError::PayloadTooLarge(format!("body exceeds {MAX_BODY_BYTES} bytes"))
+            .into_response();
         if let Some(problem) = r.extensions_mut().get_mut::<Problem>() {
             problem.path = path.clone();
             problem.instance = path;

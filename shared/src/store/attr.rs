@@ -21,7 +21,10 @@ fn missing(name: &str) -> anyhow::Error {
 }
 
 pub fn get_s<'a>(item: &'a Item, name: &str) -> anyhow::Result<&'a str> {
-    item.get(name).and_then(|v| v.as_s().ok()).map(String::as_str).ok_or_else(|| missing(name))
+    item.get(name)
+        .and_then(|v| v.as_s().ok())
+        .map(String::as_str)
+        .ok_or_else(|| missing(name))
 }
 
 pub fn get_opt_s(item: &Item, name: &str) -> Option<String> {
@@ -36,7 +39,9 @@ pub fn get_u64(item: &Item, name: &str) -> anyhow::Result<u64> {
 }
 
 pub fn get_opt_u64(item: &Item, name: &str) -> Option<u64> {
-    item.get(name).and_then(|v| v.as_n().ok()).and_then(|v| v.parse().ok())
+    item.get(name)
+        .and_then(|v| v.as_n().ok())
+        .and_then(|v| v.parse().ok())
 }
 
 /// DynamoDB numbers are exact decimals (38 digits), so they round-trip through `Decimal`.

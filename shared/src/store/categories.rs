@@ -36,17 +36,41 @@ pub struct CategoryRecord {
 /// Their ids are small and fixed so seeding is idempotent; generated ids are far larger.
 pub const GLOBAL_CATEGORIES: &[(u64, &str, &str, &str, CategoryType)] = &[
     (1, "Salary", "briefcase", "#2E7D32", CategoryType::Credit),
-    (2, "Other income", "plus-circle", "#66BB6A", CategoryType::Credit),
+    (
+        2,
+        "Other income",
+        "plus-circle",
+        "#66BB6A",
+        CategoryType::Credit,
+    ),
     (3, "Refunds", "rotate-ccw", "#26A69A", CategoryType::Credit),
-    (4, "Groceries", "shopping-cart", "#EF6C00", CategoryType::Debit),
+    (
+        4,
+        "Groceries",
+        "shopping-cart",
+        "#EF6C00",
+        CategoryType::Debit,
+    ),
     (5, "Rent", "home", "#6D4C41", CategoryType::Debit),
     (6, "Utilities", "zap", "#FBC02D", CategoryType::Debit),
     (7, "Transport", "bus", "#1E88E5", CategoryType::Debit),
     (8, "Restaurants", "coffee", "#D81B60", CategoryType::Debit),
     (9, "Health", "heart", "#E53935", CategoryType::Debit),
     (10, "Leisure", "film", "#8E24AA", CategoryType::Debit),
-    (11, "Shopping", "shopping-bag", "#5E35B1", CategoryType::Debit),
-    (12, "Other expenses", "more-horizontal", "#757575", CategoryType::Debit),
+    (
+        11,
+        "Shopping",
+        "shopping-bag",
+        "#5E35B1",
+        CategoryType::Debit,
+    ),
+    (
+        12,
+        "Other expenses",
+        "more-horizontal",
+        "#757575",
+        CategoryType::Debit,
+    ),
 ];
 
 impl Store {
@@ -71,13 +95,17 @@ impl Store {
                 .client
                 .put_item()
                 .table_name(&self.table)
-                .set_item(Some(serde_dynamo::to_item(&record).map_err(anyhow::Error::from)?))
+                .set_item(Some(
+                    serde_dynamo::to_item(&record).map_err(anyhow::Error::from)?,
+                ))
                 .condition_expression("attribute_not_exists(PK)")
                 .send()
                 .await;
             match result {
                 Ok(_) => {}
-                Err(e) if e.as_service_error().is_some_and(|se| se.is_conditional_check_failed_exception()) => {}
+                Err(e)
+                    if e.as_service_error()
+                        .is_some_and(|se| se.is_conditional_check_failed_exception()) => {}
                 Err(e) => return Err(sdk_error(e)),
             }
         }

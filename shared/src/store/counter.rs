@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextRef;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept};
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_smithy_runtime_api::box_error::BoxError;
 
 /// A shared tally of operations sent, keyed by operation name (`GetItem`, `Query`, ...).
@@ -28,15 +28,20 @@ impl Intercept for CallCounter {
         "CallCounter"
     }
 
-    fn read_before_execution(
+    fn read_before_transmit(
         &self,
-        _context: &BeforeSerializationInterceptorContextRef<'_>,
-        cfg: &mut ConfigBag,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        let op = cfg
-            .load::<aws_smithy_runtime_api::client::orchestrator::Metadata>()
-            .map(|m| m.name().to_owned())
-            .unwrap_or_else(|| "unknown".to_owned());
+        // DynamoDB's JSON protocol names the operation in `X-Amz-Target: DynamoDB_20120810.<Op>`.
+        let op = context
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .and_then(|t| t.rsplit('.').next())
+            .unwrap_or("unknown")
+            .to_owned();
         tracing::debug!(operation = %op, "dynamodb call");
         if let Ok(mut m) = self.0.lock() {
             *m.entry(op).or_default() += 1;
@@ -44,4 +49,3 @@ impl Intercept for CallCounter {
         Ok(())
     }
 }
-

@@ -51,7 +51,11 @@ const MAX_ATTEMPTS: u32 = 8;
 
 impl Store {
     pub fn new(client: Client, table: impl Into<String>, counter: CallCounter) -> Self {
-        Self { client, table: table.into(), counter }
+        Self {
+            client,
+            table: table.into(),
+            counter,
+        }
     }
 
     /// Builds a client from the environment (region, credentials) with an optional
@@ -68,7 +72,9 @@ impl Store {
                     "local", "local", None, None, "local",
                 ));
             }
-            if std::env::var_os("AWS_REGION").is_none() && std::env::var_os("AWS_DEFAULT_REGION").is_none() {
+            if std::env::var_os("AWS_REGION").is_none()
+                && std::env::var_os("AWS_DEFAULT_REGION").is_none()
+            {
                 loader = loader.region(aws_config::Region::new("eu-west-1"));
             }
         }
@@ -111,11 +117,17 @@ where
         SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) => true,
         SdkError::ServiceError(se) => matches!(
             se.err().code(),
-            Some("ProvisionedThroughputExceededException" | "ThrottlingException" | "RequestLimitExceeded" | "InternalServerError")
+            Some(
+                "ProvisionedThroughputExceededException"
+                    | "ThrottlingException"
+                    | "RequestLimitExceeded"
+                    | "InternalServerError"
+            )
         ),
         _ => false,
     };
-    let err = anyhow::Error::new(aws_sdk_dynamodb::error::DisplayErrorContext(err).to_string_error());
+    let err =
+        anyhow::Error::new(aws_sdk_dynamodb::error::DisplayErrorContext(err).to_string_error());
     if unavailable {
         StoreError::Unavailable(err)
     } else {

@@ -78,9 +78,17 @@ impl Store {
     /// Creates the table from the definition unless it exists; enables TTL.
     pub async fn ensure_table(&self) -> StoreResult<()> {
         let def = TableDefinition::load()?;
-        match self.client.describe_table().table_name(&self.table).send().await {
+        match self
+            .client
+            .describe_table()
+            .table_name(&self.table)
+            .send()
+            .await
+        {
             Ok(_) => return Ok(()),
-            Err(e) if e.as_service_error().is_some_and(|se| se.is_resource_not_found_exception()) => {}
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|se| se.is_resource_not_found_exception()) => {}
             Err(e) => return Err(sdk_error(e)),
         }
         let mut req = self
@@ -105,7 +113,9 @@ impl Store {
                     .set_key_schema(Some(key_schema(&idx.key_schema)?))
                     .projection(
                         Projection::builder()
-                            .projection_type(ProjectionType::from(idx.projection.projection_type.as_str()))
+                            .projection_type(ProjectionType::from(
+                                idx.projection.projection_type.as_str(),
+                            ))
                             .build(),
                     )
                     .build()
@@ -115,7 +125,9 @@ impl Store {
         match req.send().await {
             Ok(_) => {}
             // Another process created it between describe and create: fine.
-            Err(e) if e.as_service_error().is_some_and(|se| se.is_resource_in_use_exception()) => {}
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|se| se.is_resource_in_use_exception()) => {}
             Err(e) => return Err(sdk_error(e)),
         }
         self.client
@@ -143,7 +155,10 @@ mod tests {
     fn the_table_definition_parses() {
         let def = TableDefinition::load().unwrap();
         assert_eq!(def.key_schema.len(), 2);
-        assert_eq!(def.local_secondary_indexes[0].index_name, crate::store::keys::LSI1);
+        assert_eq!(
+            def.local_secondary_indexes[0].index_name,
+            crate::store::keys::LSI1
+        );
         assert_eq!(def.billing_mode, "PAY_PER_REQUEST");
     }
 }

@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
-use super::attr::{Item, s};
+use super::attr::{s, Item};
 use super::{backoff, sdk_error, Store, StoreError, MAX_ATTEMPTS};
 
 /// Outcome of a cancelled transaction whose cause is a failed condition.
@@ -30,7 +30,10 @@ pub struct TxItems<'a> {
 
 impl<'a> TxItems<'a> {
     pub fn new(store: &'a Store) -> Self {
-        Self { table: &store.table, items: Vec::new() }
+        Self {
+            table: &store.table,
+            items: Vec::new(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -42,7 +45,12 @@ impl<'a> TxItems<'a> {
     }
 
     /// Puts an item; `condition` guards it (e.g. `attribute_not_exists(PK)`).
-    pub fn put(&mut self, item: Item, condition: Option<&str>, values: Option<Item>) -> anyhow::Result<usize> {
+    pub fn put(
+        &mut self,
+        item: Item,
+        condition: Option<&str>,
+        values: Option<Item>,
+    ) -> anyhow::Result<usize> {
         let put = Put::builder()
             .table_name(self.table)
             .set_item(Some(item))
@@ -67,14 +75,24 @@ impl<'a> TxItems<'a> {
             .key("SK", s(sk))
             .update_expression(expression)
             .set_condition_expression(condition.map(str::to_owned))
-            .set_expression_attribute_values(if values.is_empty() { None } else { Some(values) })
+            .set_expression_attribute_values(if values.is_empty() {
+                None
+            } else {
+                Some(values)
+            })
             .set_expression_attribute_names(names)
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::None)
             .build()?;
         self.push(TransactWriteItem::builder().update(update).build())
     }
 
-    pub fn delete(&mut self, pk: &str, sk: &str, condition: Option<&str>, values: Option<Item>) -> anyhow::Result<usize> {
+    pub fn delete(
+        &mut self,
+        pk: &str,
+        sk: &str,
+        condition: Option<&str>,
+        values: Option<Item>,
+    ) -> anyhow::Result<usize> {
         let delete = Delete::builder()
             .table_name(self.table)
             .key("PK", s(pk))
@@ -85,7 +103,13 @@ impl<'a> TxItems<'a> {
         self.push(TransactWriteItem::builder().delete(delete).build())
     }
 
-    pub fn check(&mut self, pk: &str, sk: &str, condition: &str, values: Option<Item>) -> anyhow::Result<usize> {
+    pub fn check(
+        &mut self,
+        pk: &str,
+        sk: &str,
+        condition: &str,
+        values: Option<Item>,
+    ) -> anyhow::Result<usize> {
         let check = ConditionCheck::builder()
             .table_name(self.table)
             .key("PK", s(pk))
@@ -122,10 +146,15 @@ impl Store {
             let retryable = match err.as_service_error() {
                 Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
                     let reasons = c.cancellation_reasons();
-                    if let Some(pos) = reasons.iter().position(|r| r.code() == Some("ConditionalCheckFailed")) {
+                    if let Some(pos) = reasons
+                        .iter()
+                        .position(|r| r.code() == Some("ConditionalCheckFailed"))
+                    {
                         return Err(TransactError::ConditionFailed(pos));
                     }
-                    reasons.iter().any(|r| r.code() == Some("TransactionConflict"))
+                    reasons
+                        .iter()
+                        .any(|r| r.code() == Some("TransactionConflict"))
                 }
                 Some(TransactWriteItemsError::TransactionInProgressException(_)) => true,
                 _ => false,

@@ -9,7 +9,9 @@ use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item};
 use super::categories::CategoryRecord;
-use super::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_lsi, txn_sk, user_pk, GLOBAL_PK, LSI1, WALLET};
+use super::keys::{
+    cat_sk, idem_sk, provider_sk, tag_sk, txn_lsi, txn_sk, user_pk, GLOBAL_PK, LSI1, WALLET,
+};
 use super::transact::{TransactError, TxItems};
 use super::wallet::WalletRecord;
 use super::{backoff, sdk_error, Store, StoreError, StoreResult, MAX_ATTEMPTS};
@@ -52,7 +54,10 @@ impl TransactionRecord {
             ("date".into(), s(&self.date)),
             ("categoryId".into(), n(self.category_id)),
             ("categoryType".into(), s(self.category_type.as_str())),
-            ("categoryGlobal".into(), AttributeValue::Bool(self.category_global)),
+            (
+                "categoryGlobal".into(),
+                AttributeValue::Bool(self.category_global),
+            ),
             ("version".into(), n(self.version)),
             ("createdAt".into(), s(&self.created_at)),
             ("updatedAt".into(), s(&self.updated_at)),
@@ -67,7 +72,10 @@ impl TransactionRecord {
         }
         if !self.tag_ids.is_empty() {
             // Sets may not be empty in DynamoDB, so no tags means no attribute.
-            item.insert("tagIds".into(), AttributeValue::Ns(self.tag_ids.iter().map(u64::to_string).collect()));
+            item.insert(
+                "tagIds".into(),
+                AttributeValue::Ns(self.tag_ids.iter().map(u64::to_string).collect()),
+            );
         }
         item
     }
@@ -87,11 +95,13 @@ impl TryFrom<&Item> for TransactionRecord {
             user_id,
             id: get_u64(item, "id")?,
             amount: get_decimal(item, "amount")?,
-            currency: Currency::from_code(code).ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?,
+            currency: Currency::from_code(code)
+                .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?,
             date: get_s(item, "date")?.to_owned(),
             note: get_opt_s(item, "note"),
             category_id: get_u64(item, "categoryId")?,
-            category_type: CategoryType::parse(kind).ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
+            category_type: CategoryType::parse(kind)
+                .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
             category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
             provider_id: get_opt_u64(item, "providerId"),
             tag_ids: get_u64_list(item, "tagIds"),
@@ -193,7 +203,9 @@ fn encode_cursor(key: &Item) -> Option<String> {
 /// Decodes a cursor into the start key of the caller's own partition: the partition is
 /// never taken from the cursor, so a forged cursor cannot reach another user's items.
 fn decode_cursor(user_id: u64, cursor: &str) -> Result<Item, InvalidCursor> {
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(cursor).map_err(|_| InvalidCursor)?;
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(cursor)
+        .map_err(|_| InvalidCursor)?;
     let text = String::from_utf8(raw).map_err(|_| InvalidCursor)?;
     let (lsi, sk) = text.split_once('|').ok_or(InvalidCursor)?;
     if !lsi.starts_with("TXN#") || !sk.starts_with("TXN#") || lsi.len() > 64 || sk.len() > 64 {
@@ -268,11 +280,15 @@ impl Store {
 
         let mut refs = Refs::default();
         for item in found {
-            let (item_pk, sk) = (get_s(&item, "PK")?.to_owned(), get_s(&item, "SK")?.to_owned());
+            let (item_pk, sk) = (
+                get_s(&item, "PK")?.to_owned(),
+                get_s(&item, "SK")?.to_owned(),
+            );
             if sk == WALLET {
                 refs.wallet = Some(WalletRecord::try_from(&item)?);
             } else if sk.starts_with("CAT#") {
-                let cat: CategoryRecord = serde_dynamo::from_item(item).map_err(anyhow::Error::from)?;
+                let cat: CategoryRecord =
+                    serde_dynamo::from_item(item).map_err(anyhow::Error::from)?;
                 // A user's own category is preferred should ids ever coincide.
                 if item_pk == pk || refs.category.is_none() {
                     refs.category = Some(cat);
@@ -294,7 +310,11 @@ impl Store {
     }
 
     /// Reads one of the caller's transactions (one `GetItem`).
-    pub async fn get_transaction(&self, user_id: u64, id: u64) -> StoreResult<Option<TransactionRecord>> {
+    pub async fn get_transaction(
+        &self,
+        user_id: u64,
+        id: u64,
+    ) -> StoreResult<Option<TransactionRecord>> {
         let out = self
             .client
             .get_item()
@@ -325,14 +345,35 @@ impl Store {
         let mut ref_positions = Vec::new();
         self.add_category_use(&mut tx, txn, 1, true, &mut ref_positions)?;
         if let Some(p) = txn.provider_id {
-            ref_positions.push((tx.update(&user_pk(txn.user_id), &provider_sk(p), "ADD useCount :one", Some("attribute_exists(PK)"), one(), None)?, "provider"));
+            ref_positions.push((
+                tx.update(
+                    &user_pk(txn.user_id),
+                    &provider_sk(p),
+                    "ADD useCount :one",
+                    Some("attribute_exists(PK)"),
+                    one(),
+                    None,
+                )?,
+                "provider",
+            ));
         }
         for t in &txn.tag_ids {
-            ref_positions.push((tx.update(&user_pk(txn.user_id), &tag_sk(*t), "ADD useCount :one", Some("attribute_exists(PK)"), one(), None)?, "tag"));
+            ref_positions.push((
+                tx.update(
+                    &user_pk(txn.user_id),
+                    &tag_sk(*t),
+                    "ADD useCount :one",
+                    Some("attribute_exists(PK)"),
+                    one(),
+                    None,
+                )?,
+                "tag",
+            ));
         }
         let idem_pos = match idempotency {
             Some((key, hash)) => {
-                let expires = time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
+                let expires =
+                    time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
                 let item = Item::from([
                     ("PK".into(), s(user_pk(txn.user_id))),
                     ("SK".into(), s(idem_sk(key))),
@@ -347,23 +388,40 @@ impl Store {
         match self.transact(tx).await {
             Ok(()) => Ok(()),
             Err(TransactError::ConditionFailed(pos)) if pos == txn_pos => Err(TxnWriteError::Stale),
-            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => Err(TxnWriteError::Wallet),
-            Err(TransactError::ConditionFailed(pos)) if Some(pos) == idem_pos => Err(TxnWriteError::IdempotencyKey),
-            Err(TransactError::ConditionFailed(pos)) => Err(TxnWriteError::Reference(reference_at(&ref_positions, pos))),
+            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => {
+                Err(TxnWriteError::Wallet)
+            }
+            Err(TransactError::ConditionFailed(pos)) if Some(pos) == idem_pos => {
+                Err(TxnWriteError::IdempotencyKey)
+            }
+            Err(TransactError::ConditionFailed(pos)) => {
+                Err(TxnWriteError::Reference(reference_at(&ref_positions, pos)))
+            }
             Err(TransactError::Store(e)) => Err(e.into()),
         }
     }
 
     /// Replaces `old` by `new` if `old` is still the stored version, moving the balance by
     /// the difference and the reference counts of what changed.
-    pub async fn replace_transaction(&self, old: &TransactionRecord, new: &TransactionRecord, now: &str) -> Result<(), TxnWriteError> {
+    pub async fn replace_transaction(
+        &self,
+        old: &TransactionRecord,
+        new: &TransactionRecord,
+        now: &str,
+    ) -> Result<(), TxnWriteError> {
         let mut tx = TxItems::new(self);
         let txn_pos = tx.put(
             new.to_item(),
             Some("attribute_exists(PK) AND version = :v"),
             Some(Item::from([(":v".into(), n(old.version))])),
         )?;
-        let wallet_pos = self.add_wallet_change(&mut tx, new, new.signed_amount() - old.signed_amount(), 0, now)?;
+        let wallet_pos = self.add_wallet_change(
+            &mut tx,
+            new,
+            new.signed_amount() - old.signed_amount(),
+            0,
+            now,
+        )?;
         let mut ref_positions = Vec::new();
         if old.category_id != new.category_id || old.category_global != new.category_global {
             self.add_category_use(&mut tx, old, -1, false, &mut ref_positions)?;
@@ -371,32 +429,74 @@ impl Store {
         }
         if old.provider_id != new.provider_id {
             if let Some(p) = old.provider_id {
-                tx.update(&user_pk(old.user_id), &provider_sk(p), "ADD useCount :one", None, minus_one(), None)?;
+                tx.update(
+                    &user_pk(old.user_id),
+                    &provider_sk(p),
+                    "ADD useCount :one",
+                    None,
+                    minus_one(),
+                    None,
+                )?;
             }
             if let Some(p) = new.provider_id {
-                ref_positions.push((tx.update(&user_pk(new.user_id), &provider_sk(p), "ADD useCount :one", Some("attribute_exists(PK)"), one(), None)?, "provider"));
+                ref_positions.push((
+                    tx.update(
+                        &user_pk(new.user_id),
+                        &provider_sk(p),
+                        "ADD useCount :one",
+                        Some("attribute_exists(PK)"),
+                        one(),
+                        None,
+                    )?,
+                    "provider",
+                ));
             }
         }
         let old_tags: BTreeSet<u64> = old.tag_ids.iter().copied().collect();
         let new_tags: BTreeSet<u64> = new.tag_ids.iter().copied().collect();
         for t in old_tags.difference(&new_tags) {
-            tx.update(&user_pk(old.user_id), &tag_sk(*t), "ADD useCount :one", None, minus_one(), None)?;
+            tx.update(
+                &user_pk(old.user_id),
+                &tag_sk(*t),
+                "ADD useCount :one",
+                None,
+                minus_one(),
+                None,
+            )?;
         }
         for t in new_tags.difference(&old_tags) {
-            ref_positions.push((tx.update(&user_pk(new.user_id), &tag_sk(*t), "ADD useCount :one", Some("attribute_exists(PK)"), one(), None)?, "tag"));
+            ref_positions.push((
+                tx.update(
+                    &user_pk(new.user_id),
+                    &tag_sk(*t),
+                    "ADD useCount :one",
+                    Some("attribute_exists(PK)"),
+                    one(),
+                    None,
+                )?,
+                "tag",
+            ));
         }
         match self.transact(tx).await {
             Ok(()) => Ok(()),
             Err(TransactError::ConditionFailed(pos)) if pos == txn_pos => Err(TxnWriteError::Stale),
-            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => Err(TxnWriteError::Wallet),
-            Err(TransactError::ConditionFailed(pos)) => Err(TxnWriteError::Reference(reference_at(&ref_positions, pos))),
+            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => {
+                Err(TxnWriteError::Wallet)
+            }
+            Err(TransactError::ConditionFailed(pos)) => {
+                Err(TxnWriteError::Reference(reference_at(&ref_positions, pos)))
+            }
             Err(TransactError::Store(e)) => Err(e.into()),
         }
     }
 
     /// Deletes `old` if it is still the stored version, reverting its balance change and
     /// releasing its references.
-    pub async fn remove_transaction(&self, old: &TransactionRecord, now: &str) -> Result<(), TxnWriteError> {
+    pub async fn remove_transaction(
+        &self,
+        old: &TransactionRecord,
+        now: &str,
+    ) -> Result<(), TxnWriteError> {
         let mut tx = TxItems::new(self);
         let txn_pos = tx.delete(
             &user_pk(old.user_id),
@@ -408,15 +508,31 @@ impl Store {
         let mut ignored = Vec::new();
         self.add_category_use(&mut tx, old, -1, false, &mut ignored)?;
         if let Some(p) = old.provider_id {
-            tx.update(&user_pk(old.user_id), &provider_sk(p), "ADD useCount :one", None, minus_one(), None)?;
+            tx.update(
+                &user_pk(old.user_id),
+                &provider_sk(p),
+                "ADD useCount :one",
+                None,
+                minus_one(),
+                None,
+            )?;
         }
         for t in &old.tag_ids {
-            tx.update(&user_pk(old.user_id), &tag_sk(*t), "ADD useCount :one", None, minus_one(), None)?;
+            tx.update(
+                &user_pk(old.user_id),
+                &tag_sk(*t),
+                "ADD useCount :one",
+                None,
+                minus_one(),
+                None,
+            )?;
         }
         match self.transact(tx).await {
             Ok(()) => Ok(()),
             Err(TransactError::ConditionFailed(pos)) if pos == txn_pos => Err(TxnWriteError::Stale),
-            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => Err(TxnWriteError::Wallet),
+            Err(TransactError::ConditionFailed(pos)) if pos == wallet_pos => {
+                Err(TxnWriteError::Wallet)
+            }
             Err(TransactError::ConditionFailed(_)) => Err(TxnWriteError::Stale),
             Err(TransactError::Store(e)) => Err(e.into()),
         }
@@ -424,7 +540,14 @@ impl Store {
 
     /// Moves the wallet's sum and count; conditional on the wallet existing (so nothing is
     /// written for a deleted user) and on its currency being the transaction's.
-    fn add_wallet_change(&self, tx: &mut TxItems<'_>, txn: &TransactionRecord, delta: Decimal, count: i64, now: &str) -> anyhow::Result<usize> {
+    fn add_wallet_change(
+        &self,
+        tx: &mut TxItems<'_>,
+        txn: &TransactionRecord,
+        delta: Decimal,
+        count: i64,
+        now: &str,
+    ) -> anyhow::Result<usize> {
         tx.update(
             &user_pk(txn.user_id),
             WALLET,
@@ -454,7 +577,10 @@ impl Store {
         let condition = "attribute_exists(PK) AND categoryType = :t";
         if txn.category_global {
             if check {
-                positions.push((tx.check(GLOBAL_PK, &cat_sk(txn.category_id), condition, Some(values))?, "category"));
+                positions.push((
+                    tx.check(GLOBAL_PK, &cat_sk(txn.category_id), condition, Some(values))?,
+                    "category",
+                ));
             }
         } else {
             let mut update_values = Item::from([(":one".into(), n(delta))]);
@@ -464,7 +590,14 @@ impl Store {
             } else {
                 None
             };
-            let pos = tx.update(&user_pk(txn.user_id), &cat_sk(txn.category_id), "ADD useCount :one", condition, update_values, None)?;
+            let pos = tx.update(
+                &user_pk(txn.user_id),
+                &cat_sk(txn.category_id),
+                "ADD useCount :one",
+                condition,
+                update_values,
+                None,
+            )?;
             if check {
                 positions.push((pos, "category"));
             }
@@ -525,7 +658,11 @@ impl Store {
             .table_name(&self.table)
             .index_name(LSI1)
             .key_condition_expression("PK = :pk AND LSI1SK BETWEEN :lo AND :hi")
-            .set_filter_expression(if conditions.is_empty() { None } else { Some(conditions.join(" AND ")) })
+            .set_filter_expression(if conditions.is_empty() {
+                None
+            } else {
+                Some(conditions.join(" AND "))
+            })
             .set_expression_attribute_values(Some(values))
             .scan_index_forward(false)
             .consistent_read(true)
@@ -540,7 +677,10 @@ impl Store {
             .iter()
             .map(TransactionRecord::try_from)
             .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok(TxnPage { items, next_cursor: out.last_evaluated_key.as_ref().and_then(encode_cursor) })
+        Ok(TxnPage {
+            items,
+            next_cursor: out.last_evaluated_key.as_ref().and_then(encode_cursor),
+        })
     }
 }
 
@@ -568,7 +708,11 @@ fn minus_one() -> Item {
 }
 
 fn reference_at(positions: &[(usize, &'static str)], pos: usize) -> &'static str {
-    positions.iter().find(|(p, _)| *p == pos).map(|(_, kind)| *kind).unwrap_or("reference")
+    positions
+        .iter()
+        .find(|(p, _)| *p == pos)
+        .map(|(_, kind)| *kind)
+        .unwrap_or("reference")
 }
 
 #[cfg(test)]

@@ -62,7 +62,10 @@ pub enum CreateUserError {
 
 impl Store {
     /// Creates the user, reserves the e-mail and creates the wallet in one transaction.
-    pub async fn create_user(&self, new: NewUser) -> Result<(UserRecord, WalletRecord), CreateUserError> {
+    pub async fn create_user(
+        &self,
+        new: NewUser,
+    ) -> Result<(UserRecord, WalletRecord), CreateUserError> {
         // A clash of generated ids is astronomically rare; it is retried, never overwritten.
         for _ in 0..3 {
             let id = new_id();
@@ -87,7 +90,11 @@ impl Store {
             let mut tx = TxItems::new(self);
             let not_exists = Some("attribute_not_exists(PK)");
             tx.put(reservation, not_exists, None)?;
-            tx.put(serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?, not_exists, None)?;
+            tx.put(
+                serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?,
+                not_exists,
+                None,
+            )?;
             tx.put(wallet.to_item(), not_exists, None)?;
             match self.transact(tx).await {
                 Ok(()) => return Ok((user, wallet)),
@@ -100,7 +107,10 @@ impl Store {
     }
 
     /// Finds a user by e-mail: the reservation gives the id, then the profile (two reads).
-    pub async fn find_user_by_email(&self, normalized_email: &str) -> StoreResult<Option<UserRecord>> {
+    pub async fn find_user_by_email(
+        &self,
+        normalized_email: &str,
+    ) -> StoreResult<Option<UserRecord>> {
         let out = self
             .client
             .get_item()
@@ -111,7 +121,9 @@ impl Store {
             .send()
             .await
             .map_err(sdk_error)?;
-        let Some(item) = out.item else { return Ok(None) };
+        let Some(item) = out.item else {
+            return Ok(None);
+        };
         let id = super::attr::get_u64(&item, "userId")?;
         self.get_user(id).await
     }
@@ -128,7 +140,9 @@ impl Store {
             .await
             .map_err(sdk_error)?;
         match out.item {
-            Some(item) => Ok(Some(serde_dynamo::from_item(item).map_err(anyhow::Error::from)?)),
+            Some(item) => Ok(Some(
+                serde_dynamo::from_item(item).map_err(anyhow::Error::from)?,
+            )),
             None => Ok(None),
         }
     }

@@ -73,7 +73,8 @@ impl TryFrom<&Item> for WalletRecord {
             user_id,
             id: get_u64(item, "id")?,
             name: get_s(item, "name")?.to_owned(),
-            currency: Currency::from_code(code).ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?,
+            currency: Currency::from_code(code)
+                .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?,
             initial_balance: get_decimal(item, "initialBalance")?,
             txn_sum: get_decimal(item, "txnSum")?,
             txn_count: get_u64(item, "txnCount")?,

@@ -1,0 +1,155 @@
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+
+fn registration(email: &str) -> Value {
+    json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
+}
+
+#[tokio::test]
+async fn register_returns_201_with_the_user_a_location_and_never_the_password() {
+    let app = spawn_app().await;
+    let r = app.register(&registration("ann@example.com")).await;
+    assert_eq!(r.status(), 201);
+    let location = r.headers()["location"].to_str().unwrap().to_owned();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(location, format!("/users/{}", body["id"]));
+    assert_eq!(body["firstName"], "Ann");
+    assert_eq!(body["lastName"], "Lee");
+    assert_eq!(body["email"], "ann@example.com");
+    assert_eq!(body["role"], "USER");
+    assert!(body["createdAt"].as_str().unwrap().len() == 19);
+    let text = body.to_string();
+    assert!(
+        !text.contains("password") && !text.contains("argon2"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn register_creates_an_empty_euro_wallet() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .client
+        .get(app.url("/api/wallet"))
+        .bearer_auth(&user.token)
+        .send()
+        .await
+        .unwrap();
+    let wallet: Value = r.json().await.unwrap();
+    assert_eq!(wallet["currency"]["code"], "EUR");
+    assert_eq!(wallet["amountBalance"]["amount"].to_string(), "0.00");
+}
+
+#[tokio::test]
+async fn register_accepts_camel_case_names_and_makes_configured_admins() {
+    let app = spawn_app().await;
+    let r = app
+        .register(&json!({"firstName": "Ada", "lastName": "Root", "email": "Admin@Example.com", "password": PASSWORD, "confirmPassword": PASSWORD}))
+        .await;
+    assert_eq!(r.status(), 201);
+    assert_eq!(r.json::<Value>().await.unwrap()["role"], "ADMIN");
+}
+
+#[tokio::test]
+async fn register_reports_every_invalid_field() {
+    let app = spawn_app().await;
+    let r = app
+        .register(&json!({"firstname": " ", "lastname": "Lee", "email": "not-an-email", "password": "short", "confirmPassword": "other"}))
+        .await;
+    let body = assert_problem(r, 400).await;
+    let fields: Vec<&str> = body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        ["firstname", "email", "password", "confirmPassword"]
+    );
+}
+
+#[tokio::test]
+async fn register_refuses_a_confirmation_that_differs() {
+    let app = spawn_app().await;
+    let mut body = registration("ann@example.com");
+    body["confirmPassword"] = json!("correct horse battery stapler");
+    let problem = assert_problem(app.register(&body).await, 400).await;
+    assert_eq!(problem["errors"][0]["field"], "confirmPassword");
+}
+
+#[tokio::test]
+async fn register_refuses_common_passwords_and_unknown_fields() {
+    let app = spawn_app().await;
+    let mut body = registration("ann@example.com");
+    body["password"] = json!("passwordpassword");
+    body["confirmPassword"] = json!("passwordpassword");
+    assert_problem(app.register(&body).await, 400).await;
+    let mut body = registration("ann@example.com");
+    body["role"] = json!("ADMIN");
+    assert_problem(app.register(&body).await, 400).await;
+}
+
+#[tokio::test]
+async fn register_with_an_email_already_taken_in_any_case_is_409() {
+    let app = spawn_app().await;
+    assert_eq!(
+        app.register(&registration("ann@example.com"))
+            .await
+            .status(),
+        201
+    );
+    assert_problem(app.register(&registration("ANN@example.com")).await, 409).await;
+}
+
+#[tokio::test]
+async fn login_returns_a_bearer_token_with_its_lifetime_and_the_user() {
+    let app = spawn_app().await;
+    app.register(&registration("ann@example.com")).await;
+    let r = app.login("Ann@Example.com", PASSWORD).await;
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["tokenType"], "Bearer");
+    assert_eq!(body["expiresIn"], 900);
+    assert_eq!(body["user"]["email"], "ann@example.com");
+    assert_eq!(body["token"].as_str().unwrap().split('.').count(), 3);
+}
+
+#[tokio::test]
+async fn login_failures_look_the_same_for_unknown_emails_and_wrong_passwords() {
+    let app = spawn_app().await;
+    app.register(&registration("ann@example.com")).await;
+    let wrong = assert_problem(
+        app.login("ann@example.com", "wrong horse battery staple")
+            .await,
+        401,
+    )
+    .await;
+    let unknown = assert_problem(app.login("nobody@example.com", PASSWORD).await, 401).await;
+    assert_eq!(wrong["detail"], unknown["detail"]);
+    assert_problem(app.login("not an email", PASSWORD).await, 401).await;
+}
+
+#[tokio::test]
+async fn malformed_json_and_wrong_content_types_get_problem_bodies() {
+    let app = spawn_app().await;
+    let r = app
+        .client
+        .post(app.url("/auth/login"))
+        .header("content-type", "application/json")
+        .body("{\"email\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_problem(r, 400).await;
+    let r = app
+        .client
+        .post(app.url("/auth/login"))
+        .body("email=a")
+        .send()
+        .await
+        .unwrap();
+    assert_problem(r, 415).await;
+}

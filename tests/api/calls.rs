@@ -1,0 +1,74 @@
+//! Each transaction endpoint makes the DynamoDB calls DESIGN.md §5 budgets, counted by the
+//! SDK interceptor: reads one round trip, lists one Query, writes one TransactWriteItems
+//! after one BatchGetItem (or GetItem) of what they depend on.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use crate::helpers::{spawn_app, TestApp};
+
+async fn calls_of<F: std::future::Future<Output = reqwest::Response>>(
+    app: &TestApp,
+    f: F,
+) -> BTreeMap<String, u64> {
+    let before = app.state.store.calls().snapshot();
+    let r = f.await;
+    assert!(r.status().is_success(), "{}", r.status());
+    let after = app.state.store.calls().snapshot();
+    after
+        .into_iter()
+        .filter_map(|(op, n)| {
+            let d = n - before.get(&op).copied().unwrap_or(0);
+            (d > 0).then_some((op, d))
+        })
+        .collect()
+}
+
+fn ops(list: &[(&str, u64)]) -> BTreeMap<String, u64> {
+    list.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+#[tokio::test]
+async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let body = json!({"amount": "5.00", "categoryId": 4, "date": "2026-08-01"});
+
+    let create = calls_of(&app, app.create_transaction(&user, &body)).await;
+    assert_eq!(
+        create,
+        ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
+    );
+
+    let id = app.add(&user, "6.00", 4, "2026-08-02").await["id"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        calls_of(&app, app.get_transaction(&user, id)).await,
+        ops(&[("GetItem", 1)])
+    );
+    assert_eq!(
+        calls_of(&app, app.list_transactions(&user, "?type=DEBIT")).await,
+        ops(&[("Query", 1)])
+    );
+    assert_eq!(
+        calls_of(&app, app.update_transaction(&user, id, &body)).await,
+        ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
+    );
+    assert_eq!(
+        calls_of(&app, app.delete_transaction(&user, id)).await,
+        ops(&[("GetItem", 1), ("TransactWriteItems", 1)])
+    );
+    let wallet = async {
+        app.client
+            .get(app.url("/api/wallet"))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .unwrap()
+    };
+    assert_eq!(calls_of(&app, wallet).await, ops(&[("GetItem", 1)]));
+    // Never a Scan anywhere.
+    assert!(!app.state.store.calls().snapshot().contains_key("Scan"));
+}

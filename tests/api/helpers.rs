@@ -1,0 +1,230 @@
+//! `spawn_app()`: the whole API on a random loopback port, backed by a fresh table in
+//! the DynamoDB Local that `make test` started (`DYNAMODB_ENDPOINT`).
+
+use std::sync::Arc;
+
+use reqwest::{Client, Response};
+use serde_json::{json, Value};
+use shared::auth::token::TokenKeys;
+use shared::config::{Config, Secret};
+use shared::http::AppState;
+use shared::store::Store;
+
+pub const SECRET: &str = "test-secret-0123456789abcdef-0123456789";
+pub const PASSWORD: &str = "correct horse battery staple";
+
+pub struct TestApp {
+    pub base: String,
+    pub state: AppState,
+    pub client: Client,
+}
+
+/// A registered, logged-in user.
+pub struct TestUser {
+    pub id: u64,
+    pub token: String,
+}
+
+fn endpoint() -> String {
+    std::env::var("DYNAMODB_ENDPOINT")
+        .expect("DYNAMODB_ENDPOINT must point at DynamoDB Local: run the tests with `make test`")
+}
+
+pub fn test_config(table: &str) -> Config {
+    Config {
+        table_name: table.into(),
+        dynamodb_endpoint: Some(endpoint()),
+        jwt_secret: Some(Secret::new(SECRET.as_bytes().to_vec())),
+        jwt_secret_arn: None,
+        admin_emails: vec!["admin@example.com".into()],
+        doc_path: "/swagger-ui".into(),
+        sort: "method".into(),
+        cors_allowed_origins: vec![],
+    }
+}
+
+/// A state over a new table of its own, created and seeded like `make run` does.
+pub async fn fresh_state() -> AppState {
+    let table = format!("test-{}", rand::random::<u64>());
+    let config = test_config(&table);
+    let store = Store::connect(&table, config.dynamodb_endpoint.as_deref()).await;
+    store.ensure_table().await.expect("create table");
+    store
+        .seed_global_categories("2026-01-01T00:00:00")
+        .await
+        .expect("seed");
+    let secret = config.jwt_secret.clone().expect("secret");
+    AppState {
+        store,
+        tokens: Arc::new(TokenKeys::new(&secret)),
+        config: Arc::new(config),
+    }
+}
+
+pub async fn spawn_app() -> TestApp {
+    let state = fresh_state().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let app = local::app(state.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+    TestApp {
+        base,
+        state,
+        client: Client::new(),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn register(&self, body: &Value) -> Response {
+        self.client
+            .post(self.url("/auth/register"))
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.client
+            .post(self.url("/auth/login"))
+            .json(&json!({"email": email, "password": password}))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// Registers and logs in a new user with a unique e-mail.
+    pub async fn new_user(&self) -> TestUser {
+        let email = format!("user{}@example.com", rand::random::<u32>());
+        self.new_user_with_email(&email).await
+    }
+
+    pub async fn new_user_with_email(&self, email: &str) -> TestUser {
+        let r = self
+            .register(&json!({
+                "firstname": "Test", "lastname": "User", "email": email,
+                "password": PASSWORD, "confirmPassword": PASSWORD
+            }))
+            .await;
+        assert_eq!(r.status(), 201, "register {email}");
+        let id = r.json::<Value>().await.expect("json")["id"]
+            .as_u64()
+            .expect("id");
+        let login = self.login(email, PASSWORD).await;
+        assert_eq!(login.status(), 200);
+        let token = login.json::<Value>().await.expect("json")["token"]
+            .as_str()
+            .expect("token")
+            .to_owned();
+        TestUser { id, token }
+    }
+
+    pub async fn create_transaction(&self, user: &TestUser, body: &Value) -> Response {
+        self.client
+            .post(self.url("/api/transactions"))
+            .bearer_auth(&user.token)
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// Creates a valid transaction and returns its body.
+    pub async fn add(&self, user: &TestUser, amount: &str, category_id: u64, date: &str) -> Value {
+        let r = self
+            .create_transaction(
+                user,
+                &json!({"amount": amount, "categoryId": category_id, "date": date}),
+            )
+            .await;
+        assert_eq!(r.status(), 201);
+        r.json().await.expect("json")
+    }
+
+    pub async fn get_transaction(&self, user: &TestUser, id: u64) -> Response {
+        self.client
+            .get(self.url(&format!("/api/transactions/{id}")))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn list_transactions(&self, user: &TestUser, query: &str) -> Response {
+        self.client
+            .get(self.url(&format!("/api/transactions{query}")))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn update_transaction(&self, user: &TestUser, id: u64, body: &Value) -> Response {
+        self.client
+            .put(self.url(&format!("/api/transactions/{id}")))
+            .bearer_auth(&user.token)
+            .json(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    pub async fn delete_transaction(&self, user: &TestUser, id: u64) -> Response {
+        self.client
+            .delete(self.url(&format!("/api/transactions/{id}")))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// The wallet's `amountBalance.amount`, as the exact decimal text sent on the wire.
+    pub async fn balance(&self, user: &TestUser) -> String {
+        let r = self
+            .client
+            .get(self.url("/api/wallet"))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.expect("json");
+        body["amountBalance"]["amount"].to_string()
+    }
+}
+
+/// Checks the problem+json shape every error shares and returns the body.
+pub async fn assert_problem(r: Response, status: u16) -> Value {
+    assert_eq!(r.status(), status);
+    let content_type = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    assert_eq!(content_type, "application/problem+json");
+    let body: Value = r.json().await.expect("problem json");
+    assert_eq!(body["status"], status);
+    for member in [
+        "type",
+        "title",
+        "detail",
+        "instance",
+        "timestamp",
+        "error",
+        "message",
+        "path",
+    ] {
+        assert!(
+            body.get(member).is_some(),
+            "problem lacks `{member}`: {body}"
+        );
+    }
+    body
+}

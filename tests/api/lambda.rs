@@ -1,0 +1,67 @@
+//! Real API Gateway HTTP API (v2) events through the Lambda adapter of the functions,
+//! exactly as `lambda_http::run` hands them over in AWS.
+
+use lambda_http::request::LambdaRequest;
+use lambda_http::{Adapter, Context, LambdaEvent, Service};
+use serde_json::Value;
+
+use crate::helpers::{fresh_state, spawn_app};
+
+/// Sends one event through a function's router and returns the Lambda response as JSON.
+async fn invoke(router: axum::Router, event: &str) -> Value {
+    let payload: LambdaRequest = serde_json::from_str(event).expect("event parses");
+    let mut adapter = Adapter::from(shared::http::with_fallback(router));
+    let response = adapter
+        .call(LambdaEvent::new(payload, Context::default()))
+        .await
+        .expect("infallible");
+    serde_json::to_value(&response).expect("response serializes")
+}
+
+fn body_json(response: &Value) -> Value {
+    serde_json::from_str(response["body"].as_str().expect("text body")).expect("json body")
+}
+
+#[tokio::test]
+async fn a_base64_registration_event_through_the_auth_function_creates_the_user() {
+    let state = fresh_state().await;
+    let event = include_str!("../fixtures/apigw_v2_register.json");
+    let response = invoke(auth_fn::router(state.clone()), event).await;
+    assert_eq!(response["statusCode"], 201, "{response}");
+    assert_eq!(body_json(&response)["email"], "lambda@example.com");
+    assert!(state
+        .store
+        .find_user_by_email("lambda@example.com")
+        .await
+        .unwrap()
+        .is_some());
+}
+
+#[tokio::test]
+async fn list_and_get_events_through_the_transactions_function_see_only_the_callers_data() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let debit = app.add(&user, "3.50", 4, "2026-06-01").await;
+    app.add(&user, "900", 1, "2026-06-02").await;
+    let other = app.new_user().await;
+    app.add(&other, "1.00", 4, "2026-06-03").await;
+
+    let event = include_str!("../fixtures/apigw_v2_list_transactions.json")
+        .replace("{{TOKEN}}", &user.token);
+    let response = invoke(transactions_fn::router(app.state.clone()), &event).await;
+    assert_eq!(response["statusCode"], 200, "{response}");
+    let list = body_json(&response);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["id"], debit["id"]);
+
+    let get = include_str!("../fixtures/apigw_v2_get_transaction.json")
+        .replace("{{TOKEN}}", &user.token)
+        .replace("{{ID}}", &debit["id"].to_string());
+    let response = invoke(transactions_fn::router(app.state.clone()), &get).await;
+    assert_eq!(response["statusCode"], 200, "{response}");
+    assert_eq!(body_json(&response)["amount"]["amount"].to_string(), "3.50");
+
+    let forbidden = get.replace(&user.token, &other.token);
+    let response = invoke(transactions_fn::router(app.state.clone()), &forbidden).await;
+    assert_eq!(response["statusCode"], 404, "{response}");
+}
