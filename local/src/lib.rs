@@ -4,6 +4,14 @@
 use axum::Router;
 use shared::http::{with_fallback, AppState};
 
+/// Each function (its Lambda binary name) with the routes it serves.
+pub const FUNCTIONS: &[(&str, &[(&str, &str)])] = &[
+    ("auth", auth_fn::ROUTES),
+    ("transactions", transactions_fn::ROUTES),
+    ("categories", categories_fn::ROUTES),
+    ("wallet", wallet_fn::ROUTES),
+];
+
 pub fn app(state: AppState) -> Router {
     let merged = Router::new()
         .merge(auth_fn::router(state.clone()))

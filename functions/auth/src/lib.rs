@@ -14,6 +14,13 @@ use shared::http::extract::Json;
 use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::users::{CreateUserError, NewUser, Role, UserRecord};
 
+/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
+/// the OpenAPI document are checked against it.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("POST", "/auth/register"),
+    ("POST", "/auth/login"),
+];
+
 pub fn router(state: AppState) -> Router {
     let routes = Router::new()
         .route("/auth/register", post(register))

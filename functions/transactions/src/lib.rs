@@ -17,6 +17,16 @@ use shared::http::extract::{Json, Path, Query};
 use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::transactions::{ListError, RefKeys, Refs, TransactionRecord, TxnWriteError};
 
+/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
+/// the OpenAPI document are checked against it.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/transactions"),
+    ("POST", "/api/transactions"),
+    ("GET", "/api/transactions/{id}"),
+    ("PUT", "/api/transactions/{id}"),
+    ("DELETE", "/api/transactions/{id}"),
+];
+
 pub fn router(state: AppState) -> Router {
     let routes = Router::new()
         .route("/api/transactions", get(list).post(create))

@@ -12,6 +12,12 @@ use shared::http::extract::Json;
 use shared::http::{finish, ApiError, ApiResult, AppState};
 use shared::store::wallet::WalletRecord;
 
+/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
+/// the OpenAPI document are checked against it.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/wallet"),
+];
+
 pub fn router(state: AppState) -> Router {
     finish(Router::new().route("/api/wallet", get(read)), state)
 }
