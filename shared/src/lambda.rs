@@ -36,10 +36,36 @@ pub async fn state_from_env() -> anyhow::Result<AppState> {
     })
 }
 
-/// Reads the signing secret from Secrets Manager through the Lambda extension-free HTTP
-/// API is not available here, so the secret's value must be given as `JWT_SECRET`.
-async fn fetch_secret(_arn: &str) -> anyhow::Result<Secret> {
-    anyhow::bail!("JWT_SECRET_ARN is not supported yet; set JWT_SECRET")
+/// Reads the signing secret from Secrets Manager (`JWT_SECRET_ARN`), once per cold start,
+/// with the function's own credentials and region. The value is the secret's string (as
+/// `template.yaml` generates it) or, failing that, its binary, used as is; it must be at
+/// least [`MIN_SECRET_BYTES`](crate::config::MIN_SECRET_BYTES) bytes. Errors name the
+/// secret and the cause, never the value.
+async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
+    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .load()
+        .await;
+    let out = aws_sdk_secretsmanager::Client::new(&sdk)
+        .get_secret_value()
+        .secret_id(arn)
+        .send()
+        .await
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "reading the JWT secret {arn} from Secrets Manager: {}",
+                aws_sdk_secretsmanager::error::DisplayErrorContext(e)
+            )
+        })?;
+    let bytes = match (out.secret_string, out.secret_binary) {
+        (Some(text), _) => text.into_bytes(),
+        (None, Some(blob)) => blob.into_inner(),
+        (None, None) => anyhow::bail!("the JWT secret {arn} has no value"),
+    };
+    let min = crate::config::MIN_SECRET_BYTES;
+    if bytes.len() < min {
+        anyhow::bail!("the JWT secret {arn} must be at least {min} bytes");
+    }
+    Ok(Secret::new(bytes))
 }
 
 /// Runs a function's router on the Lambda runtime.
