@@ -11,15 +11,13 @@ use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::time::now_local_date_time;
 use shared::domain::{Email, Password};
 use shared::http::extract::Json;
+use shared::http::users::UserResponse;
 use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::users::{CreateUserError, NewUser, Role, UserRecord};
+use shared::store::users::{CreateUserError, NewUser, Role};
 
 /// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
 /// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("POST", "/auth/register"),
-    ("POST", "/auth/login"),
-];
+pub const ROUTES: &[(&str, &str)] = &[("POST", "/auth/register"), ("POST", "/auth/login")];
 
 pub fn router(state: AppState) -> Router {
     let routes = Router::new()
@@ -40,33 +38,6 @@ pub struct RegisterRequest {
     pub email: String,
     pub password: String,
     pub confirm_password: String,
-}
-
-/// A user as the API shows it (never the password or its hash).
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct UserResponse {
-    pub id: u64,
-    pub first_name: String,
-    pub last_name: String,
-    pub email: String,
-    pub role: Role,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-impl From<&UserRecord> for UserResponse {
-    fn from(u: &UserRecord) -> Self {
-        Self {
-            id: u.id,
-            first_name: u.first_name.clone(),
-            last_name: u.last_name.clone(),
-            email: u.email.clone(),
-            role: u.role,
-            created_at: u.created_at.clone(),
-            updated_at: u.updated_at.clone(),
-        }
-    }
 }
 
 struct ValidRegistration {

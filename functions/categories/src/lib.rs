@@ -1,9 +1,12 @@
 //! Category endpoints: the global categories plus the caller's own.
 
+mod write;
+
 use axum::extract::State;
 use axum::routing::get;
 use axum::Router;
 use serde::{Deserialize, Serialize};
+use write::{create, read, remove, update};
 
 use shared::domain::CategoryType;
 use shared::http::auth::AuthUser;
@@ -16,10 +19,17 @@ use shared::store::keys::{user_pk, GLOBAL_PK};
 /// the OpenAPI document are checked against it.
 pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/categories"),
+    ("POST", "/api/categories"),
+    ("GET", "/api/categories/{id}"),
+    ("PUT", "/api/categories/{id}"),
+    ("DELETE", "/api/categories/{id}"),
 ];
 
 pub fn router(state: AppState) -> Router {
-    finish(Router::new().route("/api/categories", get(list)), state)
+    let routes = Router::new()
+        .route("/api/categories", get(list).post(create))
+        .route("/api/categories/{id}", get(read).put(update).delete(remove));
+    finish(routes, state)
 }
 
 #[derive(Debug, Serialize)]

@@ -43,3 +43,27 @@ impl FromRequestParts<AppState> for AuthUser {
         Ok(AuthUser { id, role })
     }
 }
+
+/// Allows admins only, by their role as stored now (a demoted admin's token still says
+/// ADMIN until it expires; admin actions are rare enough to pay one read).
+pub async fn require_admin(state: &AppState, user: &AuthUser) -> Result<(), ApiError> {
+    let current = state.store.get_user(user.id).await?;
+    match current {
+        Some(u) if u.role == Role::Admin => Ok(()),
+        _ => Err(ApiError::Forbidden("administrators only".into())),
+    }
+}
+
+/// Allows the user themself or an admin; anyone else gets 404, as if `target` did not exist.
+pub async fn require_self_or_admin(
+    state: &AppState,
+    user: &AuthUser,
+    target: u64,
+) -> Result<(), ApiError> {
+    if user.id == target {
+        return Ok(());
+    }
+    require_admin(state, user)
+        .await
+        .map_err(|_| ApiError::NotFound("user not found".into()))
+}

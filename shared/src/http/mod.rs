@@ -3,17 +3,18 @@
 pub mod auth;
 pub mod error;
 pub mod extract;
+pub mod named;
+pub mod users;
 
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::auth::token::TokenKeys;
 use crate::config::Config;
@@ -39,7 +40,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 pub fn finish(router: Router<AppState>, state: AppState) -> Router {
     router
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
-        .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(fill_problem_path))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::attr::s;
 use super::keys::{cat_sk, CAT_PREFIX, GLOBAL_PK};
-use super::{sdk_error, Store, StoreResult};
+use super::{sdk_error, Store, StoreError, StoreResult};
 use crate::domain::CategoryType;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -138,5 +138,149 @@ impl Store {
         }
         out.sort_by_key(|c: &CategoryRecord| c.id);
         Ok(out)
+    }
+}
+
+/// Most own categories one user may create.
+pub const MAX_OWN_CATEGORIES: u64 = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CategoryError {
+    #[error("not found")]
+    NotFound,
+    #[error("in use")]
+    InUse,
+    #[error("limit reached")]
+    LimitReached,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<anyhow::Error> for CategoryError {
+    fn from(e: anyhow::Error) -> Self {
+        CategoryError::Store(StoreError::Other(e))
+    }
+}
+
+impl From<super::named::NamedError> for CategoryError {
+    fn from(e: super::named::NamedError) -> Self {
+        use super::named::NamedError;
+        match e {
+            NamedError::LimitReached => CategoryError::LimitReached,
+            NamedError::Store(e) => CategoryError::Store(e),
+            _ => CategoryError::NotFound,
+        }
+    }
+}
+
+impl Store {
+    /// Stores a new category: a global one in `GLOBAL`, an own one in the user's partition
+    /// (counted on the profile, which must exist).
+    pub async fn create_category(
+        &self,
+        user_id: u64,
+        record: &CategoryRecord,
+    ) -> Result<(), CategoryError> {
+        let item = serde_dynamo::to_item(record).map_err(anyhow::Error::from)?;
+        let mut tx = super::transact::TxItems::new(self);
+        tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        if !record.is_global {
+            self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
+        }
+        match self.transact(tx).await {
+            Ok(()) => Ok(()),
+            Err(super::transact::TransactError::ConditionFailed(0)) => {
+                Err(StoreError::Condition("id").into())
+            }
+            Err(super::transact::TransactError::ConditionFailed(_)) => {
+                Err(self.profile_failure(user_id).await.into())
+            }
+            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    /// A category visible to the user: their own or a global one (one `BatchGetItem`).
+    pub async fn get_category(&self, user_id: u64, id: u64) -> StoreResult<Option<CategoryRecord>> {
+        let refs = self
+            .fetch_refs(
+                user_id,
+                super::transactions::RefKeys {
+                    category_id: Some(id),
+                    ..Default::default()
+                },
+            )
+            .await?;
+        Ok(refs.category)
+    }
+
+    /// Updates name, icon, colour and type, keeping the use count. The type may change
+    /// only while no transaction uses the category (it would flip their sign).
+    pub async fn update_category(
+        &self,
+        current: &CategoryRecord,
+        next: &CategoryRecord,
+    ) -> Result<(), CategoryError> {
+        let mut tx = super::transact::TxItems::new(self);
+        tx.update(
+            &current.pk,
+            &current.sk,
+            "SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now",
+            Some("attribute_exists(PK) AND (categoryType = :type OR attribute_not_exists(useCount) OR useCount = :zero)"),
+            super::attr::Item::from([
+                (":name".into(), s(&next.name)),
+                (":icon".into(), s(&next.icon)),
+                (":color".into(), s(&next.color)),
+                (":type".into(), s(next.category_type.as_str())),
+                (":now".into(), s(&next.updated_at)),
+                (":zero".into(), super::attr::n(0)),
+            ]),
+            None,
+        )?;
+        match self.transact(tx).await {
+            Ok(()) => Ok(()),
+            Err(super::transact::TransactError::ConditionFailed(_)) => {
+                Err(self.missing_or_in_use(current).await)
+            }
+            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    /// Deletes an own category unless a transaction uses it.
+    pub async fn delete_own_category(
+        &self,
+        user_id: u64,
+        current: &CategoryRecord,
+    ) -> Result<(), CategoryError> {
+        let mut tx = super::transact::TxItems::new(self);
+        tx.delete(
+            &current.pk,
+            &current.sk,
+            Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
+            Some(super::attr::Item::from([(
+                ":zero".into(),
+                super::attr::n(0),
+            )])),
+        )?;
+        self.count_on_profile(&mut tx, user_id, "categoryCount", -1, MAX_OWN_CATEGORIES)?;
+        match self.transact(tx).await {
+            Ok(()) => Ok(()),
+            Err(super::transact::TransactError::ConditionFailed(_)) => {
+                Err(self.missing_or_in_use(current).await)
+            }
+            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    async fn missing_or_in_use(&self, current: &CategoryRecord) -> CategoryError {
+        let owner = current
+            .pk
+            .strip_prefix("USER#")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        match self.get_category(owner, current.id).await {
+            Ok(Some(c)) if c.pk == current.pk => CategoryError::InUse,
+            Ok(_) => CategoryError::NotFound,
+            Err(e) => e.into(),
+        }
     }
 }

@@ -9,6 +9,12 @@
 //! | own category | `USER#<id>` | `CAT#<id>` | |
 //! | global category | `GLOBAL` | `CAT#<id>` | |
 //! | idempotency record | `USER#<id>` | `IDEM#<key>` | |
+//! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
+//! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
+//! | profile picture | `USER#<id>` | `PICTURE` | |
+//!
+//! Profiles also carry `GSI1PK = USERS`, `GSI1SK = USER#<id>` so admins can page through
+//! users without a scan.
 //!
 //! Everything a user owns shares their partition, so each request touches one item
 //! collection; the local secondary index orders transactions by date with strongly
@@ -19,6 +25,9 @@ pub const WALLET: &str = "WALLET";
 pub const EMAIL_SK: &str = "EMAIL";
 pub const GLOBAL_PK: &str = "GLOBAL";
 pub const LSI1: &str = "LSI1";
+pub const GSI1: &str = "GSI1";
+pub const USERS_INDEX_PK: &str = "USERS";
+pub const PICTURE: &str = "PICTURE";
 pub const TXN_PREFIX: &str = "TXN#";
 pub const CAT_PREFIX: &str = "CAT#";
 

@@ -3,10 +3,13 @@
 //! The store knows nothing of HTTP: it returns [`StoreError`] and the call site
 //! decides what a failed condition means for the client.
 
+pub mod accounts;
 mod attr;
 pub mod categories;
 mod counter;
 pub mod keys;
+pub mod named;
+pub mod pictures;
 pub mod table;
 pub mod transact;
 pub mod transactions;

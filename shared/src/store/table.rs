@@ -2,8 +2,8 @@
 //! `template.yaml`) and local set-up: create the table when missing, seed categories.
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection,
-    ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
 };
 use serde::Deserialize;
 
@@ -18,6 +18,7 @@ pub struct TableDefinition {
     pub attribute_definitions: Vec<AttributeDef>,
     pub key_schema: Vec<KeyDef>,
     pub local_secondary_indexes: Vec<IndexDef>,
+    pub global_secondary_indexes: Vec<IndexDef>,
     pub billing_mode: String,
     pub time_to_live_specification: TtlDef,
 }
@@ -48,6 +49,21 @@ pub struct IndexDef {
 #[serde(rename_all = "PascalCase")]
 pub struct ProjectionDef {
     pub projection_type: String,
+    #[serde(default)]
+    pub non_key_attributes: Vec<String>,
+}
+
+impl ProjectionDef {
+    fn to_sdk(&self) -> Projection {
+        Projection::builder()
+            .projection_type(ProjectionType::from(self.projection_type.as_str()))
+            .set_non_key_attributes(if self.non_key_attributes.is_empty() {
+                None
+            } else {
+                Some(self.non_key_attributes.clone())
+            })
+            .build()
+    }
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -111,13 +127,17 @@ impl Store {
                 LocalSecondaryIndex::builder()
                     .index_name(&idx.index_name)
                     .set_key_schema(Some(key_schema(&idx.key_schema)?))
-                    .projection(
-                        Projection::builder()
-                            .projection_type(ProjectionType::from(
-                                idx.projection.projection_type.as_str(),
-                            ))
-                            .build(),
-                    )
+                    .projection(idx.projection.to_sdk())
+                    .build()
+                    .map_err(anyhow::Error::from)?,
+            );
+        }
+        for idx in &def.global_secondary_indexes {
+            req = req.global_secondary_indexes(
+                GlobalSecondaryIndex::builder()
+                    .index_name(&idx.index_name)
+                    .set_key_schema(Some(key_schema(&idx.key_schema)?))
+                    .projection(idx.projection.to_sdk())
                     .build()
                     .map_err(anyhow::Error::from)?,
             );

@@ -4,7 +4,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
 use super::attr::{s, Item};
-use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE};
+use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE, USERS_INDEX_PK};
 use super::transact::{TransactError, TxItems};
 use super::wallet::WalletRecord;
 use super::{sdk_error, Store, StoreError, StoreResult};
@@ -38,6 +38,11 @@ pub struct UserRecord {
     pub created_at: String,
     #[serde(rename = "updatedAt")]
     pub updated_at: String,
+    /// Index keys of the user list (admins only): one partition, written at registration.
+    #[serde(rename = "GSI1PK")]
+    pub gsi1pk: String,
+    #[serde(rename = "GSI1SK")]
+    pub gsi1sk: String,
 }
 
 /// What registration supplies; the store assigns ids.
@@ -80,6 +85,8 @@ impl Store {
                 role: new.role,
                 created_at: new.now.clone(),
                 updated_at: new.now.clone(),
+                gsi1pk: USERS_INDEX_PK.into(),
+                gsi1sk: user_pk(id),
             };
             let wallet = WalletRecord::new_default(id, new_id(), &new.now);
             let mut reservation = Item::new();

@@ -103,3 +103,67 @@ impl Store {
         })
     }
 }
+
+#[derive(Debug, thiserror::Error)]
+pub enum WalletUpdateError {
+    #[error("wallet not found")]
+    NotFound,
+    #[error("the currency can change only while the wallet has no transactions")]
+    HasTransactions,
+    #[error(transparent)]
+    Store(#[from] super::StoreError),
+}
+
+impl Store {
+    /// Sets name, initial balance and currency; a currency change requires an empty wallet
+    /// (checked in the same conditional write, so a concurrent transaction cannot slip in).
+    pub async fn update_wallet(
+        &self,
+        user_id: u64,
+        name: &str,
+        initial_balance: Decimal,
+        currency: Currency,
+        now: &str,
+    ) -> Result<WalletRecord, WalletUpdateError> {
+        let result = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(WALLET))
+            .update_expression(
+                "SET #name = :name, initialBalance = :ib, currencyCode = :cur, updatedAt = :now",
+            )
+            .condition_expression(
+                "attribute_exists(PK) AND (currencyCode = :cur OR txnCount = :zero)",
+            )
+            .expression_attribute_names("#name", "name")
+            .expression_attribute_values(":name", s(name))
+            .expression_attribute_values(":ib", n(initial_balance))
+            .expression_attribute_values(":cur", s(currency.code()))
+            .expression_attribute_values(":now", s(now))
+            .expression_attribute_values(":zero", n(0))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .send()
+            .await;
+        match result {
+            Ok(out) => {
+                let item = out
+                    .attributes
+                    .ok_or_else(|| anyhow::anyhow!("update returned no attributes"))
+                    .map_err(super::StoreError::Other)?;
+                Ok(WalletRecord::try_from(&item).map_err(super::StoreError::Other)?)
+            }
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
+            {
+                match self.get_wallet(user_id).await? {
+                    Some(_) => Err(WalletUpdateError::HasTransactions),
+                    None => Err(WalletUpdateError::NotFound),
+                }
+            }
+            Err(e) => Err(sdk_error(e).into()),
+        }
+    }
+}

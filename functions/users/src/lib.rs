@@ -1,0 +1,247 @@
+//! User endpoints: the list (admins), one's own profile, changes, deletion, and the
+//! profile picture.
+
+mod picture;
+
+use std::time::{Duration, Instant};
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+
+use shared::auth::password;
+use shared::domain::text::{parse_name, NAME_MAX_LEN};
+use shared::domain::time::now_local_date_time;
+use shared::domain::{Email, Password};
+use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
+use shared::http::extract::{Json, Path, Query};
+use shared::http::users::UserResponse;
+use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::store::accounts::{ProfileChanges, Purge, UpdateUserError};
+use shared::store::users::{Role, UserRecord};
+
+/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
+/// the OpenAPI document are checked against it.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/users"),
+    ("GET", "/users/me"),
+    ("GET", "/users/{id}"),
+    ("PUT", "/users/{id}"),
+    ("DELETE", "/users/{id}"),
+    ("GET", "/users/{id}/picture"),
+    ("PUT", "/users/{id}/picture"),
+    ("DELETE", "/users/{id}/picture"),
+];
+
+pub fn router(state: AppState) -> Router {
+    let routes = Router::new()
+        .route("/users", get(list))
+        .route("/users/me", get(me))
+        .route("/users/{id}", get(read).put(update).delete(remove))
+        .route(
+            "/users/{id}/picture",
+            get(picture::read)
+                .put(picture::store)
+                .delete(picture::remove)
+                // Pictures are larger than JSON bodies; the handler enforces the exact bound.
+                .layer(DefaultBodyLimit::max(picture::MAX_PICTURE_BYTES + 1)),
+        );
+    finish(routes, state)
+}
+
+fn not_found() -> ApiError {
+    ApiError::NotFound("user not found".into())
+}
+
+async fn load(state: &AppState, id: u64) -> ApiResult<UserRecord> {
+    state.store.get_user(id).await?.ok_or_else(not_found)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    pub limit: Option<u32>,
+    pub cursor: Option<u64>,
+}
+
+/// All users, by id, a page at a time (administrators only).
+async fn list(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    require_admin(&state, &user).await?;
+    let limit = match q.limit {
+        None => 50,
+        Some(l @ 1..=200) => l,
+        Some(_) => {
+            return Err(ApiError::validation(vec![FieldError::new(
+                "limit",
+                "must be an integer from 1 to 200",
+            )]))
+        }
+    };
+    let (users, next) = state.store.list_users(limit as i32, q.cursor).await?;
+    let body: Vec<UserResponse> = users.into_iter().map(UserResponse::from).collect();
+    let mut response = Json(body).into_response();
+    if let Some(next) = next {
+        let link = format!("</users?limit={limit}&cursor={next}>; rel=\"next\"");
+        if let Ok(v) = HeaderValue::from_str(&link) {
+            response.headers_mut().insert(header::LINK, v);
+        }
+    }
+    Ok(response)
+}
+
+/// The caller's own profile.
+async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
+    Ok(Json(UserResponse::from(&load(&state, user.id).await?)))
+}
+
+/// A profile: one's own, or anyone's for an admin.
+async fn read(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<Json<UserResponse>> {
+    require_self_or_admin(&state, &user, id).await?;
+    Ok(Json(UserResponse::from(&load(&state, id).await?)))
+}
+
+/// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UpdateRequest {
+    #[serde(alias = "firstname")]
+    pub first_name: Option<String>,
+    #[serde(alias = "lastname")]
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub current_password: Option<String>,
+    pub role: Option<Role>,
+}
+
+/// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
+async fn update(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+    Json(body): Json<UpdateRequest>,
+) -> ApiResult<Json<UserResponse>> {
+    require_self_or_admin(&state, &user, id).await?;
+    if body.role.is_some() {
+        // Checked against the stored role, so nobody raises their own.
+        require_admin(&state, &user).await?;
+    }
+    let current = load(&state, id).await?;
+    let mut errors = Vec::new();
+    let mut changes = ProfileChanges {
+        role: body.role,
+        ..Default::default()
+    };
+    if let Some(v) = &body.first_name {
+        match parse_name(v, NAME_MAX_LEN) {
+            Ok(v) => changes.first_name = Some(v),
+            Err(e) => errors.push(FieldError::new("firstName", e)),
+        }
+    }
+    if let Some(v) = &body.last_name {
+        match parse_name(v, NAME_MAX_LEN) {
+            Ok(v) => changes.last_name = Some(v),
+            Err(e) => errors.push(FieldError::new("lastName", e)),
+        }
+    }
+    if let Some(v) = &body.email {
+        match Email::parse(v) {
+            Ok(e) => changes.email = Some((e.as_str().to_owned(), e.normalized())),
+            Err(e) => errors.push(FieldError::new("email", e)),
+        }
+    }
+    let mut new_password = None;
+    if let Some(v) = &body.password {
+        match Password::parse(v) {
+            Ok(p) => new_password = Some(p),
+            Err(e) => errors.push(FieldError::new("password", e)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    if let Some(p) = new_password {
+        // Changing one's own password proves knowledge of the current one; an admin may
+        // reset someone else's.
+        if user.id == id {
+            let given = body.current_password.clone().unwrap_or_default();
+            let stored = current.password_hash.clone();
+            let ok = tokio::task::spawn_blocking(move || password::verify(&given, Some(&stored)))
+                .await
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            if !ok {
+                return Err(ApiError::validation(vec![FieldError::new(
+                    "currentPassword",
+                    "does not match the current password",
+                )]));
+            }
+        }
+        let plain = p.expose().to_owned();
+        let hash = tokio::task::spawn_blocking(move || password::hash(&plain))
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))??;
+        changes.password_hash = Some(hash);
+    }
+    let updated = state
+        .store
+        .update_user(&current, changes, &now_local_date_time())
+        .await
+        .map_err(|e| match e {
+            UpdateUserError::NotFound => {
+                ApiError::Conflict("the profile changed meanwhile; retry".into())
+            }
+            UpdateUserError::EmailTaken => {
+                ApiError::Conflict("an account with this e-mail already exists".into())
+            }
+            UpdateUserError::Store(e) => e.into(),
+        })?;
+    Ok(Json(UserResponse::from(&updated)))
+}
+
+/// Time a deletion may spend purging before answering (API Gateway waits at most 30 s).
+const PURGE_BUDGET: Duration = Duration::from_secs(20);
+
+/// Deletes the user and everything they own: 204 when done. If the purge of a very large
+/// account outlasts the budget, 202: the account is already gone (login, e-mail, wallet),
+/// and repeating the DELETE finishes the purge.
+async fn remove(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<StatusCode> {
+    require_self_or_admin(&state, &user, id).await?;
+    let deadline = Instant::now() + PURGE_BUDGET;
+    match state.store.get_user(id).await? {
+        Some(record) => {
+            state.store.delete_profile(&record).await?;
+        }
+        // Already deleted: continue an unfinished purge, or report the user gone.
+        None if state.store.has_user_items(id).await? => {}
+        None => return Err(not_found()),
+    }
+    match state.store.purge_user(id, deadline).await? {
+        Purge::Complete { items } => {
+            tracing::info!(user_id = id, items, "user deleted");
+            Ok(StatusCode::NO_CONTENT)
+        }
+        Purge::Partial { items } => {
+            tracing::warn!(
+                user_id = id,
+                items,
+                "user deletion continues on the next DELETE"
+            );
+            Ok(StatusCode::ACCEPTED)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! `/users/{id}/picture`: PNG, JPEG or WebP up to 256 KiB, recognised by its bytes.
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use shared::domain::time::now_local_date_time;
+use shared::http::auth::{require_self_or_admin, AuthUser};
+use shared::http::extract::Path;
+use shared::http::{ApiError, ApiResult, AppState};
+use shared::store::pictures::Picture;
+
+pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
+
+/// The image type its first bytes show, if it is one we accept.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::PayloadTooLarge(format!("pictures are at most {MAX_PICTURE_BYTES} bytes"))
+}
+
+/// Stores the raw image body; its Content-Type must be the type its bytes show.
+pub async fn store(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<StatusCode> {
+    require_self_or_admin(&state, &user, id).await?;
+    let declared = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    if !["image/png", "image/jpeg", "image/webp"].contains(&declared.as_str()) {
+        return Err(ApiError::UnsupportedMediaType(
+            "send image/png, image/jpeg or image/webp".into(),
+        ));
+    }
+    let bytes = body.map_err(|_| too_large())?;
+    if bytes.len() > MAX_PICTURE_BYTES {
+        return Err(too_large());
+    }
+    if sniff(&bytes) != Some(declared.as_str()) {
+        return Err(ApiError::UnsupportedMediaType(format!(
+            "the body is not a valid {declared} image"
+        )));
+    }
+    let picture = Picture {
+        content_type: declared,
+        bytes: bytes.to_vec(),
+    };
+    if !state
+        .store
+        .put_picture(id, &picture, &now_local_date_time())
+        .await?
+    {
+        return Err(ApiError::NotFound("user not found".into()));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The picture with its content type.
+pub async fn read(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<Response> {
+    require_self_or_admin(&state, &user, id).await?;
+    let picture = state
+        .store
+        .get_picture(id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound("no profile picture".into()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, picture.content_type),
+            (header::CACHE_CONTROL, "private, max-age=60".to_owned()),
+        ],
+        picture.bytes,
+    )
+        .into_response())
+}
+
+pub async fn remove(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(id): Path<u64>,
+) -> ApiResult<StatusCode> {
+    require_self_or_admin(&state, &user, id).await?;
+    if state.store.delete_picture(id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::NotFound("no profile picture".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_images_by_their_bytes() {
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\nrest"), Some("image/png"));
+        assert_eq!(sniff(&[0xFF, 0xD8, 0xFF, 0xE0]), Some("image/jpeg"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(sniff(b"GIF89a"), None);
+        assert_eq!(sniff(b"<svg"), None);
+    }
+}

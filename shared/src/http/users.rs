@@ -1,0 +1,47 @@
+//! The public shape of a user, shared by the auth and users functions.
+
+use serde::Serialize;
+
+use crate::store::accounts::UserSummary;
+use crate::store::users::{Role, UserRecord};
+
+/// A user as the API shows it (never the password or its hash).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserResponse {
+    pub id: u64,
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub role: Role,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<&UserRecord> for UserResponse {
+    fn from(u: &UserRecord) -> Self {
+        Self {
+            id: u.id,
+            first_name: u.first_name.clone(),
+            last_name: u.last_name.clone(),
+            email: u.email.clone(),
+            role: u.role,
+            created_at: u.created_at.clone(),
+            updated_at: u.updated_at.clone(),
+        }
+    }
+}
+
+impl From<UserSummary> for UserResponse {
+    fn from(u: UserSummary) -> Self {
+        Self {
+            id: u.id,
+            first_name: u.first_name,
+            last_name: u.last_name,
+            email: u.email,
+            role: u.role,
+            created_at: u.created_at,
+            updated_at: u.updated_at,
+        }
+    }
+}

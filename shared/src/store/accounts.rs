@@ -1,0 +1,311 @@
+//! Changing, listing and deleting users.
+//!
+//! Deleting a user first removes the profile, the e-mail reservation and the wallet in one
+//! transaction: from then on every write for that user fails its condition (transactions
+//! need the wallet, tags/providers/categories/pictures need the profile) and the e-mail
+//! can register again. Then the rest of the partition is purged in parallel batches.
+
+use std::time::Instant;
+
+use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, WriteRequest};
+use futures::stream::{self, TryStreamExt};
+
+use super::attr::{get_s, n, s, Item};
+use super::keys::{email_pk, user_pk, EMAIL_SK, GSI1, PROFILE, USERS_INDEX_PK, WALLET};
+use super::transact::{TransactError, TxItems};
+use super::users::{Role, UserRecord};
+use super::{backoff, sdk_error, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+
+/// A user as listed from the index (no password hash there).
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct UserSummary {
+    pub id: u64,
+    pub email: String,
+    #[serde(rename = "firstName")]
+    pub first_name: String,
+    #[serde(rename = "lastName")]
+    pub last_name: String,
+    pub role: Role,
+    #[serde(rename = "createdAt")]
+    pub created_at: String,
+    #[serde(rename = "updatedAt")]
+    pub updated_at: String,
+}
+
+/// New values for a profile; `None` keeps the current one.
+#[derive(Debug, Default)]
+pub struct ProfileChanges {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// New e-mail as given and its normalized form.
+    pub email: Option<(String, String)>,
+    pub password_hash: Option<String>,
+    pub role: Option<Role>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateUserError {
+    #[error("user not found")]
+    NotFound,
+    #[error("e-mail already registered")]
+    EmailTaken,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<anyhow::Error> for UpdateUserError {
+    fn from(e: anyhow::Error) -> Self {
+        UpdateUserError::Store(StoreError::Other(e))
+    }
+}
+
+/// How far a deletion got within its time budget.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Purge {
+    /// Nothing of the user is left.
+    Complete { items: u64 },
+    /// The budget ran out; calling again continues.
+    Partial { items: u64 },
+}
+
+/// Parallel `BatchWriteItem` requests while purging.
+const PURGE_CONCURRENCY: usize = 8;
+
+impl Store {
+    /// Applies the changes to `current`, swapping the e-mail reservation when it changes,
+    /// all in one transaction conditional on the profile being as read.
+    pub async fn update_user(
+        &self,
+        current: &UserRecord,
+        changes: ProfileChanges,
+        now: &str,
+    ) -> Result<UserRecord, UpdateUserError> {
+        let mut next = current.clone();
+        let mut sets = vec!["updatedAt = :now".to_owned()];
+        let mut values = Item::from([
+            (":now".into(), s(now)),
+            (":oldEmail".into(), s(&current.email)),
+        ]);
+        if let Some(v) = changes.first_name {
+            sets.push("firstName = :fn".into());
+            values.insert(":fn".into(), s(&v));
+            next.first_name = v;
+        }
+        if let Some(v) = changes.last_name {
+            sets.push("lastName = :ln".into());
+            values.insert(":ln".into(), s(&v));
+            next.last_name = v;
+        }
+        if let Some(v) = changes.password_hash {
+            sets.push("passwordHash = :ph".into());
+            values.insert(":ph".into(), s(&v));
+            next.password_hash = v;
+        }
+        if let Some(r) = changes.role {
+            sets.push("#role = :role".into());
+            values.insert(
+                ":role".into(),
+                s(if r == Role::Admin { "ADMIN" } else { "USER" }),
+            );
+            next.role = r;
+        }
+        let mut email_swap = None;
+        if let Some((email, normalized)) = changes.email {
+            sets.push("email = :email".into());
+            values.insert(":email".into(), s(&email));
+            let old_normalized = current.email.to_lowercase();
+            if normalized != old_normalized {
+                email_swap = Some((old_normalized, normalized));
+            }
+            next.email = email;
+        }
+        next.updated_at = now.to_owned();
+
+        let mut tx = TxItems::new(self);
+        let names = Some(std::collections::HashMap::from([(
+            "#role".to_owned(),
+            "role".to_owned(),
+        )]));
+        tx.update(
+            &user_pk(current.id),
+            PROFILE,
+            &format!("SET {}", sets.join(", ")),
+            Some("attribute_exists(PK) AND email = :oldEmail"),
+            values,
+            names,
+        )?;
+        let mut reservation_pos = None;
+        if let Some((old, new)) = &email_swap {
+            tx.delete(&email_pk(old), EMAIL_SK, None, None)?;
+            let item = Item::from([
+                ("PK".into(), s(email_pk(new))),
+                ("SK".into(), s(EMAIL_SK)),
+                ("userId".into(), n(current.id)),
+            ]);
+            reservation_pos = Some(tx.put(item, Some("attribute_not_exists(PK)"), None)?);
+        }
+        match self.transact(tx).await {
+            Ok(()) => Ok(next),
+            Err(TransactError::ConditionFailed(pos)) if Some(pos) == reservation_pos => {
+                Err(UpdateUserError::EmailTaken)
+            }
+            Err(TransactError::ConditionFailed(_)) => Err(UpdateUserError::NotFound),
+            Err(TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    /// One page of users ordered by id, from the users index (one `Query`).
+    pub async fn list_users(
+        &self,
+        limit: i32,
+        cursor: Option<u64>,
+    ) -> StoreResult<(Vec<UserSummary>, Option<u64>)> {
+        let start = cursor.map(|id| {
+            Item::from([
+                ("PK".into(), s(user_pk(id))),
+                ("SK".into(), s(PROFILE)),
+                ("GSI1PK".into(), s(USERS_INDEX_PK)),
+                ("GSI1SK".into(), s(user_pk(id))),
+            ])
+        });
+        let out = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(GSI1)
+            .key_condition_expression("GSI1PK = :pk")
+            .expression_attribute_values(":pk", s(USERS_INDEX_PK))
+            .limit(limit)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        let users = out
+            .items
+            .unwrap_or_default()
+            .into_iter()
+            .map(|item| serde_dynamo::from_item(item).map_err(anyhow::Error::from))
+            .collect::<anyhow::Result<Vec<UserSummary>>>()?;
+        let next = out
+            .last_evaluated_key
+            .as_ref()
+            .and_then(|k| k.get("GSI1SK"))
+            .and_then(|v| v.as_s().ok())
+            .and_then(|v| v.strip_prefix("USER#"))
+            .and_then(|v| v.parse().ok());
+        Ok((users, next))
+    }
+
+    /// Removes the profile, the e-mail reservation and the wallet atomically. `false` when
+    /// the profile was already gone.
+    pub async fn delete_profile(&self, user: &UserRecord) -> StoreResult<bool> {
+        let mut tx = TxItems::new(self);
+        tx.delete(
+            &user_pk(user.id),
+            PROFILE,
+            Some("attribute_exists(PK)"),
+            None,
+        )?;
+        tx.delete(
+            &email_pk(&user.email.to_lowercase()),
+            EMAIL_SK,
+            Some("attribute_not_exists(PK) OR userId = :id"),
+            Some(Item::from([(":id".into(), n(user.id))])),
+        )?;
+        tx.delete(&user_pk(user.id), WALLET, None, None)?;
+        match self.transact(tx).await {
+            Ok(()) => Ok(true),
+            Err(TransactError::ConditionFailed(_)) => Ok(false),
+            Err(TransactError::Store(e)) => Err(e),
+        }
+    }
+
+    /// True when anything is left in the user's partition.
+    pub async fn has_user_items(&self, user_id: u64) -> StoreResult<bool> {
+        let out = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(":pk", s(user_pk(user_id)))
+            .projection_expression("PK")
+            .limit(1)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(out.count > 0)
+    }
+
+    /// Deletes everything left in the user's partition until done or `deadline`.
+    pub async fn purge_user(&self, user_id: u64, deadline: Instant) -> StoreResult<Purge> {
+        let pk = user_pk(user_id);
+        let mut deleted = 0u64;
+        loop {
+            if Instant::now() >= deadline {
+                return Ok(Purge::Partial { items: deleted });
+            }
+            let out = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk")
+                .expression_attribute_values(":pk", s(&pk))
+                .projection_expression("PK, SK")
+                .limit(1000)
+                .consistent_read(true)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            let keys: Vec<Item> = out.items.unwrap_or_default();
+            if keys.is_empty() {
+                return Ok(Purge::Complete { items: deleted });
+            }
+            let count = keys.len() as u64;
+            let batches: Vec<Vec<Item>> = keys.chunks(25).map(<[Item]>::to_vec).collect();
+            stream::iter(batches.into_iter().map(Ok::<_, StoreError>))
+                .try_for_each_concurrent(PURGE_CONCURRENCY, |batch| async move {
+                    self.delete_batch(batch).await
+                })
+                .await?;
+            deleted += count;
+        }
+    }
+
+    /// One `BatchWriteItem` of deletes, retrying what DynamoDB leaves unprocessed.
+    async fn delete_batch(&self, keys: Vec<Item>) -> StoreResult<()> {
+        let mut pending: Vec<WriteRequest> = keys
+            .into_iter()
+            .map(|key| {
+                let pk = get_s(&key, "PK").map(str::to_owned)?;
+                let sk = get_s(&key, "SK").map(str::to_owned)?;
+                let delete = DeleteRequest::builder()
+                    .key("PK", AttributeValue::S(pk))
+                    .key("SK", AttributeValue::S(sk))
+                    .build()?;
+                Ok(WriteRequest::builder().delete_request(delete).build())
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let mut attempt = 0;
+        while !pending.is_empty() {
+            attempt += 1;
+            let out = self
+                .client
+                .batch_write_item()
+                .request_items(&self.table, pending)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            pending = out
+                .unprocessed_items
+                .and_then(|mut u| u.remove(&self.table))
+                .unwrap_or_default();
+            if !pending.is_empty() {
+                if attempt >= MAX_ATTEMPTS {
+                    return Err(StoreError::Contention);
+                }
+                backoff(attempt).await;
+            }
+        }
+        Ok(())
+    }
+}

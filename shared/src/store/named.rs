@@ -1,0 +1,325 @@
+//! Tags and providers: named things a user owns, unique by name (case-insensitively) per
+//! user, counted on the profile (bounded), and undeletable while a transaction uses them.
+
+use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use super::keys::{user_pk, PROFILE};
+use super::transact::{TransactError, TxItems};
+use super::{sdk_error, Store, StoreError, StoreResult};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Tag,
+    Provider,
+}
+
+impl Kind {
+    fn prefix(self) -> &'static str {
+        match self {
+            Kind::Tag => "TAG#",
+            Kind::Provider => "PROV#",
+        }
+    }
+
+    fn name_prefix(self) -> &'static str {
+        match self {
+            Kind::Tag => "TAGNAME#",
+            Kind::Provider => "PROVNAME#",
+        }
+    }
+
+    fn count_attribute(self) -> &'static str {
+        match self {
+            Kind::Tag => "tagCount",
+            Kind::Provider => "providerCount",
+        }
+    }
+
+    /// Most of this kind one user may own.
+    pub fn max_per_user(self) -> u64 {
+        1000
+    }
+
+    fn sk(self, id: u64) -> String {
+        format!("{}{id}", self.prefix())
+    }
+
+    fn name_sk(self, name: &str) -> String {
+        format!("{}{}", self.name_prefix(), name.to_lowercase())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedRecord {
+    pub id: u64,
+    pub name: String,
+    /// Transactions referencing it.
+    pub use_count: u64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl TryFrom<&Item> for NamedRecord {
+    type Error = anyhow::Error;
+
+    fn try_from(item: &Item) -> anyhow::Result<Self> {
+        Ok(Self {
+            id: get_u64(item, "id")?,
+            name: get_s(item, "name")?.to_owned(),
+            use_count: get_opt_u64(item, "useCount").unwrap_or(0),
+            created_at: get_s(item, "createdAt")?.to_owned(),
+            updated_at: get_s(item, "updatedAt")?.to_owned(),
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum NamedError {
+    #[error("the name is already used")]
+    Duplicate,
+    #[error("limit reached")]
+    LimitReached,
+    #[error("not found")]
+    NotFound,
+    #[error("in use")]
+    InUse,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<anyhow::Error> for NamedError {
+    fn from(e: anyhow::Error) -> Self {
+        NamedError::Store(StoreError::Other(e))
+    }
+}
+
+fn reservation(user_id: u64, kind: Kind, name: &str, id: u64) -> Item {
+    Item::from([
+        ("PK".into(), s(user_pk(user_id))),
+        ("SK".into(), s(kind.name_sk(name))),
+        ("ownerId".into(), n(id)),
+    ])
+}
+
+impl Store {
+    /// Creates it, reserving the name and counting it on the profile (which must exist).
+    pub async fn create_named(
+        &self,
+        user_id: u64,
+        kind: Kind,
+        id: u64,
+        name: &str,
+        now: &str,
+    ) -> Result<NamedRecord, NamedError> {
+        let record = NamedRecord {
+            id,
+            name: name.to_owned(),
+            use_count: 0,
+            created_at: now.into(),
+            updated_at: now.into(),
+        };
+        let item = Item::from([
+            ("PK".into(), s(user_pk(user_id))),
+            ("SK".into(), s(kind.sk(id))),
+            ("id".into(), n(id)),
+            ("name".into(), s(name)),
+            ("useCount".into(), n(0)),
+            ("createdAt".into(), s(now)),
+            ("updatedAt".into(), s(now)),
+        ]);
+        let mut tx = TxItems::new(self);
+        let item_pos = tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        let name_pos = tx.put(
+            reservation(user_id, kind, name, id),
+            Some("attribute_not_exists(PK)"),
+            None,
+        )?;
+        self.count_on_profile(
+            &mut tx,
+            user_id,
+            kind.count_attribute(),
+            1,
+            kind.max_per_user(),
+        )?;
+        match self.transact(tx).await {
+            Ok(()) => Ok(record),
+            Err(TransactError::ConditionFailed(p)) if p == name_pos => Err(NamedError::Duplicate),
+            Err(TransactError::ConditionFailed(p)) if p == item_pos => {
+                Err(StoreError::Condition("id").into())
+            }
+            Err(TransactError::ConditionFailed(_)) => Err(self.profile_failure(user_id).await),
+            Err(TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    /// Adds `delta` to a counter on the profile; increments are bounded by `max` and all
+    /// of it requires the profile to exist (so nothing is created for a deleted user).
+    pub(crate) fn count_on_profile(
+        &self,
+        tx: &mut TxItems<'_>,
+        user_id: u64,
+        attribute: &str,
+        delta: i64,
+        max: u64,
+    ) -> anyhow::Result<usize> {
+        let mut values = Item::from([(":d".into(), n(delta))]);
+        let condition = if delta > 0 {
+            values.insert(":max".into(), n(max));
+            format!("attribute_exists(PK) AND (attribute_not_exists({attribute}) OR {attribute} < :max)")
+        } else {
+            "attribute_exists(PK)".to_owned()
+        };
+        tx.update(
+            &user_pk(user_id),
+            PROFILE,
+            &format!("ADD {attribute} :d"),
+            Some(&condition),
+            values,
+            None,
+        )
+    }
+
+    /// After a failed profile condition: the user is gone (not found) or at the limit.
+    pub(crate) async fn profile_failure(&self, user_id: u64) -> NamedError {
+        match self.get_user(user_id).await {
+            Ok(Some(_)) => NamedError::LimitReached,
+            Ok(None) => NamedError::NotFound,
+            Err(e) => e.into(),
+        }
+    }
+
+    pub async fn get_named(
+        &self,
+        user_id: u64,
+        kind: Kind,
+        id: u64,
+    ) -> StoreResult<Option<NamedRecord>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(kind.sk(id)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(match out.item {
+            Some(item) => Some(NamedRecord::try_from(&item)?),
+            None => None,
+        })
+    }
+
+    /// All of the user's items of this kind (bounded by `max_per_user`), by name.
+    pub async fn list_named(&self, user_id: u64, kind: Kind) -> StoreResult<Vec<NamedRecord>> {
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+                .expression_attribute_values(":pk", s(user_pk(user_id)))
+                .expression_attribute_values(":prefix", s(kind.prefix()))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            for item in page.items.unwrap_or_default() {
+                out.push(NamedRecord::try_from(&item)?);
+            }
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                break;
+            }
+        }
+        out.sort_by(|a, b| {
+            a.name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then(a.id.cmp(&b.id))
+        });
+        Ok(out)
+    }
+
+    /// Renames it, moving the name reservation when the name changes beyond case.
+    pub async fn rename_named(
+        &self,
+        user_id: u64,
+        kind: Kind,
+        current: &NamedRecord,
+        name: &str,
+        now: &str,
+    ) -> Result<NamedRecord, NamedError> {
+        let mut tx = TxItems::new(self);
+        tx.update(
+            &user_pk(user_id),
+            &kind.sk(current.id),
+            "SET #name = :name, updatedAt = :now",
+            Some("attribute_exists(PK)"),
+            Item::from([(":name".into(), s(name)), (":now".into(), s(now))]),
+            Some(std::collections::HashMap::from([(
+                "#name".to_owned(),
+                "name".to_owned(),
+            )])),
+        )?;
+        let mut name_pos = None;
+        if current.name.to_lowercase() != name.to_lowercase() {
+            tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
+            name_pos = Some(tx.put(
+                reservation(user_id, kind, name, current.id),
+                Some("attribute_not_exists(PK)"),
+                None,
+            )?);
+        }
+        match self.transact(tx).await {
+            Ok(()) => Ok(NamedRecord {
+                name: name.to_owned(),
+                updated_at: now.to_owned(),
+                ..current.clone()
+            }),
+            Err(TransactError::ConditionFailed(p)) if Some(p) == name_pos => {
+                Err(NamedError::Duplicate)
+            }
+            Err(TransactError::ConditionFailed(_)) => Err(NamedError::NotFound),
+            Err(TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+
+    /// Deletes it unless a transaction uses it (checked in the same transaction, so a
+    /// concurrent create that references it either lands first and blocks this, or fails).
+    pub async fn delete_named(
+        &self,
+        user_id: u64,
+        kind: Kind,
+        current: &NamedRecord,
+    ) -> Result<(), NamedError> {
+        let mut tx = TxItems::new(self);
+        tx.delete(
+            &user_pk(user_id),
+            &kind.sk(current.id),
+            Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
+            Some(Item::from([(":zero".into(), n(0))])),
+        )?;
+        tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
+        self.count_on_profile(
+            &mut tx,
+            user_id,
+            kind.count_attribute(),
+            -1,
+            kind.max_per_user(),
+        )?;
+        match self.transact(tx).await {
+            Ok(()) => Ok(()),
+            Err(TransactError::ConditionFailed(0)) => {
+                match self.get_named(user_id, kind, current.id).await? {
+                    Some(_) => Err(NamedError::InUse),
+                    None => Err(NamedError::NotFound),
+                }
+            }
+            Err(TransactError::ConditionFailed(_)) => Err(NamedError::NotFound),
+            Err(TransactError::Store(e)) => Err(e.into()),
+        }
+    }
+}
