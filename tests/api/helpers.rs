@@ -62,6 +62,8 @@ pub async fn fresh_state() -> AppState {
 }
 
 pub async fn spawn_app() -> TestApp {
+    // Logs (5xx details included) show in the output of a failing test.
+    shared::lambda::init_tracing();
     let state = fresh_state().await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -227,4 +229,67 @@ pub async fn assert_problem(r: Response, status: u16) -> Value {
         );
     }
     body
+}
+
+impl TestApp {
+    /// Any request, as `user` (or anonymously), with an optional JSON body.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        user: Option<&TestUser>,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(u) = user {
+            req = req.bearer_auth(&u.token);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// Creates something with POST and returns its id.
+    pub async fn create(&self, user: &TestUser, path: &str, body: &Value) -> u64 {
+        let r = self
+            .call(reqwest::Method::POST, path, Some(user), Some(body))
+            .await;
+        assert_eq!(r.status(), 201, "POST {path} {body}");
+        r.json::<Value>().await.expect("json")["id"]
+            .as_u64()
+            .expect("id")
+    }
+
+    /// An admin (ADMIN_EMAILS holds admin@example.com in tests).
+    pub async fn new_admin(&self) -> TestUser {
+        self.new_user_with_email("admin@example.com").await
+    }
+
+    pub async fn put_picture(
+        &self,
+        user: &TestUser,
+        target: u64,
+        content_type: &str,
+        bytes: Vec<u8>,
+    ) -> Response {
+        self.client
+            .put(self.url(&format!("/users/{target}/picture")))
+            .bearer_auth(&user.token)
+            .header("content-type", content_type)
+            .body(bytes)
+            .send()
+            .await
+            .expect("request")
+    }
+}
+
+/// A minimal valid PNG (1x1 pixel).
+pub fn png() -> Vec<u8> {
+    let mut v = b"\x89PNG\r\n\x1a\n".to_vec();
+    v.extend_from_slice(&[
+        0, 0, 0, 13, b'I', b'H', b'D', b'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15,
+        0xc4, 0x89,
+    ]);
+    v
 }

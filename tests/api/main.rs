@@ -3,7 +3,12 @@
 mod auth;
 mod calls;
 mod concurrency;
+mod deletion;
 mod helpers;
+mod integrity;
 mod lambda;
+mod matrix;
+mod resources;
 mod tokens;
 mod transactions;
+mod users;

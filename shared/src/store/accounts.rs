@@ -122,10 +122,11 @@ impl Store {
         next.updated_at = now.to_owned();
 
         let mut tx = TxItems::new(self);
-        let names = Some(std::collections::HashMap::from([(
-            "#role".to_owned(),
-            "role".to_owned(),
-        )]));
+        // DynamoDB refuses unused placeholders, so the name of `role` (a reserved word) is
+        // declared only when it is set.
+        let names = values
+            .contains_key(":role")
+            .then(|| std::collections::HashMap::from([("#role".to_owned(), "role".to_owned())]));
         tx.update(
             &user_pk(current.id),
             PROFILE,

@@ -1,0 +1,376 @@
+//! Wallet, categories, tags, providers and pictures through their endpoints.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_problem, png, spawn_app};
+
+#[tokio::test]
+async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let put = |body: Value| {
+        let (app, user) = (&app, &user);
+        async move {
+            app.call(Method::PUT, "/api/wallet", Some(user), Some(&body))
+                .await
+        }
+    };
+    let r = put(json!({"name": "Daily", "initialBalance": "1000", "currency": "JPY"})).await;
+    assert_eq!(r.status(), 200);
+    let w: Value = r.json().await.unwrap();
+    assert_eq!(w["currency"], json!({"code": "JPY", "symbol": "¥"}));
+    assert_eq!(w["amountBalance"]["amount"].to_string(), "1000");
+    assert_problem(
+        put(json!({"name": "Daily", "initialBalance": "10.5", "currency": "JPY"})).await,
+        400,
+    )
+    .await;
+    assert_problem(
+        put(json!({"name": "Daily", "initialBalance": "1", "currency": "XXX"})).await,
+        400,
+    )
+    .await;
+    assert_problem(
+        put(json!({"name": "Daily", "initialBalance": "1", "currency": "EUR", "id": 3})).await,
+        400,
+    )
+    .await;
+
+    // Transactions are in the wallet's currency; then the currency is fixed.
+    let body = json!({"amount": {"amount": 500, "currency": {"code": "JPY"}}, "categoryId": 4, "date": "2026-01-01"});
+    assert_eq!(app.create_transaction(&user, &body).await.status(), 201);
+    assert_problem(
+        app.create_transaction(
+            &user,
+            &json!({"amount": 1, "currency": "EUR", "categoryId": 4, "date": "2026-01-01"}),
+        )
+        .await,
+        400,
+    )
+    .await;
+    assert_eq!(app.balance(&user).await, "500");
+    assert_problem(
+        put(json!({"name": "Daily", "initialBalance": "0", "currency": "EUR"})).await,
+        409,
+    )
+    .await;
+    let r =
+        put(json!({"name": "Renamed", "initialBalance": 2000, "currency": {"code": "JPY"}})).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(app.balance(&user).await, "1500");
+}
+
+#[tokio::test]
+async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let admin = app.new_admin().await;
+    let own = app
+        .create(
+            &user,
+            "/api/categories",
+            &json!({"categoryName": "Pets", "icon": "paw", "color": "#a1b2c3", "type": "DEBIT"}),
+        )
+        .await;
+    let list: Vec<Value> = app
+        .call(Method::GET, "/api/categories", Some(&user), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list.len(), 13);
+    assert_eq!(list.iter().filter(|c| c["isGlobal"] == true).count(), 12);
+    let pets = list.iter().find(|c| c["id"] == own).unwrap();
+    assert_eq!(pets["color"], "#A1B2C3");
+    let other_list: Vec<Value> = app
+        .call(Method::GET, "/api/categories", Some(&admin), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(other_list.len(), 12);
+
+    let global = json!({"categoryName": "Gifts", "type": "CREDIT", "isGlobal": true});
+    assert_problem(
+        app.call(Method::POST, "/api/categories", Some(&user), Some(&global))
+            .await,
+        403,
+    )
+    .await;
+    let gifts = app.create(&admin, "/api/categories", &global).await;
+    assert_eq!(
+        app.call(
+            Method::GET,
+            &format!("/api/categories/{gifts}"),
+            Some(&user),
+            None
+        )
+        .await
+        .status(),
+        200
+    );
+    let rename = json!({"categoryName": "Presents", "type": "CREDIT", "isGlobal": true});
+    assert_problem(
+        app.call(
+            Method::PUT,
+            &format!("/api/categories/{gifts}"),
+            Some(&user),
+            Some(&rename),
+        )
+        .await,
+        403,
+    )
+    .await;
+    assert_eq!(
+        app.call(
+            Method::PUT,
+            &format!("/api/categories/{gifts}"),
+            Some(&admin),
+            Some(&rename)
+        )
+        .await
+        .status(),
+        200
+    );
+    let flip = json!({"categoryName": "Presents", "type": "DEBIT", "isGlobal": true});
+    assert_problem(
+        app.call(
+            Method::PUT,
+            &format!("/api/categories/{gifts}"),
+            Some(&admin),
+            Some(&flip),
+        )
+        .await,
+        409,
+    )
+    .await;
+    assert_problem(
+        app.call(
+            Method::DELETE,
+            &format!("/api/categories/{gifts}"),
+            Some(&admin),
+            None,
+        )
+        .await,
+        409,
+    )
+    .await;
+
+    for bad in [
+        json!({"categoryName": "", "type": "DEBIT"}),
+        json!({"categoryName": "X", "type": "BOTH"}),
+        json!({"categoryName": "X", "type": "DEBIT", "color": "red"}),
+        json!({"categoryName": "X", "type": "DEBIT", "icon": "<script>"}),
+    ] {
+        assert_problem(
+            app.call(Method::POST, "/api/categories", Some(&user), Some(&bad))
+                .await,
+            400,
+        )
+        .await;
+    }
+    // An unused own category may change type.
+    let flip_own = json!({"categoryName": "Pets", "type": "CREDIT"});
+    assert_eq!(
+        app.call(
+            Method::PUT,
+            &format!("/api/categories/{own}"),
+            Some(&user),
+            Some(&flip_own)
+        )
+        .await
+        .status(),
+        200
+    );
+    let credits: Vec<Value> = app
+        .call(
+            Method::GET,
+            "/api/categories?type=CREDIT",
+            Some(&user),
+            None,
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        credits.iter().all(|c| c["type"] == "CREDIT") && credits.iter().any(|c| c["id"] == own)
+    );
+}
+
+#[tokio::test]
+async fn tags_and_providers_are_unique_per_user_ignoring_case() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let other = app.new_user().await;
+    for (path, field) in [("/api/tags", "tagName"), ("/api/providers", "providerName")] {
+        let id = app.create(&user, path, &json!({field: "Holiday"})).await;
+        assert_problem(
+            app.call(
+                Method::POST,
+                path,
+                Some(&user),
+                Some(&json!({field: "HOLIDAY"})),
+            )
+            .await,
+            409,
+        )
+        .await;
+        // Another user may use the same name.
+        app.create(&other, path, &json!({field: "holiday"})).await;
+        let second = app.create(&user, path, &json!({field: "Work"})).await;
+        let item = format!("{path}/{second}");
+        assert_problem(
+            app.call(
+                Method::PUT,
+                &item,
+                Some(&user),
+                Some(&json!({field: "holiday"})),
+            )
+            .await,
+            409,
+        )
+        .await;
+        let r = app
+            .call(
+                Method::PUT,
+                &item,
+                Some(&user),
+                Some(&json!({field: "Office"})),
+            )
+            .await;
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.json::<Value>().await.unwrap()[field], "Office");
+        // The old name is free again.
+        app.create(&user, path, &json!({field: "work"})).await;
+        let list: Vec<Value> = app
+            .call(Method::GET, path, Some(&user), None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        let names: Vec<&str> = list.iter().map(|t| t[field].as_str().unwrap()).collect();
+        assert_eq!(names, ["Holiday", "Office", "work"]);
+        assert_problem(
+            app.call(
+                Method::POST,
+                path,
+                Some(&user),
+                Some(&json!({field: "x", "id": 5})),
+            )
+            .await,
+            400,
+        )
+        .await;
+        assert_problem(
+            app.call(Method::POST, path, Some(&user), Some(&json!({field: " "})))
+                .await,
+            400,
+        )
+        .await;
+        assert_problem(
+            app.call(
+                Method::POST,
+                path,
+                Some(&user),
+                Some(&json!({field: "x".repeat(101)})),
+            )
+            .await,
+            400,
+        )
+        .await;
+        assert_eq!(
+            app.call(Method::DELETE, &format!("{path}/{id}"), Some(&user), None)
+                .await
+                .status(),
+            204
+        );
+        assert_problem(
+            app.call(Method::GET, &format!("{path}/{id}"), Some(&user), None)
+                .await,
+            404,
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    assert_eq!(
+        app.put_picture(&user, user.id, "image/png", png())
+            .await
+            .status(),
+        204
+    );
+    let r = app
+        .call(
+            Method::GET,
+            &format!("/users/{}/picture", user.id),
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "image/png");
+    assert_eq!(r.bytes().await.unwrap().to_vec(), png());
+
+    assert_problem(
+        app.put_picture(&user, user.id, "image/jpeg", png()).await,
+        415,
+    )
+    .await;
+    assert_problem(
+        app.put_picture(
+            &user,
+            user.id,
+            "image/png",
+            b"<svg onload=alert(1)>".to_vec(),
+        )
+        .await,
+        415,
+    )
+    .await;
+    assert_problem(
+        app.put_picture(&user, user.id, "image/gif", b"GIF89a".to_vec())
+            .await,
+        415,
+    )
+    .await;
+    let mut big = png();
+    big.resize(256 * 1024 + 1, 0);
+    assert_problem(app.put_picture(&user, user.id, "image/png", big).await, 413).await;
+    let mut just_fits = png();
+    just_fits.resize(256 * 1024, 0);
+    assert_eq!(
+        app.put_picture(&user, user.id, "image/png", just_fits)
+            .await
+            .status(),
+        204
+    );
+
+    assert_eq!(
+        app.call(
+            Method::DELETE,
+            &format!("/users/{}/picture", user.id),
+            Some(&user),
+            None
+        )
+        .await
+        .status(),
+        204
+    );
+    assert_problem(
+        app.call(
+            Method::GET,
+            &format!("/users/{}/picture", user.id),
+            Some(&user),
+            None,
+        )
+        .await,
+        404,
+    )
+    .await;
+}

@@ -1,0 +1,212 @@
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+
+#[tokio::test]
+async fn a_user_reads_and_changes_their_own_profile() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let me: Value = app
+        .call(Method::GET, "/users/me", Some(&user), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["id"], user.id);
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{}", user.id),
+            Some(&user),
+            Some(&json!({"firstName": "Zoé", "lastName": "Ng"})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let updated: Value = r.json().await.unwrap();
+    assert_eq!(
+        (updated["firstName"].as_str(), updated["lastName"].as_str()),
+        (Some("Zoé"), Some("Ng"))
+    );
+    assert_eq!(updated["createdAt"], me["createdAt"]);
+    assert_eq!(updated["email"], me["email"]);
+}
+
+#[tokio::test]
+async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let path = format!("/users/{}", user.id);
+    for body in [
+        json!({"id": 1, "firstName": "X"}),
+        json!({"createdAt": "2000-01-01T00:00:00", "firstName": "X"}),
+        json!({"passwordHash": "x"}),
+    ] {
+        assert_problem(
+            app.call(Method::PUT, &path, Some(&user), Some(&body)).await,
+            400,
+        )
+        .await;
+    }
+    // Raising one's own role is forbidden.
+    assert_problem(
+        app.call(
+            Method::PUT,
+            &path,
+            Some(&user),
+            Some(&json!({"role": "ADMIN", "firstName": "X"})),
+        )
+        .await,
+        403,
+    )
+    .await;
+    let me: Value = app
+        .call(Method::GET, "/users/me", Some(&user), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["role"], "USER");
+    assert_eq!(me["firstName"], "Test");
+}
+
+#[tokio::test]
+async fn an_admin_may_change_roles_and_the_change_applies_to_admin_checks_at_once() {
+    let app = spawn_app().await;
+    let admin = app.new_admin().await;
+    let user = app.new_user().await;
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{}", user.id),
+            Some(&admin),
+            Some(&json!({"role": "ADMIN"})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        app.call(Method::GET, "/users", Some(&user), None)
+            .await
+            .status(),
+        200
+    );
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{}", user.id),
+            Some(&admin),
+            Some(&json!({"role": "USER"})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    // The token still says ADMIN, but admin endpoints check the stored role.
+    assert_problem(
+        app.call(Method::GET, "/users", Some(&user), None).await,
+        403,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn changing_the_email_keeps_it_unique_and_frees_the_old_one() {
+    let app = spawn_app().await;
+    let ann = app.new_user_with_email("ann@example.com").await;
+    let bob = app.new_user_with_email("bob@example.com").await;
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{}", bob.id),
+            Some(&bob),
+            Some(&json!({"email": "ANN@example.com"})),
+        )
+        .await;
+    assert_problem(r, 409).await;
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{}", ann.id),
+            Some(&ann),
+            Some(&json!({"email": "ann.new@example.com"})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        app.login("ann.new@example.com", PASSWORD).await.status(),
+        200
+    );
+    assert_eq!(app.login("ann@example.com", PASSWORD).await.status(), 401);
+    // The old address is free again.
+    app.new_user_with_email("ann@example.com").await;
+}
+
+#[tokio::test]
+async fn changing_the_password_requires_the_current_one() {
+    let app = spawn_app().await;
+    let user = app.new_user_with_email("pw@example.com").await;
+    let path = format!("/users/{}", user.id);
+    let new = "a brand new passphrase";
+    let r = app
+        .call(
+            Method::PUT,
+            &path,
+            Some(&user),
+            Some(&json!({"password": new})),
+        )
+        .await;
+    assert_problem(r, 400).await;
+    let r = app
+        .call(
+            Method::PUT,
+            &path,
+            Some(&user),
+            Some(&json!({"password": new, "currentPassword": "wrong one entirely"})),
+        )
+        .await;
+    assert_problem(r, 400).await;
+    let r = app
+        .call(
+            Method::PUT,
+            &path,
+            Some(&user),
+            Some(&json!({"password": new, "currentPassword": PASSWORD})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(app.login("pw@example.com", new).await.status(), 200);
+    assert_eq!(app.login("pw@example.com", PASSWORD).await.status(), 401);
+}
+
+#[tokio::test]
+async fn only_admins_list_users_a_page_at_a_time() {
+    let app = spawn_app().await;
+    let admin = app.new_admin().await;
+    for _ in 0..4 {
+        app.new_user().await;
+    }
+    let user = app.new_user().await;
+    assert_problem(
+        app.call(Method::GET, "/users", Some(&user), None).await,
+        403,
+    )
+    .await;
+    let mut seen = Vec::new();
+    let mut next = Some("/users?limit=2".to_owned());
+    while let Some(path) = next.take() {
+        let r = app.call(Method::GET, &path, Some(&admin), None).await;
+        assert_eq!(r.status(), 200);
+        next = r.headers().get("link").map(|l| {
+            let l = l.to_str().unwrap();
+            l[1..l.find('>').unwrap()].to_owned()
+        });
+        let page: Vec<Value> = r.json().await.unwrap();
+        assert!(page.len() <= 2);
+        for u in &page {
+            assert!(u.get("passwordHash").is_none() && u.get("password").is_none());
+            seen.push(u["id"].as_u64().unwrap());
+        }
+    }
+    assert_eq!(seen.len(), 6);
+    let mut sorted = seen.clone();
+    sorted.sort_unstable();
+    assert_eq!(seen, sorted);
+}
