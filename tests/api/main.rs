@@ -4,6 +4,7 @@ mod auth;
 mod calls;
 mod concurrency;
 mod deletion;
+mod docs;
 mod helpers;
 mod integrity;
 mod lambda;

@@ -55,8 +55,7 @@ async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty()
         409,
     )
     .await;
-    let r =
-        put(json!({"name": "Renamed", "initialBalance": 2000, "currency": {"code": "JPY"}})).await;
+    let r = put(json!({"name": "Renamed", "initialBalance": 2000, "currency": "JPY"})).await;
     assert_eq!(r.status(), 200);
     assert_eq!(app.balance(&user).await, "1500");
 }

@@ -2,9 +2,10 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use shared::auth::{password, token::ACCESS_TTL_SECS};
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
@@ -12,31 +13,42 @@ use shared::domain::time::now_local_date_time;
 use shared::domain::{Email, Password};
 use shared::http::extract::Json;
 use shared::http::users::UserResponse;
-use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::users::{CreateUserError, NewUser, Role};
 
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[("POST", "/auth/register"), ("POST", "/auth/login")];
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(register))
+        .routes(routes!(login))
+}
 
 pub fn router(state: AppState) -> Router {
-    let routes = Router::new()
-        .route("/auth/register", post(register))
-        .route("/auth/login", post(login));
-    finish(routes, state)
+    finish(api().split_for_parts().0, state)
 }
 
 /// Registration body. The spec spells the names `firstname`/`lastname`; the camelCase
 /// spellings used everywhere else are accepted too.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = Registration)]
 pub struct RegisterRequest {
+    /// Also accepted as `firstName`.
     #[serde(alias = "firstName")]
+    #[schema(min_length = 1, max_length = 100, example = "Ann")]
     pub firstname: String,
+    /// Also accepted as `lastName`.
     #[serde(alias = "lastName")]
+    #[schema(min_length = 1, max_length = 100, example = "Lee")]
     pub lastname: String,
+    /// The login identifier; unique regardless of case.
+    #[schema(format = Email, max_length = 254, example = "ann@example.com")]
     pub email: String,
+    /// 15 to 128 characters; common passwords are refused.
+    #[schema(min_length = 15, max_length = 128, format = Password, example = "correct horse battery staple")]
     pub password: String,
+    /// Must repeat `password`.
+    #[schema(min_length = 15, max_length = 128, format = Password, example = "correct horse battery staple")]
     pub confirm_password: String,
 }
 
@@ -95,6 +107,21 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
         .map_err(|e| ApiError::Internal(e.into()))
 }
 
+/// Registers a user and creates their wallet (EUR).
+#[utoipa::path(
+    post,
+    path = "/auth/register",
+    tag = "auth",
+    request_body = RegisterRequest,
+    responses(
+        (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn register(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RegisterRequest>,
@@ -131,22 +158,45 @@ async fn register(
     ))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = Credentials)]
 pub struct LoginRequest {
+    #[schema(max_length = 254, example = "ann@example.com")]
     pub email: String,
+    #[schema(max_length = 1024, format = Password, example = "correct horse battery staple")]
     pub password: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Login)]
 pub struct LoginResponse {
+    /// Access token: send it as `Authorization: Bearer <token>`.
     pub token: String,
+    #[schema(value_type = String, example = "Bearer")]
     pub token_type: &'static str,
+    /// Seconds until the token expires.
+    #[schema(example = 900)]
     pub expires_in: i64,
     pub user: UserResponse,
 }
 
+/// Logs in with e-mail and password and returns an access token.
+#[utoipa::path(
+    post,
+    path = "/auth/login",
+    tag = "auth",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Logged in", body = LoginResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 401, response = docs::Unauthorized),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn login(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<LoginRequest>,

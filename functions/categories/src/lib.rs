@@ -3,46 +3,50 @@
 mod write;
 
 use axum::extract::State;
-use axum::routing::get;
 use axum::Router;
 use serde::{Deserialize, Serialize};
-use write::{create, read, remove, update};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use write::{
+    __path_create, __path_read, __path_remove, __path_update, create, read, remove, update,
+};
 
 use shared::domain::CategoryType;
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Query};
-use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::categories::CategoryRecord;
 use shared::store::keys::{user_pk, GLOBAL_PK};
 
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/api/categories"),
-    ("POST", "/api/categories"),
-    ("GET", "/api/categories/{id}"),
-    ("PUT", "/api/categories/{id}"),
-    ("DELETE", "/api/categories/{id}"),
-];
-
-pub fn router(state: AppState) -> Router {
-    let routes = Router::new()
-        .route("/api/categories", get(list).post(create))
-        .route("/api/categories/{id}", get(read).put(update).delete(remove));
-    finish(routes, state)
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
 }
 
-#[derive(Debug, Serialize)]
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Category)]
 pub struct CategoryResponse {
     pub id: u64,
     pub category_name: String,
     pub icon: String,
+    /// `#RRGGBB`
     pub color: String,
+    /// Global categories are shared by everyone; the others belong to the caller.
     pub is_global: bool,
+    /// DEBIT subtracts from the balance, CREDIT adds.
     #[serde(rename = "type")]
     pub category_type: CategoryType,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
     pub updated_at: String,
 }
 
@@ -61,14 +65,30 @@ impl From<CategoryRecord> for CategoryResponse {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Only DEBIT or only CREDIT categories.
     #[serde(rename = "type")]
+    #[param(value_type = Option<CategoryType>)]
     pub category_type: Option<String>,
 }
 
 /// Global categories first, then the caller's own, each by id; `type` filters.
+#[utoipa::path(
+    get,
+    path = "/api/categories",
+    tag = "categories",
+    security(("bearer" = [])),
+    params(ListQuery),
+    responses(
+        (status = 200, description = "Global categories, then the caller's own", body = Vec<CategoryResponse>),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     user: AuthUser,

@@ -17,21 +17,34 @@ use shared::domain::time::now_local_date_time;
 use shared::domain::CategoryType;
 use shared::http::auth::{require_admin, AuthUser};
 use shared::http::extract::{Json, Path};
-use shared::http::{ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
 use shared::store::categories::{CategoryError, CategoryRecord, MAX_OWN_CATEGORIES};
 use shared::store::keys::{cat_sk, user_pk, GLOBAL_PK};
 use shared::store::StoreError;
+use utoipa::ToSchema;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = CategoryInput)]
 pub struct CategoryRequest {
+    #[schema(min_length = 1, max_length = 100, example = "Pets")]
     pub category_name: String,
+    /// Icon name: letters, digits, `-` or `_` (default `tag`).
     #[serde(default)]
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,50}$", max_length = 50, example = "paw")]
     pub icon: Option<String>,
+    /// `#RRGGBB` (default `#757575`).
     #[serde(default)]
+    #[schema(
+        pattern = "^#[0-9A-Fa-f]{6}$",
+        min_length = 7,
+        max_length = 7,
+        example = "#8E24AA"
+    )]
     pub color: Option<String>,
     #[serde(rename = "type")]
     pub category_type: CategoryType,
+    /// Administrators only: a category shared by everyone. Cannot change later.
     #[serde(default)]
     pub is_global: bool,
 }
@@ -109,6 +122,22 @@ fn map_error(e: CategoryError) -> ApiError {
 }
 
 /// Creates an own category, or (admins, `isGlobal: true`) a global one.
+#[utoipa::path(
+    post,
+    path = "/api/categories",
+    tag = "categories",
+    security(("bearer" = [])),
+    request_body = CategoryRequest,
+    responses(
+        (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn create(
     State(state): State<AppState>,
     user: AuthUser,
@@ -160,6 +189,20 @@ pub async fn create(
 }
 
 /// A global category or one of the caller's own.
+#[utoipa::path(
+    get,
+    path = "/api/categories/{id}",
+    tag = "categories",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    responses(
+        (status = 200, description = "The category", body = CategoryResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn read(
     State(state): State<AppState>,
     user: AuthUser,
@@ -174,6 +217,24 @@ pub async fn read(
 }
 
 /// Replaces name, icon, colour and type. `isGlobal` cannot change.
+#[utoipa::path(
+    put,
+    path = "/api/categories/{id}",
+    tag = "categories",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    request_body = CategoryRequest,
+    responses(
+        (status = 200, description = "Updated", body = CategoryResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn update(
     State(state): State<AppState>,
     user: AuthUser,
@@ -217,6 +278,21 @@ pub async fn update(
 }
 
 /// Deletes one of the caller's own categories unless transactions use it.
+#[utoipa::path(
+    delete,
+    path = "/api/categories/{id}",
+    tag = "categories",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn remove(
     State(state): State<AppState>,
     user: AuthUser,

@@ -1,19 +1,7 @@
 //! Tag endpoints (`/api/tags`): the caller's own tags, unique by name.
 
-use axum::Router;
-use shared::http::named::{self, NamedApi};
-use shared::http::{finish, AppState};
+use shared::http::named::NamedApi;
 use shared::store::named::Kind;
-
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/api/tags"),
-    ("POST", "/api/tags"),
-    ("GET", "/api/tags/{id}"),
-    ("PUT", "/api/tags/{id}"),
-    ("DELETE", "/api/tags/{id}"),
-];
 
 static API: NamedApi = NamedApi {
     kind: Kind::Tag,
@@ -22,6 +10,12 @@ static API: NamedApi = NamedApi {
     noun: "tag",
 };
 
-pub fn router(state: AppState) -> Router {
-    finish(named::router(&API), state)
-}
+shared::named_resource_api!(
+    API,
+    "/api/tags",
+    "/api/tags/{id}",
+    "tagName",
+    "tags",
+    TagInput,
+    Tag
+);

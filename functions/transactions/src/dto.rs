@@ -1,40 +1,51 @@
 //! Request and response bodies of the transaction endpoints, and their parsing into
 //! checked values.
 
-use std::str::FromStr;
-
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 
 use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::text::{parse_note, NOTE_MAX_LEN};
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::Money;
 use shared::domain::{CategoryType, MoneyDto};
-use shared::http::{ApiError, FieldError};
+use shared::http::{decimal, ApiError, FieldError};
 use shared::store::transactions::{TransactionRecord, TxnFilter};
 
 /// At most this many tags per transaction.
 pub const MAX_TAGS: usize = 20;
 
 /// Body of create and update (PUT replaces every field).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = TransactionInput)]
 pub struct TransactionRequest {
     /// A positive amount: a JSON number, a string, or a Money object
     /// `{"amount": .., "currency": {"code": ..}}` in the wallet's currency.
+    #[schema(schema_with = shared::http::docs::amount_input)]
     pub amount: Value,
     /// Optional ISO 4217 code; must be the wallet's currency.
     #[serde(default)]
+    #[schema(value_type = Option<String>, pattern = "^[A-Z]{3}$", min_length = 3, max_length = 3)]
     pub currency: Option<String>,
+    /// A category visible to the caller (global or own); its type gives the direction.
+    #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Value,
+    /// `YYYY-MM-DD`, years 1900 to 2999.
+    #[schema(format = Date, example = "2026-11-03", min_length = 10, max_length = 10)]
     pub date: String,
     #[serde(default)]
+    #[schema(max_length = 1000)]
     pub note: Option<String>,
+    /// One of the caller's providers.
     #[serde(default)]
+    #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub provider_id: Option<Value>,
+    /// The caller's tags (duplicates are ignored).
     #[serde(default)]
+    #[schema(value_type = Option<Vec<u64>>, max_items = 20)]
     pub tag_ids: Option<Vec<Value>>,
 }
 
@@ -50,18 +61,11 @@ pub struct ValidTransaction {
     pub tag_ids: Vec<u64>,
 }
 
-fn parse_decimal(text: &str) -> Option<Decimal> {
-    Decimal::from_str(text)
-        .ok()
-        .or_else(|| Decimal::from_scientific(text).ok())
-}
-
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
     let amount = match value {
         // With serde_json's arbitrary precision the number keeps its exact digits.
-        Value::Number(n) => parse_decimal(&n.to_string()),
-        Value::String(s) => parse_decimal(s.trim()),
+        Value::Number(_) | Value::String(_) => decimal::from_json(value, false),
         Value::Object(map) => {
             let unknown = map.keys().any(|k| k != "amount" && k != "currency");
             let inner = map.get("amount").ok_or("must contain an amount")?;
@@ -172,18 +176,23 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Transaction)]
 pub struct TransactionResponse {
     pub id: u64,
     pub amount: MoneyDto,
     pub date: String,
     pub note: Option<String>,
     pub category_id: u64,
+    /// DEBIT subtracts from the balance, CREDIT adds: the category's type.
     pub category_type: CategoryType,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
     pub updated_at: String,
 }
 
@@ -212,20 +221,40 @@ pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 200;
 
 /// Query of `GET /api/transactions`; unknown parameters are refused.
-#[derive(Debug, Default, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize, Serialize, IntoParams)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// First date included (`YYYY-MM-DD`).
+    #[param(format = Date, value_type = Option<String>)]
     pub from: Option<String>,
+    /// Last date included (`YYYY-MM-DD`).
+    #[param(format = Date, value_type = Option<String>)]
     pub to: Option<String>,
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Option<String>,
+    /// Only debits or only credits.
     #[serde(rename = "type")]
+    #[param(value_type = Option<CategoryType>)]
     pub category_type: Option<String>,
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub provider_id: Option<String>,
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub tag_id: Option<String>,
+    /// Smallest amount included.
+    #[param(value_type = Option<String>, pattern = r"^[0-9]{1,13}(\.[0-9]{1,3})?$")]
     pub min_amount: Option<String>,
+    /// Largest amount included.
+    #[param(value_type = Option<String>, pattern = r"^[0-9]{1,13}(\.[0-9]{1,3})?$")]
     pub max_amount: Option<String>,
+    /// Text the note contains (case-insensitive).
+    #[param(max_length = 100)]
     pub q: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
     pub limit: Option<String>,
+    /// Opaque cursor from the previous page's `Link` header.
+    #[param(max_length = 512)]
     pub cursor: Option<String>,
 }
 
@@ -243,7 +272,8 @@ impl ListQuery {
         let amount = |v: &Option<String>| {
             v.as_deref()
                 .map(|s| {
-                    parse_decimal(s.trim()).ok_or_else(|| "must be a decimal number".to_string())
+                    decimal::parse_plain(s, false)
+                        .ok_or_else(|| "must be a decimal number like 12.50".to_string())
                 })
                 .transpose()
         };

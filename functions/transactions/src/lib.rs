@@ -5,36 +5,27 @@ pub mod dto;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::Router;
 use sha2::{Digest, Sha256};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{ListQuery, TransactionRequest, TransactionResponse, ValidTransaction};
 use shared::domain::time::now_local_date_time;
 use shared::domain::{ids::new_id, Currency, Money, MoneyError};
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Path, Query};
-use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::transactions::{ListError, RefKeys, Refs, TransactionRecord, TxnWriteError};
 
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/api/transactions"),
-    ("POST", "/api/transactions"),
-    ("GET", "/api/transactions/{id}"),
-    ("PUT", "/api/transactions/{id}"),
-    ("DELETE", "/api/transactions/{id}"),
-];
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
+}
 
 pub fn router(state: AppState) -> Router {
-    let routes = Router::new()
-        .route("/api/transactions", get(list).post(create))
-        .route(
-            "/api/transactions/{id}",
-            get(read).put(update).delete(remove),
-        );
-    finish(routes, state)
+    finish(api().split_for_parts().0, state)
 }
 
 /// Attempts at a write that lost a race (id clash or concurrent edit) before giving up.
@@ -199,6 +190,26 @@ async fn replay(
 }
 
 /// Creates a transaction in the caller's wallet and moves its balance.
+#[utoipa::path(
+    post,
+    path = "/api/transactions",
+    tag = "transactions",
+    security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, description = "Repeating a request with the same key and body returns the first result instead of creating another transaction (kept 24 h).")),
+    request_body = TransactionRequest,
+    responses(
+        (status = 201, description = "Created", body = TransactionResponse, headers(
+            ("Location" = String, description = "URL of the new transaction"),
+            ("ETag" = String, description = "Version, for If-Match"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 422, response = docs::Unprocessable),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     user: AuthUser,
@@ -255,6 +266,20 @@ async fn create(
 }
 
 /// Lists the caller's transactions, newest date first, one page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/transactions",
+    tag = "transactions",
+    security(("bearer" = [])),
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page, newest date first", body = Vec<TransactionResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     user: AuthUser,
@@ -291,6 +316,20 @@ async fn list(
 }
 
 /// One of the caller's transactions; someone else's is 404, as if it did not exist.
+#[utoipa::path(
+    get,
+    path = "/api/transactions/{id}",
+    tag = "transactions",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    responses(
+        (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn read(
     State(state): State<AppState>,
     user: AuthUser,
@@ -317,6 +356,28 @@ fn if_match(headers: &HeaderMap) -> ApiResult<Option<u64>> {
 }
 
 /// Replaces every field of one of the caller's transactions.
+#[utoipa::path(
+    put,
+    path = "/api/transactions/{id}",
+    tag = "transactions",
+    security(("bearer" = [])),
+    params(
+        ("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id"),
+        ("If-Match" = Option<String>, Header, max_length = 64, description = "ETag of the version this update is based on"),
+    ),
+    request_body = TransactionRequest,
+    responses(
+        (status = 200, description = "Updated", body = TransactionResponse, headers(("ETag" = String, description = "New version"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 412, response = docs::PreconditionFailed),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
@@ -374,6 +435,21 @@ async fn update(
 }
 
 /// Deletes one of the caller's transactions and reverts its effect on the balance.
+#[utoipa::path(
+    delete,
+    path = "/api/transactions/{id}",
+    tag = "transactions",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    responses(
+        (status = 204, description = "Deleted; the balance no longer counts it"),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn remove(
     State(state): State<AppState>,
     user: AuthUser,

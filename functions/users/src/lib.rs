@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use shared::auth::password;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
@@ -19,37 +20,25 @@ use shared::domain::{Email, Password};
 use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
 use shared::http::extract::{Json, Path, Query};
 use shared::http::users::UserResponse;
-use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::accounts::{ProfileChanges, Purge, UpdateUserError};
 use shared::store::users::{Role, UserRecord};
 
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("GET", "/users"),
-    ("GET", "/users/me"),
-    ("GET", "/users/{id}"),
-    ("PUT", "/users/{id}"),
-    ("DELETE", "/users/{id}"),
-    ("GET", "/users/{id}/picture"),
-    ("PUT", "/users/{id}/picture"),
-    ("DELETE", "/users/{id}/picture"),
-];
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    // Pictures are larger than JSON bodies; the handler enforces the exact bound.
+    let (schemas, paths, picture_routes) = routes!(picture::read, picture::store, picture::remove);
+    let picture_routes =
+        picture_routes.layer(DefaultBodyLimit::max(picture::MAX_PICTURE_BYTES + 1));
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(me))
+        .routes(routes!(read, update, remove))
+        .routes((schemas, paths, picture_routes))
+}
 
 pub fn router(state: AppState) -> Router {
-    let routes = Router::new()
-        .route("/users", get(list))
-        .route("/users/me", get(me))
-        .route("/users/{id}", get(read).put(update).delete(remove))
-        .route(
-            "/users/{id}/picture",
-            get(picture::read)
-                .put(picture::store)
-                .delete(picture::remove)
-                // Pictures are larger than JSON bodies; the handler enforces the exact bound.
-                .layer(DefaultBodyLimit::max(picture::MAX_PICTURE_BYTES + 1)),
-        );
-    finish(routes, state)
+    finish(api().split_for_parts().0, state)
 }
 
 fn not_found() -> ApiError {
@@ -60,14 +49,32 @@ async fn load(state: &AppState, id: u64) -> ApiResult<UserRecord> {
     state.store.get_user(id).await?.ok_or_else(not_found)
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
+    /// Cursor from the previous page's `Link` header.
+    #[param(minimum = 1, maximum = 9007199254740991.0)]
     pub cursor: Option<u64>,
 }
 
 /// All users, by id, a page at a time (administrators only).
+#[utoipa::path(
+    get,
+    path = "/users",
+    tag = "users",
+    security(("bearer" = [])),
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     user: AuthUser,
@@ -97,11 +104,37 @@ async fn list(
 }
 
 /// The caller's own profile.
+#[utoipa::path(
+    get,
+    path = "/users/me",
+    tag = "users",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller", body = UserResponse),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
     Ok(Json(UserResponse::from(&load(&state, user.id).await?)))
 }
 
 /// A profile: one's own, or anyone's for an admin.
+#[utoipa::path(
+    get,
+    path = "/users/{id}",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    responses(
+        (status = 200, description = "The user", body = UserResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn read(
     State(state): State<AppState>,
     user: AuthUser,
@@ -112,20 +145,50 @@ async fn read(
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = UserUpdate)]
 pub struct UpdateRequest {
+    /// Also accepted as `firstname`.
     #[serde(alias = "firstname")]
+    #[schema(min_length = 1, max_length = 100)]
     pub first_name: Option<String>,
+    /// Also accepted as `lastname`.
     #[serde(alias = "lastname")]
+    #[schema(min_length = 1, max_length = 100)]
     pub last_name: Option<String>,
+    /// Must stay unique regardless of case.
+    #[schema(format = Email, max_length = 254)]
     pub email: Option<String>,
+    /// New password, 15 to 128 characters.
+    #[schema(min_length = 15, max_length = 128, format = Password)]
     pub password: Option<String>,
+    /// Required with `password` when changing one's own.
+    #[schema(max_length = 1024, format = Password)]
     pub current_password: Option<String>,
+    /// Administrators only.
     pub role: Option<Role>,
 }
 
 /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
+#[utoipa::path(
+    put,
+    path = "/users/{id}",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    request_body = UpdateRequest,
+    responses(
+        (status = 200, description = "Updated", body = UserResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
@@ -215,6 +278,21 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
 /// Deletes the user and everything they own: 204 when done. If the purge of a very large
 /// account outlasts the budget, 202: the account is already gone (login, e-mail, wallet),
 /// and repeating the DELETE finishes the purge.
+#[utoipa::path(
+    delete,
+    path = "/users/{id}",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    responses(
+        (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),
+        (status = 204, description = "Deleted with all of its data"),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn remove(
     State(state): State<AppState>,
     user: AuthUser,

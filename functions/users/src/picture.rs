@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use shared::domain::time::now_local_date_time;
 use shared::http::auth::{require_self_or_admin, AuthUser};
 use shared::http::extract::Path;
-use shared::http::{ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState};
 use shared::store::pictures::Picture;
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
@@ -32,6 +32,23 @@ fn too_large() -> ApiError {
 }
 
 /// Stores the raw image body; its Content-Type must be the type its bytes show.
+#[utoipa::path(
+    put,
+    path = "/users/{id}/picture",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    request_body(description = "The image, at most 256 KiB", content(([u8] = "image/png"), ([u8] = "image/jpeg"), ([u8] = "image/webp"))),
+    responses(
+        (status = 204, description = "Stored"),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn store(
     State(state): State<AppState>,
     user: AuthUser,
@@ -80,6 +97,20 @@ pub async fn store(
 }
 
 /// The picture with its content type.
+#[utoipa::path(
+    get,
+    path = "/users/{id}/picture",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    responses(
+        (status = 200, description = "The image", content(([u8] = "image/png"), ([u8] = "image/jpeg"), ([u8] = "image/webp"))),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn read(
     State(state): State<AppState>,
     user: AuthUser,
@@ -101,6 +132,21 @@ pub async fn read(
         .into_response())
 }
 
+/// Removes the picture.
+#[utoipa::path(
+    delete,
+    path = "/users/{id}/picture",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    responses(
+        (status = 204, description = "Removed"),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 pub async fn remove(
     State(state): State<AppState>,
     user: AuthUser,

@@ -1,11 +1,10 @@
 //! Wallet endpoint: the caller's wallet and its exact, current balance.
 
 use axum::extract::State;
-use axum::routing::get;
 use axum::Router;
-use std::str::FromStr;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
@@ -16,22 +15,21 @@ use shared::domain::money::CurrencyDto;
 use shared::domain::{Money, MoneyDto};
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
-use shared::http::{finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::wallet::{WalletRecord, WalletUpdateError};
 
-/// Every (method, path) this function serves, in API Gateway syntax; template.yaml and
-/// the OpenAPI document are checked against it.
-pub const ROUTES: &[(&str, &str)] = &[("GET", "/api/wallet"), ("PUT", "/api/wallet")];
-
-pub fn router(state: AppState) -> Router {
-    finish(
-        Router::new().route("/api/wallet", get(read).put(update)),
-        state,
-    )
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(read, update))
 }
 
-#[derive(Debug, Serialize)]
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Wallet)]
 pub struct WalletResponse {
     pub id: u64,
     pub name: String,
@@ -40,7 +38,10 @@ pub struct WalletResponse {
     /// Initial balance plus credits minus debits.
     pub amount_balance: MoneyDto,
     pub transaction_count: u64,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
     pub updated_at: String,
 }
 
@@ -66,6 +67,19 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     }
 }
 
+/// The caller's wallet and its current balance.
+#[utoipa::path(
+    get,
+    path = "/api/wallet",
+    tag = "wallet",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The wallet", body = WalletResponse),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<WalletResponse>> {
     let wallet = state
         .store
@@ -76,40 +90,62 @@ async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<W
 }
 
 /// Body of `PUT /api/wallet`: every field is replaced.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = WalletInput)]
 pub struct WalletRequest {
+    #[schema(min_length = 1, max_length = 100, example = "Main wallet")]
     pub name: String,
-    /// A JSON number or a string, in the wallet's (new) currency.
+    /// A JSON number or a decimal string (may be negative), with at most the currency's decimals.
+    #[schema(schema_with = signed_amount)]
     pub initial_balance: Value,
-    /// An ISO 4217 code, or `{"code": ...}`.
+    /// An ISO 4217 code.
+    #[schema(value_type = String, pattern = "^[A-Z]{3}$", min_length = 3, max_length = 3, example = "EUR")]
     pub currency: Value,
 }
 
-fn parse_currency(v: &Value) -> Option<Currency> {
-    match v {
-        Value::String(code) => Currency::from_code(code),
-        Value::Object(m) => m
-            .get("code")
-            .and_then(Value::as_str)
-            .and_then(Currency::from_code),
-        _ => None,
-    }
+fn signed_amount() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, SchemaType, Type};
+    OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::new(Type::Number))
+                .minimum(Some(-9_999_999_999_999.0))
+                .maximum(Some(9_999_999_999_999.0)),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::new(Type::String))
+                .pattern(Some(r"^-?[0-9]{1,13}(\.[0-9]{1,3})?$"))
+                .max_length(Some(18)),
+        )
+        .build()
+        .into()
 }
 
-fn parse_decimal(v: &Value) -> Option<Decimal> {
-    let text = match v {
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.trim().to_owned(),
-        _ => return None,
-    };
-    Decimal::from_str(&text)
-        .ok()
-        .or_else(|| Decimal::from_scientific(&text).ok())
+fn parse_currency(v: &Value) -> Option<Currency> {
+    v.as_str().and_then(Currency::from_code)
 }
 
 /// Renames the wallet, sets its initial balance, and changes its currency while it holds
 /// no transactions (409 otherwise: their amounts would silently change meaning).
+#[utoipa::path(
+    put,
+    path = "/api/wallet",
+    tag = "wallet",
+    security(("bearer" = [])),
+    request_body = WalletRequest,
+    responses(
+        (status = 200, description = "Updated", body = WalletResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 403, response = docs::Forbidden),
+        (status = 404, response = docs::NotFound),
+        (status = 409, response = docs::Conflict),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
@@ -126,7 +162,7 @@ async fn update(
             "must be a supported ISO 4217 code",
         ));
     }
-    let initial = match (parse_decimal(&body.initial_balance), currency) {
+    let initial = match (decimal::from_json(&body.initial_balance, true), currency) {
         (None, _) => {
             errors.push(FieldError::new(
                 "initialBalance",

@@ -223,7 +223,8 @@ impl fmt::Display for Money {
 }
 
 /// Wire shape of a currency: `{"code": "EUR", "symbol": "€"}`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = Currency)]
 pub struct CurrencyDto {
     pub code: String,
     pub symbol: String,
@@ -239,9 +240,12 @@ impl From<Currency> for CurrencyDto {
 }
 
 /// Wire shape of money: the amount is a JSON number with exactly the currency's decimals.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
+#[schema(as = Money)]
 pub struct MoneyDto {
+    /// Exact decimal with exactly the currency's decimals.
     #[serde(with = "rust_decimal::serde::arbitrary_precision")]
+    #[schema(value_type = f64, example = 12.5)]
     pub amount: Decimal,
     pub currency: CurrencyDto,
 }

@@ -10,7 +10,7 @@ use crate::domain::time::now_local_date_time;
 use crate::store::StoreError;
 
 /// One invalid field of a request.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct FieldError {
     pub field: String,
     pub message: String,
@@ -109,9 +109,11 @@ impl ApiError {
 
 /// The body of every error response. `path` and `instance` are filled in by
 /// [`super::fill_problem_path`], which knows the request.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Problem {
+    /// A URI reference naming the problem type (`about:blank`: see `title`).
     #[serde(rename = "type")]
+    #[schema(value_type = String, example = "about:blank")]
     pub kind: &'static str,
     pub title: String,
     pub status: u16,
@@ -121,6 +123,7 @@ pub struct Problem {
     pub error: String,
     pub message: String,
     pub path: String,
+    /// The invalid fields of a 400, when known.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
 }

@@ -1,6 +1,8 @@
 //! HTTP glue shared by every function: state, error body, extractors, auth, common layers.
 
 pub mod auth;
+pub mod decimal;
+pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod named;

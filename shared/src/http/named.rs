@@ -1,20 +1,16 @@
-//! CRUD endpoints for tags and providers, which differ only in names: one implementation
-//! serves both (`functions/tags` and `functions/providers` mount it).
+//! Tags and providers differ only in names, so one implementation serves both:
+//! [`named_resource_api!`](crate::named_resource_api) generates each function's typed,
+//! documented handlers, and they call the operations here.
 
-use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
-use serde_json::{Map, Value};
 
-use super::auth::AuthUser;
-use super::extract::{Json, Path};
 use super::{ApiError, ApiResult, AppState, FieldError};
 use crate::domain::ids::new_id;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::now_local_date_time;
 use crate::store::named::{Kind, NamedError, NamedRecord};
+use crate::store::StoreError;
 
 /// How one kind appears in the API.
 pub struct NamedApi {
@@ -27,172 +23,253 @@ pub struct NamedApi {
     pub noun: &'static str,
 }
 
-pub fn router(api: &'static NamedApi) -> Router<AppState> {
-    let item_path = format!("{}/{{id}}", api.path);
-    Router::new()
-        .route(
-            api.path,
-            get(move |s, u| list(api, s, u)).post(move |s, u, b| create(api, s, u, b)),
-        )
-        .route(
-            &item_path,
-            get(move |s, u, p| read(api, s, u, p))
-                .put(move |s, u, p, b| rename(api, s, u, p, b))
-                .delete(move |s, u, p| remove(api, s, u, p)),
-        )
-}
-
-fn body(api: &NamedApi, r: &NamedRecord) -> Value {
-    let mut m = Map::new();
-    m.insert("id".into(), r.id.into());
-    m.insert(api.field.into(), r.name.clone().into());
-    m.insert("transactionCount".into(), r.use_count.into());
-    m.insert("createdAt".into(), r.created_at.clone().into());
-    m.insert("updatedAt".into(), r.updated_at.clone().into());
-    Value::Object(m)
-}
-
-/// The name from a body that must be exactly `{"<field>": "..."}`.
-fn parse_body(api: &NamedApi, body: Value) -> ApiResult<String> {
-    let Value::Object(map) = body else {
-        return Err(ApiError::bad_request("expected a JSON object"));
-    };
-    if let Some(unknown) = map.keys().find(|k| k.as_str() != api.field) {
-        return Err(ApiError::bad_request(format!(
-            "unknown field `{unknown}`, expected `{}`",
-            api.field
-        )));
+impl NamedApi {
+    fn parse_name(&self, raw: &str) -> ApiResult<String> {
+        parse_name(raw, NAME_MAX_LEN)
+            .map_err(|e| ApiError::validation(vec![FieldError::new(self.field, e)]))
     }
-    match map.get(api.field) {
-        Some(Value::String(s)) => parse_name(s, NAME_MAX_LEN)
-            .map_err(|e| ApiError::validation(vec![FieldError::new(api.field, e)])),
-        _ => Err(ApiError::validation(vec![FieldError::new(
-            api.field,
-            "is required and must be a string",
-        )])),
+
+    fn not_found(&self) -> ApiError {
+        ApiError::NotFound(format!("{} not found", self.noun))
     }
-}
 
-fn not_found(api: &NamedApi) -> ApiError {
-    ApiError::NotFound(format!("{} not found", api.noun))
-}
-
-fn map_error(api: &NamedApi, e: NamedError) -> ApiError {
-    match e {
-        NamedError::Duplicate => {
-            ApiError::Conflict(format!("you already have a {} with this name", api.noun))
+    fn error(&self, e: NamedError) -> ApiError {
+        match e {
+            NamedError::Duplicate => {
+                ApiError::Conflict(format!("you already have a {} with this name", self.noun))
+            }
+            NamedError::LimitReached => ApiError::Conflict(format!(
+                "you have reached the limit of {} {}s",
+                self.kind.max_per_user(),
+                self.noun
+            )),
+            NamedError::NotFound => self.not_found(),
+            NamedError::InUse => ApiError::Conflict(format!(
+                "the {} is used by transactions; change them first",
+                self.noun
+            )),
+            NamedError::Store(e) => e.into(),
         }
-        NamedError::LimitReached => ApiError::Conflict(format!(
-            "you have reached the limit of {} {}s",
-            api.kind.max_per_user(),
-            api.noun
-        )),
-        NamedError::NotFound => not_found(api),
-        NamedError::InUse => ApiError::Conflict(format!(
-            "the {} is used by transactions; change them first",
-            api.noun
-        )),
-        NamedError::Store(e) => e.into(),
     }
-}
 
-async fn list(
-    api: &'static NamedApi,
-    State(state): State<AppState>,
-    user: AuthUser,
-) -> ApiResult<Json<Vec<Value>>> {
-    let all = state.store.list_named(user.id, api.kind).await?;
-    Ok(Json(all.iter().map(|r| body(api, r)).collect()))
-}
+    pub async fn list(&self, state: &AppState, user_id: u64) -> ApiResult<Vec<NamedRecord>> {
+        Ok(state.store.list_named(user_id, self.kind).await?)
+    }
 
-async fn create(
-    api: &'static NamedApi,
-    State(state): State<AppState>,
-    user: AuthUser,
-    Json(b): Json<Value>,
-) -> ApiResult<Response> {
-    let name = parse_body(api, b)?;
-    let now = now_local_date_time();
-    let mut last = None;
-    for _ in 0..3 {
-        match state
-            .store
-            .create_named(user.id, api.kind, new_id(), &name, &now)
-            .await
-        {
-            Ok(record) => {
-                let mut response = (StatusCode::CREATED, Json(body(api, &record))).into_response();
-                if let Ok(v) = HeaderValue::from_str(&format!("{}/{}", api.path, record.id)) {
-                    response.headers_mut().insert(header::LOCATION, v);
+    pub async fn create(
+        &self,
+        state: &AppState,
+        user_id: u64,
+        raw_name: &str,
+    ) -> ApiResult<NamedRecord> {
+        let name = self.parse_name(raw_name)?;
+        let now = now_local_date_time();
+        for _ in 0..3 {
+            match state
+                .store
+                .create_named(user_id, self.kind, new_id(), &name, &now)
+                .await
+            {
+                Ok(record) => return Ok(record),
+                // A clash of generated ids: draw another.
+                Err(NamedError::Store(StoreError::Condition("id"))) => continue,
+                Err(NamedError::NotFound) => {
+                    return Err(ApiError::Forbidden("this account no longer exists".into()))
                 }
-                return Ok(response);
+                Err(e) => return Err(self.error(e)),
             }
-            // A clash of generated ids: draw another.
-            Err(NamedError::Store(crate::store::StoreError::Condition("id"))) => {
-                last = Some(NamedError::Store(crate::store::StoreError::Contention))
-            }
-            Err(NamedError::NotFound) => {
-                return Err(ApiError::Forbidden("this account no longer exists".into()))
-            }
-            Err(e) => return Err(map_error(api, e)),
         }
+        Err(ApiError::Conflict(format!(
+            "could not store the {}; retry",
+            self.noun
+        )))
     }
-    Err(map_error(
-        api,
-        last.unwrap_or(NamedError::Store(crate::store::StoreError::Contention)),
-    ))
+
+    pub async fn read(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<NamedRecord> {
+        state
+            .store
+            .get_named(user_id, self.kind, id)
+            .await?
+            .ok_or_else(|| self.not_found())
+    }
+
+    pub async fn rename(
+        &self,
+        state: &AppState,
+        user_id: u64,
+        id: u64,
+        raw_name: &str,
+    ) -> ApiResult<NamedRecord> {
+        let name = self.parse_name(raw_name)?;
+        let current = self.read(state, user_id, id).await?;
+        state
+            .store
+            .rename_named(user_id, self.kind, &current, &name, &now_local_date_time())
+            .await
+            .map_err(|e| self.error(e))
+    }
+
+    pub async fn remove(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<StatusCode> {
+        let current = self.read(state, user_id, id).await?;
+        state
+            .store
+            .delete_named(user_id, self.kind, &current)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(StatusCode::NO_CONTENT)
+    }
+
+    /// `201 Created` with `Location`.
+    pub fn created(&self, id: u64, body: impl IntoResponse) -> Response {
+        let mut response = (StatusCode::CREATED, body).into_response();
+        if let Ok(v) = HeaderValue::from_str(&format!("{}/{id}", self.path)) {
+            response.headers_mut().insert(header::LOCATION, v);
+        }
+        response
+    }
 }
 
-async fn read(
-    api: &'static NamedApi,
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<Json<Value>> {
-    let record = state
-        .store
-        .get_named(user.id, api.kind, id)
-        .await?
-        .ok_or_else(|| not_found(api))?;
-    Ok(Json(body(api, &record)))
-}
+/// Generates the typed, documented CRUD handlers and `api()` of a named resource.
+///
+/// `named_resource_api!(API, "/api/tags", "/api/tags/{id}", "tagName", "tags", TagInput, Tag)`
+#[macro_export]
+macro_rules! named_resource_api {
+    ($api:ident, $path:literal, $item_path:literal, $field:literal, $tag:literal, $input:ident, $output:ident) => {
+        use $crate::http::auth::AuthUser;
+        use $crate::http::extract::{Json, Path};
+        use $crate::http::{docs, ApiResult, AppState};
+        use $crate::store::named::NamedRecord;
 
-async fn rename(
-    api: &'static NamedApi,
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-    Json(b): Json<Value>,
-) -> ApiResult<Json<Value>> {
-    let name = parse_body(api, b)?;
-    let current = state
-        .store
-        .get_named(user.id, api.kind, id)
-        .await?
-        .ok_or_else(|| not_found(api))?;
-    let updated = state
-        .store
-        .rename_named(user.id, api.kind, &current, &name, &now_local_date_time())
-        .await
-        .map_err(|e| map_error(api, e))?;
-    Ok(Json(body(api, &updated)))
-}
+        /// The only field a create or rename accepts.
+        #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $input {
+            #[serde(rename = $field)]
+            #[schema(min_length = 1, max_length = 100)]
+            pub name: String,
+        }
 
-async fn remove(
-    api: &'static NamedApi,
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<StatusCode> {
-    let current = state
-        .store
-        .get_named(user.id, api.kind, id)
-        .await?
-        .ok_or_else(|| not_found(api))?;
-    state
-        .store
-        .delete_named(user.id, api.kind, &current)
-        .await
-        .map_err(|e| map_error(api, e))?;
-    Ok(StatusCode::NO_CONTENT)
+        #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+        pub struct $output {
+            pub id: u64,
+            #[serde(rename = $field)]
+            pub name: String,
+            /// Transactions using it (it cannot be deleted while any do).
+            #[serde(rename = "transactionCount")]
+            pub transaction_count: u64,
+            /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+            #[serde(rename = "createdAt")]
+            pub created_at: String,
+            #[serde(rename = "updatedAt")]
+            pub updated_at: String,
+        }
+
+        impl From<NamedRecord> for $output {
+            fn from(r: NamedRecord) -> Self {
+                Self { id: r.id, name: r.name, transaction_count: r.use_count, created_at: r.created_at, updated_at: r.updated_at }
+            }
+        }
+
+        /// The caller's own, by name.
+        #[utoipa::path(get, path = $path, tag = $tag, security(("bearer" = [])),
+            responses(
+                (status = 200, description = "All of the caller's", body = Vec<$output>),
+                (status = 403, response = docs::Forbidden),
+                (status = 500, response = docs::InternalError),
+            ))]
+        async fn list(axum::extract::State(state): axum::extract::State<AppState>, user: AuthUser) -> ApiResult<Json<Vec<$output>>> {
+            let all = $api.list(&state, user.id).await?;
+            Ok(Json(all.into_iter().map($output::from).collect()))
+        }
+
+        /// Creates one; names are unique per user, ignoring case.
+        #[utoipa::path(post, path = $path, tag = $tag, security(("bearer" = [])), request_body = $input,
+            responses(
+                (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"))),
+                (status = 400, response = docs::BadRequest),
+                (status = 403, response = docs::Forbidden),
+                (status = 409, response = docs::Conflict),
+                (status = 413, response = docs::PayloadTooLarge),
+                (status = 415, response = docs::UnsupportedMediaType),
+                (status = 500, response = docs::InternalError),
+            ))]
+        async fn create(
+            axum::extract::State(state): axum::extract::State<AppState>,
+            user: AuthUser,
+            Json(body): Json<$input>,
+        ) -> ApiResult<axum::response::Response> {
+            let record = $api.create(&state, user.id, &body.name).await?;
+            Ok($api.created(record.id, Json($output::from(record))))
+        }
+
+        /// One of the caller's own.
+        #[utoipa::path(get, path = $item_path, tag = $tag, security(("bearer" = [])),
+            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            responses(
+                (status = 200, description = "Found", body = $output),
+                (status = 400, response = docs::BadRequest),
+                (status = 403, response = docs::Forbidden),
+                (status = 404, response = docs::NotFound),
+                (status = 500, response = docs::InternalError),
+            ))]
+        async fn read(
+            axum::extract::State(state): axum::extract::State<AppState>,
+            user: AuthUser,
+            Path(id): Path<u64>,
+        ) -> ApiResult<Json<$output>> {
+            Ok(Json($api.read(&state, user.id, id).await?.into()))
+        }
+
+        /// Renames one of the caller's own.
+        #[utoipa::path(put, path = $item_path, tag = $tag, security(("bearer" = [])), request_body = $input,
+            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            responses(
+                (status = 200, description = "Renamed", body = $output),
+                (status = 400, response = docs::BadRequest),
+                (status = 403, response = docs::Forbidden),
+                (status = 404, response = docs::NotFound),
+                (status = 409, response = docs::Conflict),
+                (status = 413, response = docs::PayloadTooLarge),
+                (status = 415, response = docs::UnsupportedMediaType),
+                (status = 500, response = docs::InternalError),
+            ))]
+        async fn update(
+            axum::extract::State(state): axum::extract::State<AppState>,
+            user: AuthUser,
+            Path(id): Path<u64>,
+            Json(body): Json<$input>,
+        ) -> ApiResult<Json<$output>> {
+            Ok(Json($api.rename(&state, user.id, id, &body.name).await?.into()))
+        }
+
+        /// Deletes one of the caller's own, unless transactions use it.
+        #[utoipa::path(delete, path = $item_path, tag = $tag, security(("bearer" = [])),
+            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            responses(
+                (status = 204, description = "Deleted"),
+                (status = 400, response = docs::BadRequest),
+                (status = 403, response = docs::Forbidden),
+                (status = 404, response = docs::NotFound),
+                (status = 409, response = docs::Conflict),
+                (status = 500, response = docs::InternalError),
+            ))]
+        async fn remove(
+            axum::extract::State(state): axum::extract::State<AppState>,
+            user: AuthUser,
+            Path(id): Path<u64>,
+        ) -> ApiResult<axum::http::StatusCode> {
+            $api.remove(&state, user.id, id).await
+        }
+
+        /// The routes with their documentation: a route cannot exist without it.
+        pub fn api() -> utoipa_axum::router::OpenApiRouter<AppState> {
+            utoipa_axum::router::OpenApiRouter::new()
+                .routes(utoipa_axum::routes!(list, create))
+                .routes(utoipa_axum::routes!(read, update, remove))
+        }
+
+        pub fn router(state: AppState) -> axum::Router {
+            $crate::http::finish(api().split_for_parts().0, state)
+        }
+    };
 }

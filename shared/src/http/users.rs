@@ -6,15 +6,19 @@ use crate::store::accounts::UserSummary;
 use crate::store::users::{Role, UserRecord};
 
 /// A user as the API shows it (never the password or its hash).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = User)]
 pub struct UserResponse {
     pub id: u64,
     pub first_name: String,
     pub last_name: String,
     pub email: String,
     pub role: Role,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
     pub updated_at: String,
 }
 

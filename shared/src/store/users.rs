@@ -11,7 +11,7 @@ use super::{sdk_error, Store, StoreError, StoreResult};
 use crate::domain::ids::new_id;
 
 /// Role of a user: everyone is USER; ADMIN comes from `ADMIN_EMAILS` at registration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Role {
     User,

@@ -1,0 +1,175 @@
+//! The OpenAPI document of the whole API, assembled from each function's documented
+//! routes (`utoipa-axum`: a route cannot exist without its documentation).
+//!
+//! `cargo run -p openapi` writes `openapi/openapi.json`; a test fails when that file is
+//! stale, and the docs function serves it.
+
+use std::collections::BTreeMap;
+
+use shared::http::docs::{self, BearerAuth};
+use shared::http::{AppState, FieldError, Problem};
+use utoipa::openapi::path::HttpMethod;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+/// Where the committed document lives, relative to the workspace root.
+pub const DOCUMENT_PATH: &str = "openapi/openapi.json";
+
+/// Every function (its Lambda binary name) with its documented routes.
+pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
+    vec![
+        ("auth", auth_fn::api()),
+        ("users", users_fn::api()),
+        ("transactions", transactions_fn::api()),
+        ("wallet", wallet_fn::api()),
+        ("categories", categories_fn::api()),
+        ("tags", tags_fn::api()),
+        ("providers", providers_fn::api()),
+    ]
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Personal finance API",
+        description = "Users, one wallet each, and its transactions, categories, tags and providers. \
+Money is exact decimal. Protected operations take `Authorization: Bearer <token>` from \
+`POST /auth/login`; without a valid token they answer 403. Errors are \
+`application/problem+json`. Lists are JSON arrays; a `Link: <...>; rel=\"next\"` header \
+points to the next page.",
+        license(name = "MIT", identifier = "MIT"),
+    ),
+    servers((url = "/", description = "The server that serves this document")),
+    tags(
+        (name = "auth", description = "Registration and login"),
+        (name = "users", description = "Profiles, roles, pictures and account deletion"),
+        (name = "transactions", description = "The caller's transactions"),
+        (name = "wallet", description = "The caller's wallet and balance"),
+        (name = "categories", description = "Global and own categories"),
+        (name = "tags", description = "The caller's tags"),
+        (name = "providers", description = "The caller's providers (payees)"),
+    ),
+    components(
+        schemas(Problem, FieldError),
+        responses(
+            docs::BadRequest, docs::Unauthorized, docs::Forbidden, docs::NotFound, docs::Conflict,
+            docs::PreconditionFailed, docs::PayloadTooLarge, docs::UnsupportedMediaType,
+            docs::Unprocessable, docs::InternalError, docs::Unavailable
+        )
+    ),
+    modifiers(&BearerAuth)
+)]
+struct Root;
+
+/// The complete document.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut root = OpenApiRouter::with_openapi(Root::openapi());
+    for (_, api) in functions() {
+        root = root.merge(api);
+    }
+    let mut doc = root.into_openapi();
+    doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    doc
+}
+
+/// The document as committed: pretty JSON with a final newline.
+pub fn document_json() -> String {
+    let mut text = serde_json::to_string_pretty(&document()).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn method_name(m: &HttpMethod) -> &'static str {
+    match m {
+        HttpMethod::Get => "GET",
+        HttpMethod::Post => "POST",
+        HttpMethod::Put => "PUT",
+        HttpMethod::Delete => "DELETE",
+        HttpMethod::Patch => "PATCH",
+        HttpMethod::Head => "HEAD",
+        HttpMethod::Options => "OPTIONS",
+        HttpMethod::Trace => "TRACE",
+    }
+}
+
+/// (method, path) pairs of one function, sorted.
+pub fn routes_of(api: OpenApiRouter<AppState>) -> Vec<(String, String)> {
+    let doc = api.into_openapi();
+    let mut routes = Vec::new();
+    for (path, item) in doc.paths.paths {
+        let ops = [
+            (HttpMethod::Get, item.get.is_some()),
+            (HttpMethod::Post, item.post.is_some()),
+            (HttpMethod::Put, item.put.is_some()),
+            (HttpMethod::Delete, item.delete.is_some()),
+            (HttpMethod::Patch, item.patch.is_some()),
+            (HttpMethod::Head, item.head.is_some()),
+            (HttpMethod::Options, item.options.is_some()),
+            (HttpMethod::Trace, item.trace.is_some()),
+        ];
+        for (m, present) in ops {
+            if present {
+                routes.push((method_name(&m).to_owned(), path.clone()));
+            }
+        }
+    }
+    routes.sort();
+    routes
+}
+
+/// Every function's routes: `{"auth": [["POST", "/auth/login"], ...], ...}`.
+pub fn routes_by_function() -> BTreeMap<&'static str, Vec<(String, String)>> {
+    functions()
+        .into_iter()
+        .map(|(name, api)| (name, routes_of(api)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_document_is_up_to_date() {
+        let committed =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json"))
+                .unwrap_or_default();
+        assert!(
+            committed == document_json(),
+            "openapi/openapi.json is stale: run `cargo run -p openapi` and commit the result"
+        );
+    }
+
+    #[test]
+    fn every_protected_operation_declares_bearer_auth_and_a_403() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let mut checked = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                let public = path.starts_with("/auth/");
+                assert_eq!(op.get("security").is_some(), !public, "{method} {path}");
+                if !public {
+                    assert!(
+                        op["responses"].get("403").is_some(),
+                        "{method} {path} lacks 403"
+                    );
+                }
+                assert!(
+                    op["responses"].get("500").is_some(),
+                    "{method} {path} lacks 500"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "only {checked} operations");
+    }
+
+    #[test]
+    fn no_route_is_served_twice() {
+        let mut all: Vec<(String, String)> = routes_by_function().into_values().flatten().collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

@@ -1,0 +1,140 @@
+//! Pieces of the OpenAPI document shared by every function: the error responses, the
+//! schema of exact decimal numbers, and the bearer security scheme.
+
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, ToResponse};
+
+use super::Problem;
+
+/// Data is invalid (format or business rule); `errors` lists the fields at fault.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct BadRequest(pub Problem);
+
+/// Login failed: unknown e-mail or wrong password (indistinguishable).
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Unauthorized(pub Problem);
+
+/// Not authenticated (missing, malformed, expired or forged token), or not allowed.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Forbidden(pub Problem);
+
+/// Does not exist, or belongs to someone else.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct NotFound(pub Problem);
+
+/// Conflicts with the current state: duplicate, in use, or changed meanwhile.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Conflict(pub Problem);
+
+/// `If-Match` does not match the current version.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct PreconditionFailed(pub Problem);
+
+/// The body is too large.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct PayloadTooLarge(pub Problem);
+
+/// The body's content type is not accepted.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct UnsupportedMediaType(pub Problem);
+
+/// The `Idempotency-Key` was used with a different body.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Unprocessable(pub Problem);
+
+/// A technical error; the detail is logged, never returned.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct InternalError(pub Problem);
+
+/// Storage is unavailable; retry later.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Unavailable(pub Problem);
+
+/// An exact decimal carried as a JSON number (never rounded through a float).
+pub fn decimal_number() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::Number))
+        .description(Some(
+            "Exact decimal number; the digits sent are the digits stored.",
+        ))
+        .build()
+        .into()
+}
+
+/// An amount in a request: a JSON number, a decimal string, or a Money object.
+pub fn amount_input() -> Schema {
+    let number = || {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Number))
+            .exclusive_minimum(Some(0.0))
+            .maximum(Some(9_999_999_999_999.0))
+    };
+    let text = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .pattern(Some(r"^[0-9]{1,13}(\.[0-9]{1,3})?$"))
+        .max_length(Some(17));
+    let money = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::Object))
+        .property("amount", number())
+        .required("amount")
+        .property(
+            "currency",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::new(Type::Object))
+                .property("code", currency_code())
+                .required("code"),
+        )
+        .additional_properties(Some(
+            utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+        ));
+    OneOfBuilder::new()
+        .item(number())
+        .item(text)
+        .item(money)
+        .description(Some("A positive amount with at most the currency's decimals: a number, a string, or {amount, currency}."))
+        .build()
+        .into()
+}
+
+/// An ISO 4217 code.
+pub fn currency_code() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .pattern(Some("^[A-Z]{3}$"))
+        .min_length(Some(3))
+        .max_length(Some(3))
+        .description(Some("ISO 4217 currency code"))
+}
+
+/// Adds the bearer scheme (`Authorization: Bearer <token>`) used by protected operations.
+pub struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "Access token from POST /auth/login, valid 15 minutes.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
