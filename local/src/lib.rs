@@ -1,15 +1,53 @@
 //! The whole API in one router, as API Gateway presents it: every function's routes on
 //! one port, plus the docs. Used by the local server and by the API tests.
 
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::Router;
 use shared::http::{finish, with_fallback, AppState};
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub fn app(state: AppState) -> Router {
     let doc_path = state.config.doc_path.clone();
     let sort = docs_fn::Sort::parse(&state.config.sort);
+    let cors = cors(&state.config.cors_allowed_origins);
     let mut merged = Router::new();
     for (_, api) in openapi::functions() {
         merged = merged.merge(finish(api.split_for_parts().0, state.clone()));
     }
-    with_fallback(merged.merge(docs_fn::router(&doc_path, sort)))
+    let app = with_fallback(merged.merge(docs_fn::router(&doc_path, sort)));
+    match cors {
+        Some(layer) => app.layer(layer),
+        None => app,
+    }
+}
+
+/// CORS for browser frontends on `CORS_ALLOWED_ORIGINS` (in AWS, API Gateway answers
+/// CORS from the template's parameter instead).
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    let origins: Vec<HeaderValue> = origins
+        .iter()
+        .filter_map(|o| HeaderValue::from_str(o).ok())
+        .collect();
+    if origins.is_empty() {
+        return None;
+    }
+    Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                header::IF_MATCH,
+                HeaderName::from_static("idempotency-key"),
+            ])
+            .expose_headers([
+                header::LOCATION,
+                header::ETAG,
+                header::LINK,
+                header::RETRY_AFTER,
+                HeaderName::from_static("idempotent-replayed"),
+            ])
+            .max_age(std::time::Duration::from_secs(600)),
+    )
 }

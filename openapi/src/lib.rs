@@ -54,7 +54,7 @@ points to the next page.",
         responses(
             docs::BadRequest, docs::Unauthorized, docs::Forbidden, docs::NotFound, docs::Conflict,
             docs::PreconditionFailed, docs::PayloadTooLarge, docs::UnsupportedMediaType,
-            docs::Unprocessable, docs::InternalError, docs::Unavailable
+            docs::Unprocessable, docs::TooManyRequests, docs::InternalError, docs::Unavailable
         )
     ),
     modifiers(&BearerAuth)

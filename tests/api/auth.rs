@@ -153,3 +153,34 @@ async fn malformed_json_and_wrong_content_types_get_problem_bodies() {
         .unwrap();
     assert_problem(r, 415).await;
 }
+
+#[tokio::test]
+async fn ten_failed_logins_lock_the_email_for_a_while_with_retry_after() {
+    let app = spawn_app().await;
+    app.register(&registration("ann@example.com")).await;
+    for _ in 0..10 {
+        assert_problem(
+            app.login("ann@example.com", "wrong horse battery staple")
+                .await,
+            401,
+        )
+        .await;
+    }
+    // Even the right password is refused now, without revealing whether it was right.
+    let r = app.login("ANN@example.com", PASSWORD).await;
+    let retry_after: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=900).contains(&retry_after));
+    assert_problem(r, 429).await;
+    // Unknown e-mails are throttled the same way.
+    for _ in 0..10 {
+        app.login("nobody@example.com", PASSWORD).await;
+    }
+    assert_problem(app.login("nobody@example.com", PASSWORD).await, 429).await;
+    // Other accounts are unaffected.
+    app.register(&registration("bob@example.com")).await;
+    assert_eq!(app.login("bob@example.com", PASSWORD).await.status(), 200);
+}

@@ -82,3 +82,35 @@ async fn every_documented_operation_is_routed() {
     }
     assert_eq!(checked, 32);
 }
+
+#[tokio::test]
+async fn browsers_on_allowed_origins_get_cors_headers() {
+    let app = crate::helpers::spawn_app_with(|c| {
+        c.cors_allowed_origins = vec!["http://localhost:5173".into()]
+    })
+    .await;
+    let r = app
+        .client
+        .request(reqwest::Method::OPTIONS, app.url("/api/transactions"))
+        .header("origin", "http://localhost:5173")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "authorization,content-type",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    let r = app
+        .client
+        .get(app.url("/api/transactions"))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.headers().get("access-control-allow-origin").is_none());
+}

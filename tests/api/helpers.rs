@@ -45,8 +45,13 @@ pub fn test_config(table: &str) -> Config {
 
 /// A state over a new table of its own, created and seeded like `make run` does.
 pub async fn fresh_state() -> AppState {
+    fresh_state_with(|_| {}).await
+}
+
+async fn fresh_state_with(adjust: impl FnOnce(&mut Config)) -> AppState {
     let table = format!("test-{}", rand::random::<u64>());
-    let config = test_config(&table);
+    let mut config = test_config(&table);
+    adjust(&mut config);
     let store = Store::connect(&table, config.dynamodb_endpoint.as_deref()).await;
     store.ensure_table().await.expect("create table");
     store
@@ -62,9 +67,14 @@ pub async fn fresh_state() -> AppState {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// `spawn_app` with a configuration change.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     // Logs (5xx details included) show in the output of a failing test.
     shared::lambda::init_tracing();
-    let state = fresh_state().await;
+    let state = fresh_state_with(adjust).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

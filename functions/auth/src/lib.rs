@@ -193,6 +193,7 @@ pub struct LoginResponse {
         (status = 400, response = docs::BadRequest),
         (status = 401, response = docs::Unauthorized),
         (status = 413, response = docs::PayloadTooLarge),
+        (status = 429, response = docs::TooManyRequests),
         (status = 415, response = docs::UnsupportedMediaType),
         (status = 500, response = docs::InternalError),
     )
@@ -204,18 +205,40 @@ async fn login(
     let failed = || ApiError::Unauthorized("invalid e-mail or password".into());
     // Malformed e-mails and over-long passwords fail like wrong ones (same status, and
     // the length bound keeps hashing cost bounded).
-    let user = match Email::parse(&body.email) {
-        Ok(email) if body.password.len() <= 1024 => {
-            state.store.find_user_by_email(&email.normalized()).await?
+    let email = Email::parse(&body.email)
+        .ok()
+        .filter(|_| body.password.len() <= 1024);
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    if let Some(email) = &email {
+        if let Some(retry_after) = state
+            .store
+            .login_blocked_for(&email.normalized(), now)
+            .await?
+        {
+            return Err(ApiError::TooManyRequests {
+                message: "too many failed logins for this e-mail; try again later".into(),
+                retry_after,
+            });
         }
-        _ => None,
+    }
+    let user = match &email {
+        Some(email) => state.store.find_user_by_email(&email.normalized()).await?,
+        None => None,
     };
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let plain = body.password;
     let ok = blocking(move || password::verify(&plain, stored.as_deref())).await?;
     let user = match user {
         Some(u) if ok => u,
-        _ => return Err(failed()),
+        _ => {
+            if let Some(email) = &email {
+                state
+                    .store
+                    .record_login_failure(&email.normalized(), now)
+                    .await?;
+            }
+            return Err(failed());
+        }
     };
     let token = state.tokens.issue(user.id, user.role)?;
     Ok(Json(LoginResponse {

@@ -52,6 +52,11 @@ pub struct UnsupportedMediaType(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct Unprocessable(pub Problem);
 
+/// Too many failed logins for this e-mail; see `Retry-After`.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait")))]
+pub struct TooManyRequests(pub Problem);
+
 /// A technical error; the detail is logged, never returned.
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]

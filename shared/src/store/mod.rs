@@ -11,6 +11,7 @@ pub mod keys;
 pub mod named;
 pub mod pictures;
 pub mod table;
+pub mod throttle;
 pub mod transact;
 pub mod transactions;
 pub mod users;

@@ -1,0 +1,85 @@
+"""Schemathesis hooks for `make test-api-fuzz` (loaded through SCHEMATHESIS_HOOKS).
+
+`foreign_object_is_404`: the API's ownership contract (README, DESIGN §3): another
+user's object answers 404, exactly as if it did not exist, and cannot be changed.
+
+Every request of the run is sent as user A (alice). When A reads one object by its id
+(a GET with a path parameter answering 2xx), the object exists and is A's, unless it is
+public (a global category, `isGlobal: true`), or it is a user account (`/users/{id}`,
+where another user may get 403 or 404). Then, once per object, user B (bob, token in
+SCHEMATHESIS_PEER_TOKEN):
+  1. GETs it and must get 404;
+  2. DELETEs it and must get 404;
+  3. and A must still be able to GET it.
+A wrong answer is reported as a failure of this check on A's operation, with the status
+B got. The built-in `object_level_authorization` check (enabled in schemathesis.toml)
+covers any object-returning read generically; this one pins our exact status codes and
+also covers deletion.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+
+import requests
+import schemathesis
+
+PEER_TOKEN = os.environ.get("SCHEMATHESIS_PEER_TOKEN", "")
+_seen: set[str] = set()
+_lock = threading.Lock()
+_USER_PATH = re.compile(r"^/users/[^/]+(/.*)?$")
+
+
+def _first_time(url: str) -> bool:
+    with _lock:
+        if url in _seen:
+            return False
+        _seen.add(url)
+        return True
+
+
+@schemathesis.check
+def foreign_object_is_404(ctx, response, case):
+    if not PEER_TOKEN or case.method.upper() != "GET" or not case.path_parameters:
+        return None
+    if not 200 <= response.status_code < 300:
+        return None
+    path = case.formatted_path
+    if path.startswith("/users/me") or _USER_PATH.match(path):
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and body.get("isGlobal") is True:
+        return None
+    url = response.request.url
+    if not _first_time(url):
+        return None
+
+    owner_headers = {k: v for k, v in response.request.headers.items() if k.lower() == "authorization"}
+    peer_headers = {"Authorization": f"Bearer {PEER_TOKEN}"}
+    timeout = 10
+
+    got = requests.get(url, headers=peer_headers, timeout=timeout)
+    if got.status_code != 404:
+        raise AssertionError(
+            f"Another user's GET {path} answered {got.status_code}, expected 404 "
+            f"(the object is user A's: A's GET answered {response.status_code}).\n"
+            f"Body: {got.text[:300]}"
+        )
+    deleted = requests.delete(url, headers=peer_headers, timeout=timeout)
+    if deleted.status_code != 404:
+        raise AssertionError(
+            f"Another user's DELETE {path} answered {deleted.status_code}, expected 404.\n"
+            f"Body: {deleted.text[:300]}"
+        )
+    again = requests.get(url, headers=owner_headers, timeout=timeout)
+    if not 200 <= again.status_code < 300:
+        raise AssertionError(
+            f"After another user's DELETE {path} (answered 404), the owner's GET answered "
+            f"{again.status_code}: the object is gone.\nBody: {again.text[:300]}"
+        )
+    return None
