@@ -161,7 +161,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 30, "only {checked} operations");
+        assert!(checked >= 34, "only {checked} operations");
     }
 
     #[test]

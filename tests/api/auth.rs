@@ -184,3 +184,78 @@ async fn ten_failed_logins_lock_the_email_for_a_while_with_retry_after() {
     app.register(&registration("bob@example.com")).await;
     assert_eq!(app.login("bob@example.com", PASSWORD).await.status(), 200);
 }
+
+async fn refresh(app: &crate::helpers::TestApp, path: &str, token: &str) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .json(&json!({"refreshToken": token}))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
+    let app = spawn_app().await;
+    app.register(&registration("ann@example.com")).await;
+    let login: Value = app
+        .login("ann@example.com", PASSWORD)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let first = login["refreshToken"].as_str().unwrap().to_owned();
+
+    let r = refresh(&app, "/auth/refresh", &first).await;
+    assert_eq!(r.status(), 200);
+    let rotated: Value = r.json().await.unwrap();
+    let second = rotated["refreshToken"].as_str().unwrap().to_owned();
+    assert_ne!(second, first);
+    let me = app
+        .client
+        .get(app.url("/users/me"))
+        .bearer_auth(rotated["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+
+    // Replaying the used token is refused and revokes its successor too.
+    assert_problem(refresh(&app, "/auth/refresh", &first).await, 401).await;
+    assert_problem(refresh(&app, "/auth/refresh", &second).await, 401).await;
+    assert_problem(refresh(&app, "/auth/refresh", "garbage").await, 400).await;
+}
+
+#[tokio::test]
+async fn logout_revokes_the_refresh_token_of_that_login_only() {
+    let app = spawn_app().await;
+    app.register(&registration("ann@example.com")).await;
+    let phone: Value = app
+        .login("ann@example.com", PASSWORD)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let laptop: Value = app
+        .login("ann@example.com", PASSWORD)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let phone_token = phone["refreshToken"].as_str().unwrap();
+    assert_eq!(
+        refresh(&app, "/auth/logout", phone_token).await.status(),
+        204
+    );
+    assert_problem(refresh(&app, "/auth/refresh", phone_token).await, 401).await;
+    assert_eq!(
+        refresh(
+            &app,
+            "/auth/refresh",
+            laptop["refreshToken"].as_str().unwrap()
+        )
+        .await
+        .status(),
+        200
+    );
+}

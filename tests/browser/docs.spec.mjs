@@ -4,7 +4,8 @@
 //
 // Normally run by `make test-browser`, which starts a throw-away stack (scripts/with-stack.sh)
 // and provides BASE_URL. CHROMIUM_PATH overrides /usr/bin/chromium. Screenshots go to
-// .local/screenshots/ at the repository root.
+// .local/screenshots/ at the repository root: docs.png (the executed operation and its
+// response), docs-full.png (the whole page) and, after any run, docs-last.png.
 //
 // What a person would do, step by step: register and log in (through fetch, to get a
 // token); open ${BASE_URL}${DOC_PATH}; see every operation of /api-docs/openapi.json
@@ -228,6 +229,21 @@ describe('interactive documentation in a real browser', { timeout: 180_000 }, ()
     }
   });
 
+  it('gives every operation its own operationId (Swagger UI tells operations apart by it)', () => {
+    // OpenAPI requires unique operationIds; Swagger UI keys its request state by them, so
+    // with duplicates "Execute" on one operation sends another operation's request.
+    const seen = new Map();
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries(item ?? {})) {
+        if (!METHODS.includes(method) || !op?.operationId) continue;
+        if (!seen.has(op.operationId)) seen.set(op.operationId, []);
+        seen.get(op.operationId).push(opLabel({ method, path }));
+      }
+    }
+    const duplicates = [...seen].filter(([, ops]) => ops.length > 1).map(([id, ops]) => `${id}: ${ops.join(', ')}`);
+    assert.deepEqual(duplicates, [], `operationIds used more than once:\n  ${duplicates.join('\n  ')}`);
+  });
+
   it('authorizes with the bearer token through the Authorize dialog', async () => {
     assert.ok(uiShown, 'Swagger UI was not shown (see the first step)');
     const scheme = bearerScheme(doc, token);
@@ -274,12 +290,29 @@ describe('interactive documentation in a real browser', { timeout: 180_000 }, ()
     await status.waitFor({ timeout: UI_TIMEOUT });
     const code = (await status.evaluate((td) => td.firstChild?.textContent ?? td.textContent)).trim();
     const curl = (await body.locator('.curl-command, .curl').first().textContent().catch(() => '')) ?? '';
+    const requestUrl = ((await body.locator('.request-url pre').first().textContent().catch(() => '')) ?? '').trim();
     const shown = (await body.locator('.live-responses-table tbody tr.response td.response-col_description').first().textContent()) ?? '';
 
+    // docs.png: the operation from its summary to the live response (curl, request URL,
+    // code, body); docs-full.png: the whole page.
     await op.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, 'docs.png'), fullPage: true });
-    await op.screenshot({ path: join(SCREENSHOTS, 'docs-try-it-out.png') });
+    const top = await op.boundingBox();
+    const live = await body.locator('.live-responses-table').first().boundingBox();
+    const scrollY = await page.evaluate(() => window.scrollY);
+    if (top && live) {
+      const y = top.y + scrollY;
+      const clip = { x: top.x, y, width: top.width, height: live.y + scrollY + live.height - y + 8 };
+      await page.screenshot({ path: join(SCREENSHOTS, 'docs.png'), fullPage: true, clip });
+    } else {
+      await page.screenshot({ path: join(SCREENSHOTS, 'docs.png') });
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-full.png'), fullPage: true });
 
+    assert.equal(
+      new URL(requestUrl, BASE_URL).pathname,
+      '/api/transactions',
+      `"Execute" on GET /api/transactions sent ${requestUrl || 'no request'}`,
+    );
     assert.equal(code, '200', `Execute showed ${code}: ${shown.slice(0, 500)}`);
     assert.match(curl, /Authorization: Bearer /i, `the request Swagger UI sent carried no bearer token: ${curl}`);
     assert.ok(shown.includes(note), `the response shown does not hold the caller's transaction "${note}": ${shown.slice(0, 500)}`);

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+use base64::Engine;
 use shared::auth::{password, token::ACCESS_TTL_SECS};
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::time::now_local_date_time;
@@ -14,13 +15,16 @@ use shared::domain::{Email, Password};
 use shared::http::extract::Json;
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::users::{CreateUserError, NewUser, Role};
+use shared::store::sessions::{self, Rotation};
+use shared::store::users::{CreateUserError, NewUser, Role, UserRecord};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(register))
         .routes(routes!(login))
+        .routes(routes!(refresh))
+        .routes(routes!(logout))
 }
 
 pub fn router(state: AppState) -> Router {
@@ -179,6 +183,8 @@ pub struct LoginResponse {
     /// Seconds until the token expires.
     #[schema(example = 900)]
     pub expires_in: i64,
+    /// Single-use token for `POST /auth/refresh` (30 days); keep it secret.
+    pub refresh_token: String,
     pub user: UserResponse,
 }
 
@@ -240,11 +246,131 @@ async fn login(
             return Err(failed());
         }
     };
+    let family = random_token(16);
+    session_response(&state, &user, &family, None).await
+}
+
+/// `n` random bytes, URL-safe base64 (32 bytes give 43 characters).
+fn random_token(n: usize) -> String {
+    let bytes: Vec<u8> = (0..n).map(|_| rand::random::<u8>()).collect();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Issues an access token and a refresh token: a new one in `family`, or the successor
+/// of `rotating` (its hash) when refreshing.
+async fn session_response(
+    state: &AppState,
+    user: &UserRecord,
+    family: &str,
+    rotating: Option<&str>,
+) -> ApiResult<Json<LoginResponse>> {
+    let secret = random_token(32);
+    let hash = sessions::hash_secret(&secret);
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let stored = match rotating {
+        None => state.store.add_refresh(user.id, &hash, family, now).await?,
+        Some(old) => {
+            state.store.rotate_refresh(user.id, old, &hash, now).await? == Rotation::Rotated
+        }
+    };
+    if !stored {
+        return Err(refresh_refused());
+    }
     let token = state.tokens.issue(user.id, user.role)?;
     Ok(Json(LoginResponse {
         token,
         token_type: "Bearer",
         expires_in: ACCESS_TTL_SECS,
-        user: UserResponse::from(&user),
+        refresh_token: format!("{}.{secret}", user.id),
+        user: UserResponse::from(user),
     }))
+}
+
+fn refresh_refused() -> ApiError {
+    ApiError::Unauthorized(
+        "the refresh token is invalid, expired or already used; log in again".into(),
+    )
+}
+
+/// A refresh token is `<user id>.<secret>`: the id locates the user's partition.
+fn parse_refresh(token: &str) -> ApiResult<(u64, String)> {
+    let bad = || {
+        ApiError::validation(vec![FieldError::new(
+            "refreshToken",
+            "is not a refresh token",
+        )])
+    };
+    let (id, secret) = token.split_once('.').ok_or_else(bad)?;
+    let id: u64 = id.parse().map_err(|_| bad())?;
+    if secret.len() != 43
+        || !secret
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        return Err(bad());
+    }
+    Ok((id, sessions::hash_secret(secret)))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = RefreshInput)]
+pub struct RefreshRequest {
+    /// The refresh token from login or the previous refresh.
+    #[schema(min_length = 45, max_length = 80)]
+    pub refresh_token: String,
+}
+
+/// Exchanges a refresh token for a new access token and a new refresh token. Each refresh
+/// token works once; presenting a used one revokes every token of that login.
+#[utoipa::path(
+    post,
+    path = "/auth/refresh",
+    tag = "auth",
+    request_body = RefreshRequest,
+    responses(
+        (status = 200, description = "New tokens", body = LoginResponse),
+        (status = 400, response = docs::BadRequest),
+        (status = 401, response = docs::Unauthorized),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
+async fn refresh(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    Json(body): Json<RefreshRequest>,
+) -> ApiResult<Json<LoginResponse>> {
+    let (user_id, hash) = parse_refresh(&body.refresh_token)?;
+    // The current profile: a deleted user cannot refresh, and a changed role applies.
+    let user = state
+        .store
+        .get_user(user_id)
+        .await?
+        .ok_or_else(refresh_refused)?;
+    session_response(&state, &user, "", Some(&hash)).await
+}
+
+/// Logs out: revokes the refresh token and every token rotated from the same login.
+/// Access tokens already issued stay valid until they expire (at most 15 minutes).
+#[utoipa::path(
+    post,
+    path = "/auth/logout",
+    tag = "auth",
+    request_body = RefreshRequest,
+    responses(
+        (status = 204, description = "Logged out (also when the token was unknown)"),
+        (status = 400, response = docs::BadRequest),
+        (status = 413, response = docs::PayloadTooLarge),
+        (status = 415, response = docs::UnsupportedMediaType),
+        (status = 500, response = docs::InternalError),
+    )
+)]
+async fn logout(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    Json(body): Json<RefreshRequest>,
+) -> ApiResult<StatusCode> {
+    let (user_id, hash) = parse_refresh(&body.refresh_token)?;
+    state.store.revoke_refresh(user_id, &hash).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -10,6 +10,7 @@ mod counter;
 pub mod keys;
 pub mod named;
 pub mod pictures;
+pub mod sessions;
 pub mod table;
 pub mod throttle;
 pub mod transact;
