@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `make package`: builds every function of template.yaml for Lambda (arm64,
+# provided.al2023) with `sam build`, which runs `cargo lambda build --release --arm64
+# --bin <group>` (zig as the cross linker), then prints each bootstrap's size and the size
+# of the zip that `sam deploy` uploads. Output: .local/sam-build (samconfig.toml points
+# `sam deploy` and `sam local` there).
+#
+# Pinned aws-sam-cli, cargo-lambda and ziglang come from PyPI into the git-ignored
+# .local/venv; the arm64 Rust standard library comes from rustup. No Docker, no AWS
+# account. Builds into its own target directory (.local/target-package, override with
+# CARGO_TARGET_DIR) so it never waits on, or blocks, the cargo lock of `make test`, and
+# runs under `nice` so an editor and other builds stay responsive. A cold build takes
+# tens of minutes on 2 cores (README, "Deploy to AWS").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SAM_CLI_VERSION=1.170.0
+CFN_LINT_VERSION=1.58.0
+CARGO_LAMBDA_VERSION=1.9.2
+ZIG_VERSION=0.15.2
+TARGET=aarch64-unknown-linux-gnu
+VENV=.local/venv
+BUILD_DIR=.local/sam-build
+WANT="aws-sam-cli==$SAM_CLI_VERSION cfn-lint==$CFN_LINT_VERSION cargo-lambda==$CARGO_LAMBDA_VERSION ziglang==$ZIG_VERSION"
+
+[ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+if [ "$(cat "$VENV/.package" 2>/dev/null)" != "$WANT" ]; then
+  echo "installing $WANT into $VENV"
+  # shellcheck disable=SC2086 # WANT is a list of requirement specifiers
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check $WANT
+  echo "$WANT" > "$VENV/.package"
+fi
+# cargo-lambda runs zig as `python -m ziglang` when no `zig` is on the PATH: the venv's.
+export PATH="$PWD/$VENV/bin:$PATH"
+
+if command -v rustup >/dev/null; then
+  if ! rustup target list --installed | grep -qx "$TARGET"; then
+    echo "rustup target add $TARGET"
+    rustup target add "$TARGET"
+  fi
+else
+  echo "warning: no rustup; the Rust standard library for $TARGET must already be installed" >&2
+fi
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/.local/target-package}"
+export AWS_DEFAULT_REGION="${AWS_REGION:-${AWS_DEFAULT_REGION:-eu-west-1}}"
+export SAM_CLI_TELEMETRY=0
+
+start=$(date +%s)
+nice -n 10 sam build --template-file template.yaml --build-dir "$BUILD_DIR"
+elapsed=$(( $(date +%s) - start ))
+
+# Sizes: the bootstrap binary and the zip `sam deploy` makes of it (deflate, like SAM's).
+"$VENV/bin/python" - "$BUILD_DIR" "$elapsed" <<'EOF'
+import io, os, sys, zipfile
+build, elapsed = sys.argv[1], int(sys.argv[2])
+rows = []
+for name in sorted(os.listdir(build)):
+    binary = os.path.join(build, name, "bootstrap")
+    if not os.path.isfile(binary):
+        continue
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        info = zipfile.ZipInfo("bootstrap")
+        info.external_attr = 0o755 << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with open(binary, "rb") as f:
+            z.writestr(info, f.read())
+    rows.append((name, os.path.getsize(binary), len(buf.getvalue())))
+mib = lambda n: f"{n / 1048576:.2f} MiB"
+print(f"\n{'function':<24}{'bootstrap':>14}{'zip':>14}")
+for name, size, zipped in rows:
+    print(f"{name:<24}{mib(size):>14}{mib(zipped):>14}")
+print(f"sam build took {elapsed // 60} min {elapsed % 60} s; output in {build}")
+EOF
