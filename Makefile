@@ -21,3 +21,15 @@ check-template:
 ## sam build of every function for Lambda (arm64, cargo-lambda + zig); prints sizes
 package:
 	@scripts/package.sh
+
+.PHONY: test-browser test-api-fuzz
+
+## Swagger UI in headless Debian Chromium against a throw-away stack (installs chromium and npm packages when missing)
+test-browser:
+	@tests/browser/install.sh
+	@scripts/with-stack.sh node --test tests/browser/docs.spec.mjs
+
+## Schemathesis, every phase, two users, against a throw-away stack (installs it into .local/venv when missing)
+test-api-fuzz:
+	@scripts/schemathesis.sh install
+	@scripts/with-stack.sh scripts/schemathesis.sh
