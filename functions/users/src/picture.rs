@@ -38,7 +38,7 @@ fn too_large() -> ApiError {
     tag = "users",
     security(("bearer" = [])),
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
-    request_body(description = "The image, at most 256 KiB", content(([u8] = "image/png"), ([u8] = "image/jpeg"), ([u8] = "image/webp"))),
+    request_body(description = "The image, at most 256 KiB", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
     responses(
         (status = 204, description = "Stored"),
         (status = 400, response = docs::BadRequest),
@@ -104,7 +104,7 @@ pub async fn store(
     security(("bearer" = [])),
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
     responses(
-        (status = 200, description = "The image", content(([u8] = "image/png"), ([u8] = "image/jpeg"), ([u8] = "image/webp"))),
+        (status = 200, description = "The image", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
         (status = 400, response = docs::BadRequest),
         (status = 403, response = docs::Forbidden),
         (status = 404, response = docs::NotFound),

@@ -67,6 +67,11 @@ pub struct InternalError(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct Unavailable(pub Problem);
 
+/// Raw image bytes in a request or response body.
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct Image(pub Vec<u8>);
+
 /// An exact decimal carried as a JSON number (never rounded through a float).
 pub fn decimal_number() -> Schema {
     ObjectBuilder::new()

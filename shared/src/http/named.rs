@@ -134,7 +134,7 @@ impl NamedApi {
 /// `named_resource_api!(API, "/api/tags", "/api/tags/{id}", "tagName", "tags", TagInput, Tag)`
 #[macro_export]
 macro_rules! named_resource_api {
-    ($api:ident, $path:literal, $item_path:literal, $field:literal, $tag:literal, $input:ident, $output:ident) => {
+    ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
         use $crate::http::auth::AuthUser;
         use $crate::http::extract::{Json, Path};
         use $crate::http::{docs, ApiResult, AppState};
