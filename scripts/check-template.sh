@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Offline checks of template.yaml (part of `make test`, or `make check-template` alone):
-#   cfn-lint, `sam validate --lint`, then scripts/check_template.py (routes against the
+#   cfn-lint, `sam validate` (with and without --lint), then scripts/check_template.py (routes against the
 #   routers, table against shared/table.json, every function complete and least-privilege).
 # Pinned aws-sam-cli and cfn-lint are installed from PyPI into the git-ignored .local/venv
 # on first use. Needs no AWS account, credentials or Docker.
@@ -26,6 +26,10 @@ export SAM_CLI_TELEMETRY=0
 
 echo "cfn-lint template.yaml"
 "$VENV/bin/cfn-lint" template.yaml
+# Plain `sam validate` runs the SAM transform itself (it refuses what `sam build` and
+# CloudFormation would, e.g. a !Ref in an event's Path); --lint runs cfn-lint on it.
+echo "sam validate"
+"$VENV/bin/sam" validate --template template.yaml
 echo "sam validate --lint"
 "$VENV/bin/sam" validate --lint --template template.yaml
 "$VENV/bin/python" scripts/check_template.py

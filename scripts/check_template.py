@@ -119,27 +119,6 @@ def ref_name(value, function="Ref"):
     return None
 
 
-def resolve_string(value, defaults):
-    """A literal, `!Ref Param` or `!Sub "...${Param}..."` with parameter defaults."""
-    if isinstance(value, str):
-        return value
-    name = ref_name(value)
-    if name is not None and name in defaults:
-        return defaults[name]
-    if isinstance(value, dict) and list(value) == ["Fn::Sub"] and isinstance(value["Fn::Sub"], str):
-        def sub(match):
-            key = match.group(1)
-            if key not in defaults:
-                raise KeyError(key)
-            return defaults[key]
-
-        try:
-            return re.sub(r"\$\{([A-Za-z0-9]+)\}", sub, value["Fn::Sub"])
-        except KeyError:
-            return None
-    return None
-
-
 def canonical(key, value):
     """Order-insensitive where DynamoDB is: attribute definitions, index lists, projections."""
     value = json.loads(json.dumps(value))
@@ -265,8 +244,6 @@ def main():
     c = Checker(Path(args.template).name)
     routes = load_routes(args.routes)
     resources = template.get("Resources", {})
-    defaults = {k: str(v.get("Default")) for k, v in template.get("Parameters", {}).items() if "Default" in v}
-    defaults["AWS::StackName"] = "stack"
     globals_fn = template.get("Globals", {}).get("Function", {})
 
     table_id, indexes = check_table(c, resources, args.table)
@@ -344,14 +321,20 @@ def main():
             if ref_name(ev.get("ApiId")) != api_id:
                 c.error(f"{logical_id}.{event_id}: ApiId must be !Ref {api_id} (else SAM creates another API)", event)
             method = str(ev.get("Method", "")).upper()
-            path = resolve_string(ev.get("Path"), defaults)
-            if path is None:
-                c.error(f"{logical_id}.{event_id}: cannot resolve Path {ev.get('Path')!r}", event)
+            path = ev.get("Path")
+            if not isinstance(path, str):
+                # sam validate accepts it, but `sam build` and the deploy-time transform don't.
+                c.error(f"{logical_id}.{event_id}: Path must be a literal string (SAM resolves no !Ref or !Sub there), got {path!r}", event)
                 continue
             key = (method, path)
             if key in served:
                 c.error(f"{logical_id}.{event_id}: {method} {path} is also routed to {served[key]}", event)
             served[key] = binary
+
+    # DOC_PATH is a parameter, but the docs routes are literal: their defaults must agree.
+    doc_path = template.get("Parameters", {}).get("DocPath", {}).get("Default")
+    if doc_path is not None and ("GET", doc_path) not in served:
+        c.error(f"parameter DocPath defaults to {doc_path}, but no function's HttpApi event serves GET {doc_path}")
 
     # Routes, both ways.
     for group in sorted(set(routes) - set(functions)):
