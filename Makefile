@@ -33,3 +33,8 @@ test-browser:
 test-api-fuzz:
 	@scripts/schemathesis.sh install
 	@scripts/with-stack.sh scripts/schemathesis.sh
+
+.PHONY: bench
+## Warm-path latency of each endpoint next to the raw DynamoDB calls it needs (DynamoDB Local, in memory)
+bench:
+	@scripts/bench.sh
