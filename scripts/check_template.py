@@ -221,6 +221,9 @@ def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secre
                 if target == f"{table_id}.Arn":
                     continue
                 if index and index.group(1) in indexes:
+                    others = sorted(a for a in actions if isinstance(a, str) and a != "dynamodb:Query")
+                    if others:
+                        c.error(f"{name}: only dynamodb:Query applies to an index; put {', '.join(others)} on the table", st)
                     continue
                 c.error(f"{name}: DynamoDB resource {resource!r} is not the table or one of its indexes ({', '.join(sorted(indexes))})", st)
             if "secretsmanager" in services and ref_name(resource) != secret_id:
