@@ -1,5 +1,11 @@
 """Schemathesis hooks for `make test-api-fuzz` (loaded through SCHEMATHESIS_HOOKS).
 
+`before_call`: user A never deletes their own account. Every request is sent with A's
+token, and `DELETE /users/{A's id}` would end the run's usefulness after a few seconds
+(the token stops working for everything else; the Rust API tests cover self-deletion).
+Such a request is sent for user B's id instead, which turns it into an authorization
+test that `peer_account_untouchable` judges: A must never get a 2xx on B's account.
+
 `foreign_object_is_404`: the API's ownership contract (README, DESIGN §3): another
 user's object answers 404, exactly as if it did not exist, and cannot be changed.
 
@@ -27,6 +33,8 @@ import requests
 import schemathesis
 
 PEER_TOKEN = os.environ.get("SCHEMATHESIS_PEER_TOKEN", "")
+USER_ID = os.environ.get("SCHEMATHESIS_USER_ID", "")
+PEER_ID = os.environ.get("SCHEMATHESIS_PEER_ID", "")
 _seen: set[str] = set()
 _lock = threading.Lock()
 _USER_PATH = re.compile(r"^/users/[^/]+(/.*)?$")
@@ -81,5 +89,32 @@ def foreign_object_is_404(ctx, response, case):
         raise AssertionError(
             f"After another user's DELETE {path} (answered 404), the owner's GET answered "
             f"{again.status_code}: the object is gone.\nBody: {again.text[:300]}"
+        )
+    return None
+
+
+_USER_ITEM = "/users/{id}"
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    if not (USER_ID and PEER_ID) or case.method.upper() != "DELETE" or case.path != _USER_ITEM:
+        return None
+    params = case.path_parameters or {}
+    if str(params.get("id")) == USER_ID:
+        params["id"] = type(params["id"])(PEER_ID) if isinstance(params["id"], (int, str)) else PEER_ID
+        case.path_parameters = params
+    return None
+
+
+@schemathesis.check
+def peer_account_untouchable(ctx, response, case):
+    if not PEER_ID or not 200 <= response.status_code < 300:
+        return None
+    path = case.formatted_path
+    if path == f"/users/{PEER_ID}" or path.startswith(f"/users/{PEER_ID}/"):
+        raise AssertionError(
+            f"User A's {case.method.upper()} {path} on user B's account answered {response.status_code}; "
+            "only the account itself or an admin may read or change it."
         )
     return None
