@@ -69,7 +69,44 @@ pub fn document() -> utoipa::openapi::OpenApi {
     }
     let mut doc = root.into_openapi();
     doc.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    name_operations(&mut doc);
     doc
+}
+
+/// Handlers are named `list`, `read`, ... in every function, so operation ids come from
+/// the method and path instead: `GET /api/transactions/{id}` → `getTransactionsById`.
+/// Client generators name their methods after them; they must be unique.
+fn name_operations(doc: &mut utoipa::openapi::OpenApi) {
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let mut words = String::new();
+        for segment in path
+            .trim_start_matches("/api")
+            .split('/')
+            .filter(|s| !s.is_empty())
+        {
+            if segment.starts_with('{') {
+                words.push_str("ById");
+            } else {
+                let mut chars = segment.chars();
+                if let Some(first) = chars.next() {
+                    words.push(first.to_ascii_uppercase());
+                    words.push_str(chars.as_str());
+                }
+            }
+        }
+        let ops = [
+            ("get", item.get.as_mut()),
+            ("post", item.post.as_mut()),
+            ("put", item.put.as_mut()),
+            ("delete", item.delete.as_mut()),
+            ("patch", item.patch.as_mut()),
+        ];
+        for (method, op) in ops {
+            if let Some(op) = op {
+                op.operation_id = Some(format!("{method}{words}"));
+            }
+        }
+    }
 }
 
 /// The document as committed: pretty JSON with a final newline.
@@ -162,6 +199,27 @@ mod tests {
             }
         }
         assert!(checked >= 34, "only {checked} operations");
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let mut ids: Vec<String> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| {
+                item.as_object()
+                    .unwrap()
+                    .values()
+                    .map(|op| op["operationId"].as_str().unwrap().to_owned())
+            })
+            .collect();
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n);
+        assert!(ids.contains(&"getTransactionsById".to_owned()));
     }
 
     #[test]

@@ -154,7 +154,7 @@ fn rows() -> Vec<Row> {
         (
             Method::PUT,
             "/api/categories/12",
-            Some(json!({"categoryName": "Other expenses", "type": "DEBIT", "isGlobal": true})),
+            Some(json!({"categoryName": "Other expenses", "type": "DEBIT"})),
             [403, 403, 200, 403],
         ),
         (

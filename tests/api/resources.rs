@@ -109,7 +109,7 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
         .status(),
         200
     );
-    let rename = json!({"categoryName": "Presents", "type": "CREDIT", "isGlobal": true});
+    let rename = json!({"categoryName": "Presents", "type": "CREDIT"});
     assert_problem(
         app.call(
             Method::PUT,
@@ -132,7 +132,7 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
         .status(),
         200
     );
-    let flip = json!({"categoryName": "Presents", "type": "DEBIT", "isGlobal": true});
+    let flip = json!({"categoryName": "Presents", "type": "DEBIT"});
     assert_problem(
         app.call(
             Method::PUT,

@@ -153,7 +153,7 @@ async fn changing_the_password_requires_the_current_one() {
             Some(&json!({"password": new})),
         )
         .await;
-    assert_problem(r, 400).await;
+    assert_problem(r, 403).await;
     let r = app
         .call(
             Method::PUT,
@@ -162,7 +162,7 @@ async fn changing_the_password_requires_the_current_one() {
             Some(&json!({"password": new, "currentPassword": "wrong one entirely"})),
         )
         .await;
-    assert_problem(r, 400).await;
+    assert_problem(r, 403).await;
     let r = app
         .call(
             Method::PUT,

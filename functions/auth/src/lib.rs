@@ -39,11 +39,21 @@ pub fn router(state: AppState) -> Router {
 pub struct RegisterRequest {
     /// Also accepted as `firstName`.
     #[serde(alias = "firstName")]
-    #[schema(min_length = 1, max_length = 100, example = "Ann")]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
+        example = "Ann"
+    )]
     pub firstname: String,
     /// Also accepted as `lastName`.
     #[serde(alias = "lastName")]
-    #[schema(min_length = 1, max_length = 100, example = "Lee")]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
+        example = "Lee"
+    )]
     pub lastname: String,
     /// The login identifier; unique regardless of case.
     #[schema(format = Email, max_length = 254, example = "ann@example.com")]
@@ -292,24 +302,19 @@ fn refresh_refused() -> ApiError {
     )
 }
 
-/// A refresh token is `<user id>.<secret>`: the id locates the user's partition.
-fn parse_refresh(token: &str) -> ApiResult<(u64, String)> {
-    let bad = || {
-        ApiError::validation(vec![FieldError::new(
-            "refreshToken",
-            "is not a refresh token",
-        )])
-    };
-    let (id, secret) = token.split_once('.').ok_or_else(bad)?;
-    let id: u64 = id.parse().map_err(|_| bad())?;
+/// A refresh token is `<user id>.<secret>`: the id locates the user's partition. Anything
+/// else is simply not a valid token.
+fn parse_refresh(token: &str) -> Option<(u64, String)> {
+    let (id, secret) = token.split_once('.')?;
+    let id: u64 = id.parse().ok()?;
     if secret.len() != 43
         || !secret
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
-        return Err(bad());
+        return None;
     }
-    Ok((id, sessions::hash_secret(secret)))
+    Some((id, sessions::hash_secret(secret)))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -317,7 +322,7 @@ fn parse_refresh(token: &str) -> ApiResult<(u64, String)> {
 #[schema(as = RefreshInput)]
 pub struct RefreshRequest {
     /// The refresh token from login or the previous refresh.
-    #[schema(min_length = 45, max_length = 80)]
+    #[schema(min_length = 1, max_length = 80)]
     pub refresh_token: String,
 }
 
@@ -341,7 +346,7 @@ async fn refresh(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let (user_id, hash) = parse_refresh(&body.refresh_token)?;
+    let (user_id, hash) = parse_refresh(&body.refresh_token).ok_or_else(refresh_refused)?;
     // The current profile: a deleted user cannot refresh, and a changed role applies.
     let user = state
         .store
@@ -370,7 +375,9 @@ async fn logout(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<StatusCode> {
-    let (user_id, hash) = parse_refresh(&body.refresh_token)?;
-    state.store.revoke_refresh(user_id, &hash).await?;
+    // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
+    if let Some((user_id, hash)) = parse_refresh(&body.refresh_token) {
+        state.store.revoke_refresh(user_id, &hash).await?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -27,11 +27,16 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = CategoryInput)]
 pub struct CategoryRequest {
-    #[schema(min_length = 1, max_length = 100, example = "Pets")]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
+        example = "Pets"
+    )]
     pub category_name: String,
-    /// Icon name: letters, digits, `-` or `_` (default `tag`).
+    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
     #[serde(default)]
-    #[schema(pattern = "^[A-Za-z0-9_-]{1,50}$", max_length = 50, example = "paw")]
+    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
     pub icon: Option<String>,
     /// `#RRGGBB` (default `#757575`).
     #[serde(default)]
@@ -47,6 +52,35 @@ pub struct CategoryRequest {
     /// Administrators only: a category shared by everyone. Cannot change later.
     #[serde(default)]
     pub is_global: bool,
+}
+
+/// Body of `PUT /api/categories/{id}`: whether a category is global never changes.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = CategoryUpdate)]
+pub struct CategoryUpdateRequest {
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
+        example = "Pets"
+    )]
+    pub category_name: String,
+    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
+    #[serde(default)]
+    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
+    pub icon: Option<String>,
+    /// `#RRGGBB` (default `#757575`).
+    #[serde(default)]
+    #[schema(
+        pattern = "^#[0-9A-Fa-f]{6}$",
+        min_length = 7,
+        max_length = 7,
+        example = "#8E24AA"
+    )]
+    pub color: Option<String>,
+    #[serde(rename = "type")]
+    pub category_type: CategoryType,
 }
 
 struct ValidCategory {
@@ -216,14 +250,14 @@ pub async fn read(
     Ok(Json(CategoryResponse::from(category)))
 }
 
-/// Replaces name, icon, colour and type. `isGlobal` cannot change.
+/// Replaces name, icon, colour and type.
 #[utoipa::path(
     put,
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
-    request_body = CategoryRequest,
+    request_body = CategoryUpdateRequest,
     responses(
         (status = 200, description = "Updated", body = CategoryResponse),
         (status = 400, response = docs::BadRequest),
@@ -239,9 +273,15 @@ pub async fn update(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
-    Json(body): Json<CategoryRequest>,
+    Json(body): Json<CategoryUpdateRequest>,
 ) -> ApiResult<Json<CategoryResponse>> {
-    let valid = validate(body)?;
+    let valid = validate(CategoryRequest {
+        category_name: body.category_name,
+        icon: body.icon,
+        color: body.color,
+        category_type: body.category_type,
+        is_global: false,
+    })?;
     let current = state
         .store
         .get_category(user.id, id)
@@ -254,12 +294,6 @@ pub async fn update(
                 "the type of a global category cannot change: transactions may use it".into(),
             ));
         }
-    }
-    if valid.is_global != current.is_global {
-        return Err(ApiError::validation(vec![FieldError::new(
-            "isGlobal",
-            "cannot change; create a new category instead",
-        )]));
     }
     let next = CategoryRecord {
         name: valid.name,

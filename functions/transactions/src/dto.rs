@@ -28,16 +28,17 @@ pub struct TransactionRequest {
     pub amount: Value,
     /// Optional ISO 4217 code; must be the wallet's currency.
     #[serde(default)]
-    #[schema(value_type = Option<String>, pattern = "^[A-Z]{3}$", min_length = 3, max_length = 3)]
+    #[schema(schema_with = shared::http::docs::optional_currency_code)]
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
     #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Value,
     /// `YYYY-MM-DD`, years 1900 to 2999.
-    #[schema(format = Date, example = "2026-11-03", min_length = 10, max_length = 10)]
+    #[schema(format = Date, example = "2026-11-03", pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", min_length = 10, max_length = 10)]
     pub date: String,
+    /// Free text; line breaks and tabs allowed, other control characters not.
     #[serde(default)]
-    #[schema(max_length = 1000)]
+    #[schema(max_length = 1000, pattern = r"^[^\x00-\x08\x0B-\x1F\x7F-\x9F]*$")]
     pub note: Option<String>,
     /// One of the caller's providers.
     #[serde(default)]
@@ -226,10 +227,10 @@ pub const MAX_LIMIT: u32 = 200;
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// First date included (`YYYY-MM-DD`).
-    #[param(format = Date, value_type = Option<String>)]
+    #[param(format = Date, value_type = Option<String>, pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")]
     pub from: Option<String>,
     /// Last date included (`YYYY-MM-DD`).
-    #[param(format = Date, value_type = Option<String>)]
+    #[param(format = Date, value_type = Option<String>, pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")]
     pub to: Option<String>,
     #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Option<String>,

@@ -344,15 +344,34 @@ async fn read(
 }
 
 /// `If-Match` with the ETag of a read makes the update conditional on that version.
-fn if_match(headers: &HeaderMap) -> ApiResult<Option<u64>> {
-    let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
-    };
-    let text = value.to_str().unwrap_or_default().trim();
+fn if_match(headers: &HeaderMap) -> Option<IfMatch> {
+    let text = headers
+        .get(header::IF_MATCH)?
+        .to_str()
+        .unwrap_or_default()
+        .trim();
+    if text == "*" {
+        return Some(IfMatch::Any);
+    }
     let text = text.strip_prefix("W/").unwrap_or(text);
-    text.trim_matches('"').parse().map(Some).map_err(|_| {
-        ApiError::PreconditionFailed("If-Match does not match the current version".into())
-    })
+    // An ETag we never issued matches no version.
+    Some(IfMatch::Version(text.trim_matches('"').parse().ok()))
+}
+
+/// A parsed `If-Match`: `*` (any current version) or one ETag.
+#[derive(Debug, Clone, Copy)]
+enum IfMatch {
+    Any,
+    Version(Option<u64>),
+}
+
+impl IfMatch {
+    fn matches(self, version: u64) -> bool {
+        match self {
+            IfMatch::Any => true,
+            IfMatch::Version(v) => v == Some(version),
+        }
+    }
 }
 
 /// Replaces every field of one of the caller's transactions.
@@ -385,7 +404,7 @@ async fn update(
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
-    let expected = if_match(&headers)?;
+    let expected = if_match(&headers);
     let valid = ValidTransaction::try_from(body)?;
     for _ in 0..WRITE_ATTEMPTS {
         let refs = state
@@ -402,7 +421,8 @@ async fn update(
             )
             .await?;
         let old = refs.transaction.clone().ok_or_else(not_found)?;
-        if expected.is_some_and(|v| v != old.version) {
+        // Existence first: a missing transaction is 404 whatever If-Match says.
+        if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(ApiError::PreconditionFailed(
                 "If-Match does not match the current version".into(),
             ));

@@ -151,11 +151,19 @@ async fn read(
 pub struct UpdateRequest {
     /// Also accepted as `firstname`.
     #[serde(alias = "firstname")]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
+    )]
     pub first_name: Option<String>,
     /// Also accepted as `lastname`.
     #[serde(alias = "lastname")]
-    #[schema(min_length = 1, max_length = 100)]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
+    )]
     pub last_name: Option<String>,
     /// Must stay unique regardless of case.
     #[schema(format = Email, max_length = 254)]
@@ -244,10 +252,9 @@ async fn update(
                 .await
                 .map_err(|e| ApiError::Internal(e.into()))?;
             if !ok {
-                return Err(ApiError::validation(vec![FieldError::new(
-                    "currentPassword",
-                    "does not match the current password",
-                )]));
+                return Err(ApiError::Forbidden(
+                    "currentPassword does not match the current password".into(),
+                ));
             }
         }
         let plain = p.expose().to_owned();

@@ -94,13 +94,18 @@ async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<W
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = WalletInput)]
 pub struct WalletRequest {
-    #[schema(min_length = 1, max_length = 100, example = "Main wallet")]
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
+        example = "Main wallet"
+    )]
     pub name: String,
     /// A JSON number or a decimal string (may be negative), with at most the currency's decimals.
     #[schema(schema_with = signed_amount)]
     pub initial_balance: Value,
     /// An ISO 4217 code.
-    #[schema(value_type = String, pattern = "^[A-Z]{3}$", min_length = 3, max_length = 3, example = "EUR")]
+    #[schema(schema_with = shared::http::docs::required_currency_code)]
     pub currency: Value,
 }
 

@@ -103,7 +103,7 @@ pub fn amount_input() -> Schema {
             "currency",
             ObjectBuilder::new()
                 .schema_type(SchemaType::new(Type::Object))
-                .property("code", currency_code())
+                .property("code", currency_enum())
                 .required("code"),
         )
         .additional_properties(Some(
@@ -116,6 +116,41 @@ pub fn amount_input() -> Schema {
         .description(Some("A positive amount with at most the currency's decimals: a number, a string, or {amount, currency}."))
         .build()
         .into()
+}
+
+/// Names: at least one visible character, no control characters (they are trimmed and
+/// must then be 1 to 100 characters).
+pub const NAME_PATTERN: &str =
+    r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$";
+
+/// One of the currencies the service supports.
+pub fn currency_enum() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .enum_values(Some(
+            crate::domain::Currency::all().iter().map(|c| c.code()),
+        ))
+        .description(Some("ISO 4217 currency code (supported ones)"))
+}
+
+/// A supported currency code, optional.
+pub fn optional_currency_code() -> Schema {
+    let codes = crate::domain::Currency::all()
+        .iter()
+        .map(|c| serde_json::Value::from(c.code()));
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(codes.chain([serde_json::Value::Null])))
+        .description(Some(
+            "Optional ISO 4217 code; must be the wallet's currency.",
+        ))
+        .build()
+        .into()
+}
+
+/// A supported currency code, required.
+pub fn required_currency_code() -> Schema {
+    currency_enum().build().into()
 }
 
 /// An ISO 4217 code.
