@@ -375,6 +375,12 @@ async fn logout(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<StatusCode> {
+    if body.refresh_token.is_empty() {
+        return Err(ApiError::validation(vec![FieldError::new(
+            "refreshToken",
+            "must not be empty",
+        )]));
+    }
     // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
     if let Some((user_id, hash)) = parse_refresh(&body.refresh_token) {
         state.store.revoke_refresh(user_id, &hash).await?;

@@ -344,18 +344,20 @@ async fn read(
 }
 
 /// `If-Match` with the ETag of a read makes the update conditional on that version.
-fn if_match(headers: &HeaderMap) -> Option<IfMatch> {
-    let text = headers
-        .get(header::IF_MATCH)?
-        .to_str()
-        .unwrap_or_default()
-        .trim();
+fn if_match(headers: &HeaderMap) -> ApiResult<Option<IfMatch>> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or_default().trim();
+    if text.len() > 64 {
+        return Err(ApiError::bad_request("If-Match is at most 64 characters"));
+    }
     if text == "*" {
-        return Some(IfMatch::Any);
+        return Ok(Some(IfMatch::Any));
     }
     let text = text.strip_prefix("W/").unwrap_or(text);
     // An ETag we never issued matches no version.
-    Some(IfMatch::Version(text.trim_matches('"').parse().ok()))
+    Ok(Some(IfMatch::Version(text.trim_matches('"').parse().ok())))
 }
 
 /// A parsed `If-Match`: `*` (any current version) or one ETag.
@@ -404,7 +406,7 @@ async fn update(
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
-    let expected = if_match(&headers);
+    let expected = if_match(&headers)?;
     let valid = ValidTransaction::try_from(body)?;
     for _ in 0..WRITE_ATTEMPTS {
         let refs = state

@@ -49,11 +49,7 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     type Error = ApiError;
 
     fn try_from(w: &WalletRecord) -> ApiResult<Self> {
-        let money = |amount| {
-            Money::new(amount, w.currency)
-                .map(MoneyDto::from)
-                .map_err(|e| ApiError::Internal(e.into()))
-        };
+        let money = |amount| -> ApiResult<MoneyDto> { Ok(MoneyDto::total(amount, w.currency)) };
         Ok(Self {
             id: w.id,
             name: w.name.clone(),

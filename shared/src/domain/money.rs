@@ -250,6 +250,18 @@ pub struct MoneyDto {
     pub currency: CurrencyDto,
 }
 
+impl MoneyDto {
+    /// A stored total (a balance), shown with the currency's decimals. Unlike [`Money::new`]
+    /// it has no upper bound: a sum of many bounded amounts may exceed it.
+    pub fn total(mut amount: Decimal, currency: Currency) -> Self {
+        amount.rescale(currency.minor_unit);
+        Self {
+            amount,
+            currency: currency.into(),
+        }
+    }
+}
+
 impl From<Money> for MoneyDto {
     fn from(m: Money) -> Self {
         Self {
@@ -364,6 +376,15 @@ mod tests {
     fn greater_than_compares_amounts() {
         assert!(eur("2").greater_than(&eur("1.99")).unwrap());
         assert!(!eur("1.99").greater_than(&eur("1.99")).unwrap());
+    }
+
+    #[test]
+    fn totals_beyond_the_amount_bound_still_display() {
+        let big = Decimal::from_str("25000000000000.5").unwrap();
+        assert_eq!(
+            MoneyDto::total(big, Currency::eur()).amount.to_string(),
+            "25000000000000.50"
+        );
     }
 
     #[test]
