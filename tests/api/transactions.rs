@@ -327,6 +327,7 @@ async fn the_list_filters_by_date_type_category_amount_and_note() {
         ["Coffee with Sam", "Weekly shop"]
     );
     assert_eq!(notes("?q=PAY&to=2026-01-31").await, ["January pay"]);
+    assert!(notes("?from=2026-03-01&to=2026-02-01").await.is_empty());
     for bad in [
         "?type=OTHER",
         "?from=2026-13-01",

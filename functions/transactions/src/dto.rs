@@ -94,7 +94,10 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
 /// A positive id below 2^53, given as a JSON number (or a numeric string).
 fn parse_id(value: &Value) -> Result<u64, String> {
     let id = match value {
-        Value::Number(n) => n.to_string().parse::<u64>().ok(),
+        // `1.0` is the integer 1 in JSON; anything with a fraction is not an id.
+        Value::Number(_) => decimal::from_json(value, false)
+            .filter(|d| d.fract().is_zero())
+            .and_then(|d| u64::try_from(d.trunc()).ok()),
         Value::String(s) => s.parse::<u64>().ok(),
         _ => None,
     };
@@ -154,6 +157,13 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
             }
             (Some(a), _) => Some(a.clone()),
             (None, b) => b,
+        };
+        let body_currency = match body_currency {
+            Some(code) if shared::domain::Currency::from_code(&code).is_none() => {
+                keep("currency", "must be a supported ISO 4217 code".into());
+                None
+            }
+            other => other,
         };
         match (amount, category_id, date, note, provider_id, tag_ids) {
             (
@@ -287,11 +297,7 @@ impl ListQuery {
             Ok(d) => filter.to = d.map(format_date),
             Err(e) => keep("to", e),
         }
-        if let (Some(f), Some(t)) = (&filter.from, &filter.to) {
-            if f > t {
-                keep("from", "must not be after `to`".into());
-            }
-        }
+        // `from` after `to` is an empty range: it lists nothing rather than failing.
         match id(&self.category_id) {
             Ok(v) => filter.category_id = v,
             Err(e) => keep("categoryId", e),

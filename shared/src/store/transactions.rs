@@ -621,6 +621,13 @@ impl Store {
             Some(to) => format!("TXN#{to}#~"),
             None => "TXN#~".to_owned(),
         };
+        if lo > hi {
+            // An empty date range: nothing to read.
+            return Ok(TxnPage {
+                items: Vec::new(),
+                next_cursor: None,
+            });
+        }
         let mut values: HashMap<String, AttributeValue> = HashMap::from([
             (":pk".into(), s(user_pk(user_id))),
             (":lo".into(), s(lo)),
