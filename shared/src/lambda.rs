@@ -72,3 +72,48 @@ async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
 pub async fn run(router: axum::Router) -> Result<(), lambda_http::Error> {
     lambda_http::run(crate::http::with_fallback(router)).await
 }
+
+/// Makes sure the global categories exist before the first request is served, so a fresh
+/// deployment needs no manual seeding: checked at cold start (one `GetItem`) and seeded
+/// when missing (conditional `PutItem`s: concurrent cold starts are harmless, categories an
+/// admin edited are kept). If that fails, it is logged and retried before each request
+/// until it succeeds. Used by the functions that read categories: categories, transactions.
+pub async fn with_global_categories(router: axum::Router, store: Store) -> axum::Router {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let seeded = Arc::new(AtomicBool::new(ensure_global_categories(&store).await));
+    router.layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let (seeded, store) = (seeded.clone(), store.clone());
+            async move {
+                if !seeded.load(Ordering::Relaxed) && ensure_global_categories(&store).await {
+                    seeded.store(true, Ordering::Relaxed);
+                }
+                next.run(request).await
+            }
+        },
+    ))
+}
+
+async fn ensure_global_categories(store: &Store) -> bool {
+    let result = async {
+        if !store.global_categories_seeded().await? {
+            store
+                .seed_global_categories(&crate::domain::time::now_local_date_time())
+                .await?;
+            tracing::info!("seeded the global categories");
+        }
+        Ok::<_, crate::store::StoreError>(())
+    }
+    .await;
+    match result {
+        Ok(()) => true,
+        Err(error) => {
+            tracing::error!(
+                ?error,
+                "could not seed the global categories; retrying with the next request"
+            );
+            false
+        }
+    }
+}

@@ -65,3 +65,50 @@ async fn list_and_get_events_through_the_transactions_function_see_only_the_call
     let response = invoke(transactions_fn::router(app.state.clone()), &forbidden).await;
     assert_eq!(response["statusCode"], 404, "{response}");
 }
+
+#[tokio::test]
+async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
+    // A table with nothing in it, as right after `sam deploy`.
+    let seeded = fresh_state().await;
+    let table = format!("fresh-{}", rand::random::<u64>());
+    let store =
+        shared::store::Store::connect(&table, seeded.config.dynamodb_endpoint.as_deref()).await;
+    store.ensure_table().await.unwrap();
+    assert!(!store.global_categories_seeded().await.unwrap());
+    let state = shared::http::AppState {
+        store: store.clone(),
+        ..seeded
+    };
+
+    let router = shared::lambda::with_global_categories(
+        transactions_fn::router(state.clone()),
+        store.clone(),
+    )
+    .await;
+    assert!(store.global_categories_seeded().await.unwrap());
+    let (user, _) = store
+        .create_user(shared::store::users::NewUser {
+            email: "first@example.com".into(),
+            normalized_email: "first@example.com".into(),
+            first_name: "F".into(),
+            last_name: "U".into(),
+            password_hash: "x".into(),
+            role: shared::store::users::Role::User,
+            now: "2026-01-01T00:00:00".into(),
+        })
+        .await
+        .unwrap();
+    let token = state.tokens.issue(user.id, user.role).unwrap();
+    let event =
+        include_str!("../fixtures/apigw_v2_list_transactions.json").replace("{{TOKEN}}", &token);
+    let response = invoke(router, &event).await;
+    assert_eq!(response["statusCode"], 200, "{response}");
+    assert_eq!(
+        store
+            .list_categories_in(shared::store::keys::GLOBAL_PK)
+            .await
+            .unwrap()
+            .len(),
+        12
+    );
+}

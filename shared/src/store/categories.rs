@@ -112,6 +112,21 @@ impl Store {
         Ok(())
     }
 
+    /// True once the global categories are seeded (they are never deleted, so the first
+    /// one's presence tells). One `GetItem`.
+    pub async fn global_categories_seeded(&self) -> StoreResult<bool> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("PK", s(GLOBAL_PK))
+            .key("SK", s(cat_sk(GLOBAL_CATEGORIES[0].0)))
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(out.item.is_some())
+    }
+
     /// Categories in one partition (`GLOBAL` or a user's), ordered by id.
     pub async fn list_categories_in(&self, pk: &str) -> StoreResult<Vec<CategoryRecord>> {
         let mut out = Vec::new();
