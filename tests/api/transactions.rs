@@ -203,7 +203,7 @@ async fn get_update_and_delete_follow_the_transaction_and_keep_the_balance_exact
 }
 
 #[tokio::test]
-async fn unknown_or_malformed_ids_are_404_or_400() {
+async fn unknown_or_malformed_ids_are_404() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     assert_problem(app.get_transaction(&user, 123_456).await, 404).await;
@@ -214,7 +214,7 @@ async fn unknown_or_malformed_ids_are_404_or_400() {
         .send()
         .await
         .unwrap();
-    assert_problem(r, 400).await;
+    assert_problem(r, 404).await;
 }
 
 #[tokio::test]

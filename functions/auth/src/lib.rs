@@ -375,10 +375,10 @@ async fn logout(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<StatusCode> {
-    if body.refresh_token.is_empty() {
+    if body.refresh_token.is_empty() || body.refresh_token.chars().count() > 80 {
         return Err(ApiError::validation(vec![FieldError::new(
             "refreshToken",
-            "must not be empty",
+            "must be 1 to 80 characters",
         )]));
     }
     // Like OAuth token revocation (RFC 7009), an unknown token is not an error.

@@ -77,7 +77,10 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
             let code = match map.get("currency") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(code)) => Some(code.clone()),
-                Some(Value::Object(c)) => c.get("code").and_then(Value::as_str).map(str::to_owned),
+                Some(Value::Object(c)) => match c.get("code") {
+                    Some(Value::String(code)) => Some(code.clone()),
+                    _ => return Err("currency must be {\"code\": \"<ISO 4217>\"}".into()),
+                },
                 Some(_) => return Err("currency must be a code or {code}".into()),
             };
             return Ok((amount, code));

@@ -225,8 +225,9 @@ impl From<JsonRejection> for ApiError {
 }
 
 impl From<PathRejection> for ApiError {
-    fn from(r: PathRejection) -> Self {
-        ApiError::bad_request(format!("invalid path parameter: {}", r.body_text()))
+    /// An id that does not parse names nothing that exists: 404, as for any unknown id.
+    fn from(_: PathRejection) -> Self {
+        ApiError::NotFound("no such resource".into())
     }
 }
 
