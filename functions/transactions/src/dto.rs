@@ -75,13 +75,12 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
             }
             let (amount, _) = parse_amount(inner)?;
             let code = match map.get("currency") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(code)) => Some(code.clone()),
+                None => None,
                 Some(Value::Object(c)) => match c.get("code") {
                     Some(Value::String(code)) => Some(code.clone()),
                     _ => return Err("currency must be {\"code\": \"<ISO 4217>\"}".into()),
                 },
-                Some(_) => return Err("currency must be a code or {code}".into()),
+                Some(_) => return Err("currency must be {\"code\": \"<ISO 4217>\"}".into()),
             };
             return Ok((amount, code));
         }
