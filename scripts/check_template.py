@@ -342,11 +342,11 @@ def main():
     # Routes, both ways.
     for group in sorted(set(routes) - set(functions)):
         c.error(
-            f"function group {group!r} (local::FUNCTIONS) has no function in the template: add "
+            f"function group {group!r} (openapi::functions()) has no function in the template: add "
             f"{pascal(group)}Function with BuildProperties.Binary: {group} (see the comment at the top)"
         )
     for group in sorted(set(functions) - set(routes)):
-        c.error(f"{functions[group]}: builds binary {group!r}, which is not in local::FUNCTIONS (stale?)")
+        c.error(f"{functions[group]}: builds binary {group!r}, which is not in openapi::functions() (stale?)")
     wanted = {(m, p): g for g, pairs in routes.items() for (m, p) in pairs}
     for (method, path), group in sorted(wanted.items()):
         have = served.get((method, path))

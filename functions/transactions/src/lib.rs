@@ -423,12 +423,6 @@ async fn update(
             )
             .await?;
         let old = refs.transaction.clone().ok_or_else(not_found)?;
-        // Existence first: a missing transaction is 404 whatever If-Match says.
-        if expected.is_some_and(|e| !e.matches(old.version)) {
-            return Err(ApiError::PreconditionFailed(
-                "If-Match does not match the current version".into(),
-            ));
-        }
         let now = now_local_date_time();
         let new = build_record(
             &user,
@@ -439,6 +433,12 @@ async fn update(
             Some(&old.created_at),
             &now,
         )?;
+        // Existence (404) and the data (400) first: If-Match only decides between valid updates.
+        if expected.is_some_and(|e| !e.matches(old.version)) {
+            return Err(ApiError::PreconditionFailed(
+                "If-Match does not match the current version".into(),
+            ));
+        }
         match state.store.replace_transaction(&old, &new, &now).await {
             Ok(()) => return respond(StatusCode::OK, &new, false),
             Err(TxnWriteError::Stale) if expected.is_some() => {
