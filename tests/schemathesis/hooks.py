@@ -146,11 +146,12 @@ def _consistent_positive_data(case) -> None:
         return
     method, path = case.method.upper(), case.path
     body = case.body if isinstance(case.body, dict) else None
-    if path == "/auth/register" and body is not None and "password" in body:
+    if path in ("/auth/register", "/users/{id}") and body is not None and "password" in body:
         # The common-password rule cannot be a schema; a generated "000000000000000" is common.
         if not isinstance(body["password"], str) or len(set(body["password"])) < 6:
             body["password"] = "correct horse battery staple " + uuid.uuid4().hex[:8]
-        body["confirmPassword"] = body["password"]
+        if path == "/auth/register":
+            body["confirmPassword"] = body["password"]
     elif path == "/api/wallet" and method == "PUT" and body is not None:
         body["currency"] = "EUR"
         if "initialBalance" in body:
