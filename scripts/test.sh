@@ -18,5 +18,5 @@ LOG=$(mktemp)
 cargo test --workspace --locked 2>&1 | tee "$LOG"
 # One closing line for the whole run, summed over every test binary.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed;?$/) p += $(i-1); if ($i ~ /^failed;?$/) f += $(i-1) } }
-     END { printf "cargo test: %d passed, %d failed\n", p, f }' "$LOG"
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$LOG"
 rm -f "$LOG"

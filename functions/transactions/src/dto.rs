@@ -100,7 +100,12 @@ fn parse_id(value: &Value) -> Result<u64, String> {
         Value::Number(_) => decimal::from_json(value, false)
             .filter(|d| d.fract().is_zero())
             .and_then(|d| u64::try_from(d.trunc()).ok()),
-        Value::String(s) => s.parse::<u64>().ok(),
+        // In a query string `1.0` is the integer 1 too.
+        Value::String(s) => s.parse::<u64>().ok().or_else(|| {
+            decimal::parse_plain(s, false)
+                .filter(|d| d.fract().is_zero())
+                .and_then(|d| u64::try_from(d.trunc()).ok())
+        }),
         _ => None,
     };
     match id {
@@ -416,6 +421,18 @@ mod tests {
         };
         let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, ["amount", "categoryId", "date", "tagIds"]);
+    }
+
+    #[test]
+    fn integral_ids_parse_in_any_integer_spelling() {
+        assert_eq!(parse_id(&json!(4)), Ok(4));
+        assert_eq!(
+            parse_id(&serde_json::from_str::<Value>("4.0").unwrap()),
+            Ok(4)
+        );
+        assert_eq!(parse_id(&json!("4.0")), Ok(4));
+        assert!(parse_id(&json!("4.5")).is_err());
+        assert!(parse_id(&json!(0)).is_err());
     }
 
     #[test]
