@@ -114,13 +114,6 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
     }
 }
 
-/// Argon2 takes tens of milliseconds of CPU: keep it off the async workers.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> ApiResult<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))
-}
-
 /// Registers a user and creates their wallet (EUR).
 #[utoipa::path(
     post,
@@ -142,7 +135,7 @@ async fn register(
 ) -> ApiResult<impl IntoResponse> {
     let valid = ValidRegistration::try_from(body)?;
     let plain = valid.password.expose().to_owned();
-    let password_hash = blocking(move || password::hash(&plain)).await??;
+    let password_hash = password::hash_off_thread(plain).await?;
     let normalized_email = valid.email.normalized();
     let role = if state.config.admin_emails.contains(&normalized_email) {
         Role::Admin
@@ -243,7 +236,7 @@ async fn login(
     };
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let plain = body.password;
-    let ok = blocking(move || password::verify(&plain, stored.as_deref())).await?;
+    let ok = password::verify_off_thread(plain, stored).await?;
     let user = match user {
         Some(u) if ok => u,
         _ => {

@@ -248,9 +248,7 @@ async fn update(
         if user.id == id {
             let given = body.current_password.clone().unwrap_or_default();
             let stored = current.password_hash.clone();
-            let ok = tokio::task::spawn_blocking(move || password::verify(&given, Some(&stored)))
-                .await
-                .map_err(|e| ApiError::Internal(e.into()))?;
+            let ok = password::verify_off_thread(given, Some(stored)).await?;
             if !ok {
                 return Err(ApiError::Forbidden(
                     "currentPassword does not match the current password".into(),
@@ -258,9 +256,7 @@ async fn update(
             }
         }
         let plain = p.expose().to_owned();
-        let hash = tokio::task::spawn_blocking(move || password::hash(&plain))
-            .await
-            .map_err(|e| ApiError::Internal(e.into()))??;
+        let hash = password::hash_off_thread(plain).await?;
         changes.password_hash = Some(hash);
     }
     let updated = state

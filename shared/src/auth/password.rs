@@ -46,6 +46,16 @@ pub fn needs_rehash(stored: &str) -> bool {
     }
 }
 
+/// [`hash`] off the async workers: argon2 takes tens of milliseconds of CPU.
+pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
+    tokio::task::spawn_blocking(move || hash(&password)).await?
+}
+
+/// [`verify`] off the async workers.
+pub async fn verify_off_thread(password: String, stored: Option<String>) -> anyhow::Result<bool> {
+    Ok(tokio::task::spawn_blocking(move || verify(&password, stored.as_deref())).await?)
+}
+
 fn dummy_hash() -> &'static str {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY.get_or_init(|| hash("dummy password used for timing equality").unwrap_or_default())
