@@ -232,6 +232,7 @@ async fn create(
                     tag_ids: &valid.tag_ids,
                     transaction_id: None,
                     idempotency_key: key.as_deref(),
+                    skip_wallet: false,
                 },
             )
             .await?;
@@ -419,6 +420,7 @@ async fn update(
                     tag_ids: &valid.tag_ids,
                     transaction_id: Some(id),
                     idempotency_key: None,
+                    skip_wallet: false,
                 },
             )
             .await?;

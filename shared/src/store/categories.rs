@@ -221,6 +221,7 @@ impl Store {
                 user_id,
                 super::transactions::RefKeys {
                     category_id: Some(id),
+                    skip_wallet: true,
                     ..Default::default()
                 },
             )

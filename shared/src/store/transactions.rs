@@ -141,6 +141,8 @@ pub struct RefKeys<'a> {
     pub tag_ids: &'a [u64],
     pub transaction_id: Option<u64>,
     pub idempotency_key: Option<&'a str>,
+    /// Leave the wallet out (a read that only needs the references).
+    pub skip_wallet: bool,
 }
 
 /// Why a transaction write was refused by a condition.
@@ -227,7 +229,10 @@ impl Store {
     /// `BatchGetItem` (retrying only keys DynamoDB reports unprocessed).
     pub async fn fetch_refs(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
         let pk = user_pk(user_id);
-        let mut wanted = vec![key(pk.clone(), WALLET.into())];
+        let mut wanted = Vec::new();
+        if !keys.skip_wallet {
+            wanted.push(key(pk.clone(), WALLET.into()));
+        }
         if let Some(c) = keys.category_id {
             wanted.push(key(GLOBAL_PK.into(), cat_sk(c)));
             wanted.push(key(pk.clone(), cat_sk(c)));
