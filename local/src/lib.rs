@@ -1,6 +1,9 @@
 //! The whole API in one router, as API Gateway presents it: every function's routes on
 //! one port, plus the docs. Used by the local server and by the API tests.
 
+pub mod admin;
+pub mod secret;
+
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::Router;
 use shared::http::{finish, with_fallback, AppState};

@@ -1,48 +1,21 @@
 //! Local server: creates the table and seeds categories when missing, then serves every
 //! function's routes on `127.0.0.1:$PORT` (default 3000).
 
+use std::net::SocketAddr;
+
 use anyhow::Context;
-use shared::config::{Secret, MIN_SECRET_BYTES};
-
-/// Without `JWT_SECRET`, a random secret is kept in `.local/jwt-secret` so that tokens
-/// survive restarts of `make run`.
-fn local_secret() -> anyhow::Result<Secret> {
-    let path = std::path::Path::new(".local/jwt-secret");
-    if let Ok(existing) = std::fs::read(path) {
-        if existing.len() >= MIN_SECRET_BYTES {
-            return Ok(Secret::new(existing));
-        }
-    }
-    let mut bytes = [0u8; 32];
-    rand_bytes(&mut bytes);
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    std::fs::create_dir_all(".local")?;
-    std::fs::write(path, &hex).context("writing .local/jwt-secret")?;
-    Ok(Secret::new(hex.into_bytes()))
-}
-
-fn rand_bytes(out: &mut [u8]) {
-    use std::io::Read;
-    if let Ok(mut f) = std::fs::File::open("/dev/urandom") {
-        let _ = f.read_exact(out);
-    }
-}
+use shared::config::Config;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     shared::lambda::init_tracing();
-    let _ = dotenvy::dotenv();
-    if std::env::var_os("JWT_SECRET").is_none() {
-        let secret = local_secret()?;
-        // SAFETY: no other thread exists yet that could read the environment concurrently.
-        unsafe {
-            std::env::set_var(
-                "JWT_SECRET",
-                String::from_utf8_lossy(secret.expose()).as_ref(),
-            )
-        };
+    let mut config = Config::from_env()?;
+    if config.jwt_secret.is_none() {
+        config.jwt_secret = Some(local::secret::load_or_create(std::path::Path::new(
+            ".local/jwt-secret",
+        ))?);
     }
-    let state = shared::lambda::state_from_env().await?;
+    let state = shared::lambda::state_from_config(config).await?;
     state
         .store
         .ensure_table()
@@ -61,7 +34,10 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding port {port}"))?;
     println!("Personal finance API listening on http://127.0.0.1:{port}");
-    axum::serve(listener, local::app(state))
+    // The peer address is the client address that throttles key on (API Gateway's
+    // `sourceIp` in AWS).
+    let app = local::app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -25,6 +25,32 @@ impl fmt::Debug for Secret {
 /// Smallest accepted JWT signing secret: 256 bits.
 pub const MIN_SECRET_BYTES: usize = 32;
 
+/// Refuses secrets that cannot be secret: too short, a placeholder left in an example
+/// file, or too uniform to be random (all zeros, one repeated character).
+pub fn check_secret(bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() < MIN_SECRET_BYTES {
+        return Err(format!("must be at least {MIN_SECRET_BYTES} bytes"));
+    }
+    let lower = String::from_utf8_lossy(bytes).to_lowercase();
+    if ["replace", "change-me", "changeme", "placeholder", "xxxx"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return Err("is a placeholder; generate one with `openssl rand -hex 32`".into());
+    }
+    let distinct = bytes
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    if distinct < 10 {
+        return Err("is not random; generate one with `openssl rand -hex 32`".into());
+    }
+    Ok(())
+}
+
+/// Registrations allowed per client address per hour, unless configured.
+pub const DEFAULT_REGISTRATIONS_PER_HOUR: u64 = 20;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     /// `TABLE_NAME`: the DynamoDB table (default `personal-finance`).
@@ -36,8 +62,9 @@ pub struct Config {
     pub jwt_secret: Option<Secret>,
     /// `JWT_SECRET_ARN`: Secrets Manager secret holding the signing secret.
     pub jwt_secret_arn: Option<String>,
-    /// `ADMIN_EMAILS`: comma-separated e-mails that become ADMIN when they register.
-    pub admin_emails: Vec<String>,
+    /// `REGISTRATIONS_PER_ADDRESS_PER_HOUR`: registrations one client address may make
+    /// in an hour (default 20).
+    pub registrations_per_hour: u64,
     /// `DOC_PATH`: where Swagger UI is served (default `/swagger-ui`).
     pub doc_path: String,
     /// `SORT`: operation order in Swagger UI (`method` or `alpha`).
@@ -62,11 +89,17 @@ impl Config {
                 .unwrap_or_default()
         };
         let jwt_secret = match var("JWT_SECRET") {
-            Some(s) if s.len() < MIN_SECRET_BYTES => {
-                anyhow::bail!("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes")
+            Some(s) => {
+                check_secret(s.as_bytes()).map_err(|e| anyhow::anyhow!("JWT_SECRET {e}"))?;
+                Some(Secret::new(s.into_bytes()))
             }
-            Some(s) => Some(Secret::new(s.into_bytes())),
             None => None,
+        };
+        let registrations_per_hour = match var("REGISTRATIONS_PER_ADDRESS_PER_HOUR") {
+            Some(v) => v.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                anyhow::anyhow!("REGISTRATIONS_PER_ADDRESS_PER_HOUR must be a positive integer")
+            })?,
+            None => DEFAULT_REGISTRATIONS_PER_HOUR,
         };
         let doc_path = var("DOC_PATH").unwrap_or_else(|| "/swagger-ui".into());
         if !doc_path.starts_with('/') || doc_path.len() < 2 {
@@ -77,13 +110,34 @@ impl Config {
             dynamodb_endpoint: var("DYNAMODB_ENDPOINT"),
             jwt_secret,
             jwt_secret_arn: var("JWT_SECRET_ARN"),
-            admin_emails: list("ADMIN_EMAILS")
-                .into_iter()
-                .map(|e| e.to_lowercase())
-                .collect(),
+            registrations_per_hour,
             doc_path: doc_path.trim_end_matches('/').to_owned(),
             sort: var("SORT").unwrap_or_else(|| "method".into()),
             cors_allowed_origins: list("CORS_ALLOWED_ORIGINS"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_files_placeholders_fail_the_secret_check() {
+        let example: serde_json::Value =
+            serde_json::from_str(include_str!("../../env.json.example")).unwrap();
+        let placeholder = example["Parameters"]["JWT_SECRET"].as_str().unwrap();
+        assert!(
+            check_secret(placeholder.as_bytes()).is_err(),
+            "{placeholder}"
+        );
+        assert!(check_secret(&[0u8; 64]).is_err(), "all zeros");
+        assert!(check_secret(b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa").is_err());
+        assert!(check_secret(b"short").is_err());
+    }
+
+    #[test]
+    fn random_secrets_pass() {
+        assert!(check_secret(b"3f9a1c07be52d8e4a6f0c1d2e3b4a5968778695a4b3c2d1e0f").is_ok());
     }
 }

@@ -22,7 +22,12 @@ pub fn init_tracing() {
 
 /// Builds the state from the environment: the table client and the signing key.
 pub async fn state_from_env() -> anyhow::Result<AppState> {
-    let config = Config::from_env()?;
+    state_from_config(Config::from_env()?).await
+}
+
+/// Builds the state from a configuration: the table client and the signing key (from
+/// the configuration, or else from Secrets Manager).
+pub async fn state_from_config(config: Config) -> anyhow::Result<AppState> {
     let store = Store::connect(&config.table_name, config.dynamodb_endpoint.as_deref()).await;
     let secret = match (&config.jwt_secret, &config.jwt_secret_arn) {
         (Some(s), _) => s.clone(),
@@ -42,9 +47,7 @@ pub async fn state_from_env() -> anyhow::Result<AppState> {
 /// least [`MIN_SECRET_BYTES`](crate::config::MIN_SECRET_BYTES) bytes. Errors name the
 /// secret and the cause, never the value.
 async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
-    let sdk = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .load()
-        .await;
+    let sdk = crate::store::sdk_defaults().load().await;
     let out = aws_sdk_secretsmanager::Client::new(&sdk)
         .get_secret_value()
         .secret_id(arn)
@@ -61,10 +64,7 @@ async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
         (None, Some(blob)) => blob.into_inner(),
         (None, None) => anyhow::bail!("the JWT secret {arn} has no value"),
     };
-    let min = crate::config::MIN_SECRET_BYTES;
-    if bytes.len() < min {
-        anyhow::bail!("the JWT secret {arn} must be at least {min} bytes");
-    }
+    crate::config::check_secret(&bytes).map_err(|e| anyhow::anyhow!("the JWT secret {arn} {e}"))?;
     Ok(Secret::new(bytes))
 }
 

@@ -43,13 +43,13 @@ async fn register_creates_an_empty_euro_wallet() {
 }
 
 #[tokio::test]
-async fn register_accepts_camel_case_names_and_makes_configured_admins() {
+async fn register_accepts_camel_case_names_and_never_grants_a_role() {
     let app = spawn_app().await;
     let r = app
         .register(&json!({"firstName": "Ada", "lastName": "Root", "email": "Admin@Example.com", "password": PASSWORD, "confirmPassword": PASSWORD}))
         .await;
     assert_eq!(r.status(), 201);
-    assert_eq!(r.json::<Value>().await.unwrap()["role"], "ADMIN");
+    assert_eq!(r.json::<Value>().await.unwrap()["role"], "USER");
 }
 
 #[tokio::test]

@@ -67,7 +67,7 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
             Method::DELETE,
             &format!("/users/{}", user.id),
             Some(&user),
-            None,
+            Some(&json!({"currentPassword": PASSWORD})),
         )
         .await;
     assert_eq!(r.status(), 204);
@@ -128,7 +128,7 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
             Method::DELETE,
             &format!("/users/{}", user.id),
             Some(&user),
-            None,
+            Some(&json!({"currentPassword": PASSWORD})),
         )
         .await,
         404,
@@ -197,7 +197,7 @@ async fn deleting_a_user_with_5000_transactions_completes_in_one_request() {
             Method::DELETE,
             &format!("/users/{}", user.id),
             Some(&user),
-            None,
+            Some(&json!({"currentPassword": PASSWORD})),
         )
         .await;
     let took = started.elapsed();

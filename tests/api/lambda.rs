@@ -93,7 +93,6 @@ async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
             first_name: "F".into(),
             last_name: "U".into(),
             password_hash: "x".into(),
-            role: shared::store::users::Role::User,
             now: "2026-01-01T00:00:00".into(),
         })
         .await

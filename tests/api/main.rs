@@ -10,6 +10,7 @@ mod integrity;
 mod lambda;
 mod matrix;
 mod resources;
+mod security;
 mod tokens;
 mod transactions;
 mod users;

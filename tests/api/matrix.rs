@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{png, spawn_app, TestApp, TestUser};
+use crate::helpers::{png, spawn_app, TestApp, TestUser, PASSWORD};
 
 /// Objects owned by one user, created fresh for a cell.
 struct Owned {
@@ -289,7 +289,7 @@ async fn every_endpoint_allows_exactly_the_expected_callers() {
                 Method::DELETE,
                 &format!("/users/{}", victim.id),
                 caller,
-                None,
+                Some(&json!({"currentPassword": PASSWORD})),
             )
             .await
             .status()

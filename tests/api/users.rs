@@ -117,7 +117,7 @@ async fn changing_the_email_keeps_it_unique_and_frees_the_old_one() {
             Method::PUT,
             &format!("/users/{}", bob.id),
             Some(&bob),
-            Some(&json!({"email": "ANN@example.com"})),
+            Some(&json!({"email": "ANN@example.com", "currentPassword": PASSWORD})),
         )
         .await;
     assert_problem(r, 409).await;
@@ -126,7 +126,7 @@ async fn changing_the_email_keeps_it_unique_and_frees_the_old_one() {
             Method::PUT,
             &format!("/users/{}", ann.id),
             Some(&ann),
-            Some(&json!({"email": "ann.new@example.com"})),
+            Some(&json!({"email": "ann.new@example.com", "currentPassword": PASSWORD})),
         )
         .await;
     assert_eq!(r.status(), 200);

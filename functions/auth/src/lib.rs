@@ -12,11 +12,13 @@ use shared::auth::{password, token::ACCESS_TTL_SECS};
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::time::now_local_date_time;
 use shared::domain::{Email, Password};
+use shared::http::auth::{check_password, AuthUser};
+use shared::http::client::ClientAddr;
 use shared::http::extract::Json;
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::sessions::{self, Rotation};
-use shared::store::users::{CreateUserError, NewUser, Role, UserRecord};
+use shared::store::users::{CreateUserError, NewUser, UserRecord};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -25,6 +27,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(refresh))
         .routes(routes!(logout))
+        .routes(routes!(logout_all))
 }
 
 pub fn router(state: AppState) -> Router {
@@ -114,7 +117,8 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
     }
 }
 
-/// Registers a user and creates their wallet (EUR).
+/// Registers a user and creates their wallet (EUR). Everyone registers as `USER`. Each
+/// client address may register a limited number of accounts an hour (`429` beyond).
 #[utoipa::path(
     post,
     path = "/auth/register",
@@ -126,29 +130,36 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
         (status = 409, response = docs::Conflict),
         (status = 413, response = docs::PayloadTooLarge),
         (status = 415, response = docs::UnsupportedMediaType),
+        (status = 429, response = docs::TooManyRequests),
         (status = 500, response = docs::InternalError),
+        (status = 503, response = docs::Unavailable),
     )
 )]
 async fn register(
     axum::extract::State(state): axum::extract::State<AppState>,
+    client: ClientAddr,
     Json(body): Json<RegisterRequest>,
 ) -> ApiResult<impl IntoResponse> {
     let valid = ValidRegistration::try_from(body)?;
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    if let Err(throttled) = state
+        .store
+        .reserve_registration(client.as_str(), state.config.registrations_per_hour, now)
+        .await?
+    {
+        return Err(ApiError::TooManyRequests {
+            message: "too many registrations from this address; try again later".into(),
+            retry_after: throttled.retry_after,
+        });
+    }
     let plain = valid.password.expose().to_owned();
     let password_hash = password::hash_off_thread(plain).await?;
-    let normalized_email = valid.email.normalized();
-    let role = if state.config.admin_emails.contains(&normalized_email) {
-        Role::Admin
-    } else {
-        Role::User
-    };
     let new = NewUser {
         email: valid.email.as_str().to_owned(),
-        normalized_email,
+        normalized_email: valid.email.normalized(),
         first_name: valid.first_name,
         last_name: valid.last_name,
         password_hash,
-        role,
         now: now_local_date_time(),
     };
     let (user, _wallet) = state.store.create_user(new).await.map_err(|e| match e {
@@ -186,12 +197,15 @@ pub struct LoginResponse {
     /// Seconds until the token expires.
     #[schema(example = 900)]
     pub expires_in: i64,
-    /// Single-use token for `POST /auth/refresh` (30 days); keep it secret.
+    /// Single-use token for `POST /auth/refresh`; its session ends 30 days after the login
+    /// (refreshing does not extend it). Keep it secret.
     pub refresh_token: String,
     pub user: UserResponse,
 }
 
-/// Logs in with e-mail and password and returns an access token.
+/// Logs in with e-mail and password and returns an access token (15 minutes) and a
+/// refresh token (the session, 30 days from this login). Attempts are throttled per
+/// (e-mail, client address) and per e-mail across addresses (`429` with `Retry-After`).
 #[utoipa::path(
     post,
     path = "/auth/login",
@@ -205,51 +219,42 @@ pub struct LoginResponse {
         (status = 429, response = docs::TooManyRequests),
         (status = 415, response = docs::UnsupportedMediaType),
         (status = 500, response = docs::InternalError),
+        (status = 503, response = docs::Unavailable),
     )
 )]
 async fn login(
     axum::extract::State(state): axum::extract::State<AppState>,
+    client: ClientAddr,
     Json(body): Json<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
     let failed = || ApiError::Unauthorized("invalid e-mail or password".into());
-    // Malformed e-mails and over-long passwords fail like wrong ones (same status, and
-    // the length bound keeps hashing cost bounded).
-    let email = Email::parse(&body.email)
+    // A malformed e-mail or an over-long password cannot match: refused without hashing
+    // (same status as a wrong password; the length bound keeps hashing cost bounded).
+    let Some(email) = Email::parse(&body.email)
         .ok()
-        .filter(|_| body.password.len() <= 1024);
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    if let Some(email) = &email {
-        if let Some(retry_after) = state
-            .store
-            .login_blocked_for(&email.normalized(), now)
-            .await?
-        {
-            return Err(ApiError::TooManyRequests {
-                message: "too many failed logins for this e-mail; try again later".into(),
-                retry_after,
-            });
-        }
-    }
-    let user = match &email {
-        Some(email) => state.store.find_user_by_email(&email.normalized()).await?,
-        None => None,
+        .filter(|_| body.password.len() <= 1024)
+    else {
+        return Err(failed());
     };
+    let normalized = email.normalized();
+    let user = state.store.find_user_by_email(&normalized).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let plain = body.password;
-    let ok = password::verify_off_thread(plain, stored).await?;
+    let ok = check_password(&state, &normalized, &client, plain.clone(), stored).await?;
     let user = match user {
         Some(u) if ok => u,
-        _ => {
-            if let Some(email) = &email {
-                state
-                    .store
-                    .record_login_failure(&email.normalized(), now)
-                    .await?;
-            }
-            return Err(failed());
-        }
+        _ => return Err(failed()),
     };
-    let family = random_token(16);
+    if password::needs_rehash(&user.password_hash) {
+        // Hashes age: stored with weaker parameters than today's, renewed now that the
+        // password is at hand.
+        let stronger = password::hash_off_thread(plain).await?;
+        state
+            .store
+            .upgrade_password_hash(user.id, &user.password_hash, &stronger)
+            .await?;
+    }
+    let family = random_token(FAMILY_BYTES);
     session_response(&state, &user, &family, None).await
 }
 
@@ -259,21 +264,30 @@ fn random_token(n: usize) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// Issues an access token and a refresh token: a new one in `family`, or the successor
-/// of `rotating` (its hash) when refreshing.
+/// Issues an access token and a refresh token `<user id>.<session>.<secret>`: the first
+/// of a new session at login, or the successor of `rotating` (the presented token's hash).
 async fn session_response(
     state: &AppState,
     user: &UserRecord,
     family: &str,
     rotating: Option<&str>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let secret = random_token(32);
+    let secret = random_token(SECRET_BYTES);
     let hash = sessions::hash_secret(&secret);
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     let stored = match rotating {
-        None => state.store.add_refresh(user.id, &hash, family, now).await?,
+        None => {
+            state
+                .store
+                .start_session(user.id, family, &hash, user.session_epoch, now)
+                .await?
+        }
         Some(old) => {
-            state.store.rotate_refresh(user.id, old, &hash, now).await? == Rotation::Rotated
+            state
+                .store
+                .rotate_session(user.id, family, old, &hash, now)
+                .await?
+                == Rotation::Rotated
         }
     };
     if !stored {
@@ -284,30 +298,50 @@ async fn session_response(
         token,
         token_type: "Bearer",
         expires_in: ACCESS_TTL_SECS,
-        refresh_token: format!("{}.{secret}", user.id),
+        refresh_token: format!("{}.{family}.{secret}", user.id),
         user: UserResponse::from(user),
     }))
 }
 
+/// Random bytes of a session id (22 characters) and of a refresh secret (32 characters).
+const FAMILY_BYTES: usize = 16;
+const SECRET_BYTES: usize = 24;
+
 fn refresh_refused() -> ApiError {
     ApiError::Unauthorized(
-        "the refresh token is invalid, expired or already used; log in again".into(),
+        "the refresh token is invalid, expired, revoked or already used; log in again".into(),
     )
 }
 
-/// A refresh token is `<user id>.<secret>`: the id locates the user's partition. Anything
-/// else is simply not a valid token.
-fn parse_refresh(token: &str) -> Option<(u64, String)> {
-    let (id, secret) = token.split_once('.')?;
-    let id: u64 = id.parse().ok()?;
-    if secret.len() != 43
-        || !secret
+fn is_token_part(part: &str, bytes: usize) -> bool {
+    part.len() == (bytes * 4).div_ceil(3)
+        && part
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// A refresh token is `<user id>.<session>.<secret>`: the id locates the user's
+/// partition, the session its item. Anything else is simply not a valid token.
+struct RefreshToken {
+    user_id: u64,
+    family: String,
+    hash: String,
+}
+
+fn parse_refresh(token: &str) -> Option<RefreshToken> {
+    let mut parts = token.split('.');
+    let (id, family, secret) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some()
+        || !is_token_part(family, FAMILY_BYTES)
+        || !is_token_part(secret, SECRET_BYTES)
     {
         return None;
     }
-    Some((id, sessions::hash_secret(secret)))
+    Some(RefreshToken {
+        user_id: id.parse().ok()?,
+        family: family.to_owned(),
+        hash: sessions::hash_secret(secret),
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -320,7 +354,9 @@ pub struct RefreshRequest {
 }
 
 /// Exchanges a refresh token for a new access token and a new refresh token. Each refresh
-/// token works once; presenting a used one revokes every token of that login.
+/// token works once; presenting a used one ends the session. The session ends 30 days
+/// after the login however often it is refreshed, and at once when the password, e-mail
+/// or role changes, on `/auth/logout-all`, or when the account is deleted.
 #[utoipa::path(
     post,
     path = "/auth/refresh",
@@ -339,17 +375,17 @@ async fn refresh(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let (user_id, hash) = parse_refresh(&body.refresh_token).ok_or_else(refresh_refused)?;
+    let token = parse_refresh(&body.refresh_token).ok_or_else(refresh_refused)?;
     // The current profile: a deleted user cannot refresh, and a changed role applies.
     let user = state
         .store
-        .get_user(user_id)
+        .get_user(token.user_id)
         .await?
         .ok_or_else(refresh_refused)?;
-    session_response(&state, &user, "", Some(&hash)).await
+    session_response(&state, &user, &token.family, Some(&token.hash)).await
 }
 
-/// Logs out: revokes the refresh token and every token rotated from the same login.
+/// Logs out: ends the session of the refresh token (every token rotated from that login).
 /// Access tokens already issued stay valid until they expire (at most 15 minutes).
 #[utoipa::path(
     post,
@@ -375,8 +411,33 @@ async fn logout(
         )]));
     }
     // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
-    if let Some((user_id, hash)) = parse_refresh(&body.refresh_token) {
-        state.store.revoke_refresh(user_id, &hash).await?;
+    if let Some(token) = parse_refresh(&body.refresh_token) {
+        state
+            .store
+            .end_session(token.user_id, &token.family)
+            .await?;
     }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Logs the caller out everywhere: every session (refresh token) of the account ends at
+/// once. Access tokens already issued stay valid until they expire (at most 15 minutes).
+#[utoipa::path(
+    post,
+    path = "/auth/logout-all",
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Every session of the caller ended"),
+        (status = 403, response = docs::Forbidden),
+        (status = 500, response = docs::InternalError),
+        (status = 503, response = docs::Unavailable),
+    )
+)]
+async fn logout_all(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    user: AuthUser,
+) -> ApiResult<StatusCode> {
+    state.store.end_all_sessions(user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -287,15 +287,29 @@ async fn list(
     Query(query): Query<ListQuery>,
 ) -> ApiResult<Response> {
     let (filter, limit) = query.parse()?;
+    let invalid_cursor = || {
+        ApiError::validation(vec![FieldError::new(
+            "cursor",
+            "is not a cursor this service issued",
+        )])
+    };
+    // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
+    let position = match &query.cursor {
+        Some(c) => Some(
+            state
+                .tokens
+                .cursors()
+                .open(user.id, c)
+                .ok_or_else(invalid_cursor)?,
+        ),
+        None => None,
+    };
     let page = state
         .store
-        .list_transactions(user.id, &filter, limit, query.cursor.as_deref())
+        .list_transactions(user.id, &filter, limit, position.as_deref())
         .await
         .map_err(|e| match e {
-            ListError::Cursor(_) => ApiError::validation(vec![FieldError::new(
-                "cursor",
-                "is not a cursor this service issued",
-            )]),
+            ListError::Cursor(_) => invalid_cursor(),
             ListError::Store(e) => e.into(),
         })?;
     let items = page
@@ -304,7 +318,8 @@ async fn list(
         .map(TransactionResponse::try_from)
         .collect::<ApiResult<Vec<_>>>()?;
     let mut response = Json(items).into_response();
-    if let Some(cursor) = page.next_cursor {
+    if let Some(position) = page.next_cursor {
+        let cursor = state.tokens.cursors().seal(user.id, &position);
         let link = format!(
             "</api/transactions?{}>; rel=\"next\"",
             query.next_page(&cursor)

@@ -17,7 +17,8 @@ use shared::auth::password;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::time::now_local_date_time;
 use shared::domain::{Email, Password};
-use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
+use shared::http::auth::{check_password, require_admin, require_self_or_admin, AuthUser};
+use shared::http::client::ClientAddr;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
@@ -171,7 +172,8 @@ pub struct UpdateRequest {
     /// New password, 15 to 128 characters.
     #[schema(min_length = 15, max_length = 128, format = Password)]
     pub password: Option<String>,
-    /// Required with `password` when changing one's own.
+    /// Required with `password` or `email` when changing one's own (wrong attempts count
+    /// against the login throttle).
     #[schema(max_length = 1024, format = Password)]
     pub current_password: Option<String>,
     /// Administrators only.
@@ -179,6 +181,8 @@ pub struct UpdateRequest {
 }
 
 /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
+/// Changing one's own e-mail or password needs `currentPassword`. A new password, e-mail
+/// or role ends every session (refresh token) of the user.
 #[utoipa::path(
     put,
     path = "/users/{id}",
@@ -194,12 +198,14 @@ pub struct UpdateRequest {
         (status = 409, response = docs::Conflict),
         (status = 413, response = docs::PayloadTooLarge),
         (status = 415, response = docs::UnsupportedMediaType),
+        (status = 429, response = docs::TooManyRequests),
         (status = 500, response = docs::InternalError),
     )
 )]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
+    client: ClientAddr,
     Path(id): Path<u64>,
     Json(body): Json<UpdateRequest>,
 ) -> ApiResult<Json<UserResponse>> {
@@ -242,19 +248,13 @@ async fn update(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
+    // Changing one's own password or e-mail proves knowledge of the current password (a
+    // stolen access token alone cannot take the account over); an admin may reset
+    // someone else's.
+    if user.id == id && (new_password.is_some() || changes.email.is_some()) {
+        confirm_password(&state, &client, &current, body.current_password.clone()).await?;
+    }
     if let Some(p) = new_password {
-        // Changing one's own password proves knowledge of the current one; an admin may
-        // reset someone else's.
-        if user.id == id {
-            let given = body.current_password.clone().unwrap_or_default();
-            let stored = current.password_hash.clone();
-            let ok = password::verify_off_thread(given, Some(stored)).await?;
-            if !ok {
-                return Err(ApiError::Forbidden(
-                    "currentPassword does not match the current password".into(),
-                ));
-            }
-        }
         let plain = p.expose().to_owned();
         let hash = password::hash_off_thread(plain).await?;
         changes.password_hash = Some(hash);
@@ -275,36 +275,84 @@ async fn update(
     Ok(Json(UserResponse::from(&updated)))
 }
 
+/// Checks `currentPassword` against the account, counted like a login attempt: `403`
+/// when absent or wrong, `429` when the account's login throttle is exhausted.
+async fn confirm_password(
+    state: &AppState,
+    client: &ClientAddr,
+    account: &UserRecord,
+    given: Option<String>,
+) -> ApiResult<()> {
+    let wrong =
+        || ApiError::Forbidden("currentPassword does not match the current password".into());
+    let given = given
+        .filter(|p| !p.is_empty() && p.len() <= 1024)
+        .ok_or_else(wrong)?;
+    let email = account.email.to_lowercase();
+    let stored = Some(account.password_hash.clone());
+    if check_password(state, &email, client, given, stored).await? {
+        Ok(())
+    } else {
+        Err(wrong())
+    }
+}
+
+/// Body of `DELETE /users/{id}`: the password, when deleting one's own account.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = UserDeletion)]
+pub struct DeleteRequest {
+    /// Required when deleting one's own account; not needed by an admin deleting another.
+    #[schema(max_length = 1024, format = Password)]
+    pub current_password: Option<String>,
+}
+
+fn parse_delete_body(body: &[u8]) -> ApiResult<DeleteRequest> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(DeleteRequest::default());
+    }
+    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("invalid body: {e}")))
+}
+
 /// Time a deletion may spend purging before answering (API Gateway waits at most 30 s).
 const PURGE_BUDGET: Duration = Duration::from_secs(20);
 
 /// Deletes the user and everything they own: 204 when done. If the purge of a very large
 /// account outlasts the budget, 202: the account is already gone (login, e-mail, wallet),
-/// and repeating the DELETE finishes the purge.
+/// and repeating the DELETE finishes the purge. Deleting one's own account needs
+/// `{"currentPassword": ...}` in the body.
 #[utoipa::path(
     delete,
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    request_body(content = Option<DeleteRequest>, content_type = "application/json"),
     responses(
         (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),
         (status = 204, description = "Deleted with all of its data"),
         (status = 400, response = docs::BadRequest),
         (status = 403, response = docs::Forbidden),
         (status = 404, response = docs::NotFound),
+        (status = 429, response = docs::TooManyRequests),
         (status = 500, response = docs::InternalError),
     )
 )]
 async fn remove(
     State(state): State<AppState>,
     user: AuthUser,
+    client: ClientAddr,
     Path(id): Path<u64>,
+    body: axum::body::Bytes,
 ) -> ApiResult<StatusCode> {
     require_self_or_admin(&state, &user, id).await?;
+    let body = parse_delete_body(&body)?;
     let deadline = Instant::now() + PURGE_BUDGET;
     match state.store.get_user(id).await? {
         Some(record) => {
+            if user.id == id {
+                confirm_password(&state, &client, &record, body.current_password).await?;
+            }
             state.store.delete_profile(&record).await?;
         }
         // Already deleted: continue an unfinished purge, or report the user gone.

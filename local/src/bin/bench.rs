@@ -47,7 +47,7 @@ async fn state(endpoint: &str) -> anyhow::Result<AppState> {
         dynamodb_endpoint: Some(endpoint.to_owned()),
         jwt_secret: Some(secret.clone()),
         jwt_secret_arn: None,
-        admin_emails: vec![],
+        registrations_per_hour: u64::MAX,
         doc_path: "/swagger-ui".into(),
         sort: "method".into(),
         cors_allowed_origins: vec![],

@@ -46,14 +46,50 @@ pub fn needs_rehash(stored: &str) -> bool {
     }
 }
 
+/// Password hashes computed at once per instance: each takes 19 MiB and a core for tens
+/// of milliseconds, so a burst of logins or registrations queues instead of exhausting
+/// memory (a Lambda instance serves one request at a time; the local server many).
+pub const MAX_CONCURRENT_HASHES: usize = 4;
+/// How long a request waits for a hashing slot before it is answered 503.
+pub const HASH_QUEUE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+static SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_CONCURRENT_HASHES);
+static IN_FLIGHT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static PEAK: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// No hashing slot came free in time: the instance is saturated.
+#[derive(Debug, thiserror::Error)]
+#[error("too many password checks in progress")]
+pub struct Busy;
+
+/// The most hashes that have run at once in this process (for tests and diagnostics).
+pub fn peak_concurrency() -> usize {
+    PEAK.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Runs `work` on the blocking pool within the instance's hashing slots.
+async fn bounded<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    use std::sync::atomic::Ordering;
+    let _permit = tokio::time::timeout(HASH_QUEUE_TIMEOUT, SLOTS.acquire())
+        .await
+        .map_err(|_| Busy)??;
+    let now = IN_FLIGHT.fetch_add(1, Ordering::SeqCst) + 1;
+    PEAK.fetch_max(now, Ordering::SeqCst);
+    let result = tokio::task::spawn_blocking(work).await;
+    IN_FLIGHT.fetch_sub(1, Ordering::SeqCst);
+    Ok(result?)
+}
+
 /// [`hash`] off the async workers: argon2 takes tens of milliseconds of CPU.
 pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
-    tokio::task::spawn_blocking(move || hash(&password)).await?
+    bounded(move || hash(&password)).await?
 }
 
 /// [`verify`] off the async workers.
 pub async fn verify_off_thread(password: String, stored: Option<String>) -> anyhow::Result<bool> {
-    Ok(tokio::task::spawn_blocking(move || verify(&password, stored.as_deref())).await?)
+    bounded(move || verify(&password, stored.as_deref())).await
 }
 
 fn dummy_hash() -> &'static str {
@@ -73,6 +109,21 @@ mod tests {
         assert!(!verify("wrong horse battery", Some(&h)));
         assert!(!verify("correct horse battery", None));
         assert!(!needs_rehash(&h));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn a_burst_of_hashes_never_runs_more_than_the_bound_at_once() {
+        let tasks: Vec<_> = (0..(MAX_CONCURRENT_HASHES * 4))
+            .map(|i| tokio::spawn(hash_off_thread(format!("password number {i}"))))
+            .collect();
+        for t in tasks {
+            assert!(t.await.unwrap().unwrap().starts_with("$argon2id$"));
+        }
+        let peak = peak_concurrency();
+        assert!(
+            (1..=MAX_CONCURRENT_HASHES).contains(&peak),
+            "peak {peak} hashes at once"
+        );
     }
 
     #[test]

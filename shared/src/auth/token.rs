@@ -25,6 +25,7 @@ pub struct Claims {
 
 /// Signs and checks tokens with one secret.
 pub struct TokenKeys {
+    cursors: super::cursor::CursorKey,
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
@@ -44,10 +45,16 @@ impl TokenKeys {
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 5;
         Self {
+            cursors: super::cursor::CursorKey::derive(secret),
             encoding: EncodingKey::from_secret(secret.expose()),
             decoding: DecodingKey::from_secret(secret.expose()),
             validation,
         }
+    }
+
+    /// The key that seals and opens page cursors (derived from the same secret).
+    pub fn cursors(&self) -> &super::cursor::CursorKey {
+        &self.cursors
     }
 
     /// A fresh access token for the user.

@@ -174,10 +174,15 @@ impl IntoResponse for ApiError {
             errors,
         };
         let mut response = problem.into_response_with(status);
-        if let ApiError::TooManyRequests { retry_after, .. } = self {
+        let retry_after = match self {
+            ApiError::TooManyRequests { retry_after, .. } => Some(retry_after),
+            ApiError::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
@@ -198,8 +203,14 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// What a 503 tells clients to wait before retrying (storage outage, saturated instance).
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 impl From<anyhow::Error> for ApiError {
     fn from(e: anyhow::Error) -> Self {
+        if e.downcast_ref::<crate::auth::password::Busy>().is_some() {
+            return ApiError::Unavailable(e);
+        }
         ApiError::Internal(e)
     }
 }

@@ -1,6 +1,7 @@
 //! HTTP glue shared by every function: state, error body, extractors, auth, common layers.
 
 pub mod auth;
+pub mod client;
 pub mod decimal;
 pub mod docs;
 pub mod error;

@@ -96,17 +96,18 @@ impl Store {
             values.insert(":ln".into(), s(&v));
             next.last_name = v;
         }
+        // A new password, e-mail or role ends every session (see `sessions`).
+        let mut end_sessions = false;
         if let Some(v) = changes.password_hash {
             sets.push("passwordHash = :ph".into());
             values.insert(":ph".into(), s(&v));
             next.password_hash = v;
+            end_sessions = true;
         }
         if let Some(r) = changes.role {
             sets.push("#role = :role".into());
-            values.insert(
-                ":role".into(),
-                s(if r == Role::Admin { "ADMIN" } else { "USER" }),
-            );
+            values.insert(":role".into(), s(r.as_str()));
+            end_sessions |= r != current.role;
             next.role = r;
         }
         let mut email_swap = None;
@@ -117,9 +118,16 @@ impl Store {
             if normalized != old_normalized {
                 email_swap = Some((old_normalized, normalized));
             }
+            end_sessions |= email != current.email;
             next.email = email;
         }
         next.updated_at = now.to_owned();
+        let mut expression = format!("SET {}", sets.join(", "));
+        if end_sessions {
+            expression.push_str(" ADD sessionEpoch :one");
+            values.insert(":one".into(), n(1));
+            next.session_epoch += 1;
+        }
 
         let mut tx = TxItems::new(self);
         // DynamoDB refuses unused placeholders, so the name of `role` (a reserved word) is
@@ -130,7 +138,7 @@ impl Store {
         tx.update(
             &user_pk(current.id),
             PROFILE,
-            &format!("SET {}", sets.join(", ")),
+            &expression,
             Some("attribute_exists(PK) AND email = :oldEmail"),
             values,
             names,

@@ -67,7 +67,7 @@ impl Store {
     /// endpoint override for DynamoDB Local, counting every call it makes.
     pub async fn connect(table: &str, endpoint: Option<&str>) -> Self {
         let counter = CallCounter::default();
-        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+        let mut loader = sdk_defaults();
         if let Some(url) = endpoint {
             loader = loader.endpoint_url(url);
             // DynamoDB Local accepts any credentials; supply some so a laptop without
@@ -103,6 +103,30 @@ impl Store {
     }
 }
 
+/// Every SDK call is bounded: a connection within [`CONNECT_TIMEOUT`], each attempt within
+/// [`ATTEMPT_TIMEOUT`], all attempts ([`SDK_MAX_ATTEMPTS`], the standard retry mode with
+/// backoff) within [`OPERATION_TIMEOUT`], well under API Gateway's 30 s: an unreachable or
+/// hanging DynamoDB becomes a 503 with `Retry-After`, never a request that hangs.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(3);
+pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(6);
+pub const SDK_MAX_ATTEMPTS: u32 = 3;
+
+/// The SDK configuration loader with the timeouts and retries above.
+pub fn sdk_defaults() -> aws_config::ConfigLoader {
+    aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .timeout_config(
+            aws_config::timeout::TimeoutConfig::builder()
+                .connect_timeout(CONNECT_TIMEOUT)
+                .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                .operation_timeout(OPERATION_TIMEOUT)
+                .build(),
+        )
+        .retry_config(
+            aws_config::retry::RetryConfig::standard().with_max_attempts(SDK_MAX_ATTEMPTS),
+        )
+}
+
 /// Backoff before retry `attempt` (1-based): 10 ms doubling, with jitter, capped at 320 ms.
 async fn backoff(attempt: u32) {
     use rand::Rng;
@@ -119,7 +143,9 @@ where
 {
     use aws_sdk_dynamodb::error::SdkError;
     let unavailable = match &err {
-        SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) => true,
+        SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) | SdkError::ResponseError(_) => {
+            true
+        }
         SdkError::ServiceError(se) => matches!(
             se.err().code(),
             Some(

@@ -1,79 +1,85 @@
-//! Refresh tokens: stored hashed in the user's partition, rotated on every use, grouped
-//! in families (one per login) so that replaying a rotated token revokes the family.
+//! Sessions: one item per login (`SESSION#<family>` in the user's partition) holding the
+//! SHA-256 of the one refresh token that is valid now, the profile's session epoch at
+//! login and a fixed expiry 30 days after the login.
+//!
+//! - A refresh replaces the current hash in one transaction that also checks the profile's
+//!   `sessionEpoch` is still the session's: bumping the epoch (password, e-mail or role
+//!   change, "log out everywhere") ends every session of the user at once, with no window
+//!   in which a refresh could slip through, and a deleted profile ends them too.
+//! - Presenting a token of the family that is not the current one means it was copied: the
+//!   whole session is deleted.
+//! - Refreshing never extends the session: it ends 30 days after the login.
 
 use sha2::{Digest, Sha256};
 
-use super::attr::{get_s, n, s, Item};
-use super::keys::user_pk;
+use super::attr::{get_opt_u64, get_s, n, s, Item};
+use super::keys::{user_pk, PROFILE};
 use super::transact::{TransactError, TxItems};
 use super::{sdk_error, Store, StoreResult};
 
-/// Refresh tokens live 30 days.
+/// Sessions end 30 days after the login.
 pub const REFRESH_TTL_SECS: i64 = 30 * 24 * 3600;
 
-/// A refresh token as stored (never the token itself: its SHA-256).
+/// A session as stored (never the token itself: its SHA-256).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefreshRecord {
-    pub family: String,
-    pub used: bool,
+pub struct SessionRecord {
+    pub current: String,
+    pub epoch: u64,
     pub expires_at: i64,
 }
 
-fn sk(hash: &str) -> String {
-    format!("REFRESH#{hash}")
+fn sk(family: &str) -> String {
+    format!("SESSION#{family}")
 }
 
 /// SHA-256 of the secret part, hex.
 pub fn hash_secret(secret: &str) -> String {
-    hex_encode(&Sha256::digest(secret.as_bytes()))
-}
-
-fn hex_encode(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Outcome of presenting a refresh token for rotation.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Rotation {
     Rotated,
-    /// Unknown, expired, or already used (then its family is revoked).
+    /// Unknown, expired, revoked, or not the current token (then the session is ended).
     Refused,
 }
 
-fn record_item(user_id: u64, hash: &str, family: &str, expires_at: i64) -> Item {
-    Item::from([
-        ("PK".into(), s(user_pk(user_id))),
-        ("SK".into(), s(sk(hash))),
-        ("family".into(), s(family)),
-        (
-            "used".into(),
-            aws_sdk_dynamodb::types::AttributeValue::Bool(false),
-        ),
-        ("expiresAt".into(), n(expires_at)),
-    ])
+/// The condition on the profile that a session of `epoch` is still valid: it exists and
+/// its epoch has not moved (profiles written before epochs existed have none: epoch 0).
+pub(crate) fn epoch_condition(epoch: u64) -> (&'static str, Item) {
+    let cond = if epoch == 0 {
+        "attribute_exists(PK) AND (attribute_not_exists(sessionEpoch) OR sessionEpoch = :epoch)"
+    } else {
+        "attribute_exists(PK) AND sessionEpoch = :epoch"
+    };
+    (cond, Item::from([(":epoch".into(), n(epoch))]))
 }
 
 impl Store {
-    /// Stores a new refresh token (by hash) of a family; the profile must exist.
-    pub async fn add_refresh(
+    /// Starts a session at login, as long as the profile is still at `epoch`.
+    pub async fn start_session(
         &self,
         user_id: u64,
-        hash: &str,
         family: &str,
+        hash: &str,
+        epoch: u64,
         now: i64,
     ) -> StoreResult<bool> {
+        let item = Item::from([
+            ("PK".into(), s(user_pk(user_id))),
+            ("SK".into(), s(sk(family))),
+            ("current".into(), s(hash)),
+            ("epoch".into(), n(epoch)),
+            ("expiresAt".into(), n(now + REFRESH_TTL_SECS)),
+        ]);
         let mut tx = TxItems::new(self);
-        tx.put(
-            record_item(user_id, hash, family, now + REFRESH_TTL_SECS),
-            Some("attribute_not_exists(PK)"),
-            None,
-        )?;
-        tx.check(
-            &user_pk(user_id),
-            super::keys::PROFILE,
-            "attribute_exists(PK)",
-            None,
-        )?;
+        tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        let (cond, values) = epoch_condition(epoch);
+        tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
         match self.transact(tx).await {
             Ok(()) => Ok(true),
             Err(TransactError::ConditionFailed(_)) => Ok(false),
@@ -81,13 +87,18 @@ impl Store {
         }
     }
 
-    async fn get_refresh(&self, user_id: u64, hash: &str) -> StoreResult<Option<RefreshRecord>> {
+    /// The session of a family, if it exists.
+    pub async fn get_session(
+        &self,
+        user_id: u64,
+        family: &str,
+    ) -> StoreResult<Option<SessionRecord>> {
         let out = self
             .client
             .get_item()
             .table_name(&self.table)
             .key("PK", s(user_pk(user_id)))
-            .key("SK", s(sk(hash)))
+            .key("SK", s(sk(family)))
             .consistent_read(true)
             .send()
             .await
@@ -95,76 +106,57 @@ impl Store {
         let Some(item) = out.item else {
             return Ok(None);
         };
-        Ok(Some(RefreshRecord {
-            family: get_s(&item, "family")?.to_owned(),
-            used: matches!(
-                item.get("used"),
-                Some(aws_sdk_dynamodb::types::AttributeValue::Bool(true))
-            ),
-            expires_at: item
-                .get("expiresAt")
-                .and_then(|v| v.as_n().ok())
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0),
+        Ok(Some(SessionRecord {
+            current: get_s(&item, "current")?.to_owned(),
+            epoch: get_opt_u64(&item, "epoch").unwrap_or(0),
+            expires_at: get_opt_u64(&item, "expiresAt").unwrap_or(0) as i64,
         }))
     }
 
-    /// Marks the presented token used and stores its successor, atomically. A token that
-    /// was already used means it leaked (or a client raced itself): its family is revoked.
-    pub async fn rotate_refresh(
+    /// Replaces the session's current token `old_hash` by `new_hash`, atomically with the
+    /// check that the profile's epoch is still the session's. A token that is not the
+    /// current one (already used, or raced by a copy) ends the session.
+    pub async fn rotate_session(
         &self,
         user_id: u64,
+        family: &str,
         old_hash: &str,
         new_hash: &str,
         now: i64,
     ) -> StoreResult<Rotation> {
-        let Some(old) = self.get_refresh(user_id, old_hash).await? else {
+        let Some(session) = self.get_session(user_id, family).await? else {
             return Ok(Rotation::Refused);
         };
-        if old.used {
-            self.revoke_family(user_id, &old.family).await?;
+        if session.current != old_hash {
+            self.end_session(user_id, family).await?;
             return Ok(Rotation::Refused);
         }
-        if old.expires_at <= now {
+        if session.expires_at <= now {
             return Ok(Rotation::Refused);
         }
         let mut tx = TxItems::new(self);
         tx.update(
             &user_pk(user_id),
-            &sk(old_hash),
-            "SET #used = :true",
-            Some("attribute_exists(PK) AND #used = :false"),
+            &sk(family),
+            "SET #current = :new",
+            Some("#current = :old AND expiresAt > :now"),
             Item::from([
-                (
-                    ":true".into(),
-                    aws_sdk_dynamodb::types::AttributeValue::Bool(true),
-                ),
-                (
-                    ":false".into(),
-                    aws_sdk_dynamodb::types::AttributeValue::Bool(false),
-                ),
+                (":new".into(), s(new_hash)),
+                (":old".into(), s(old_hash)),
+                (":now".into(), n(now)),
             ]),
             Some(std::collections::HashMap::from([(
-                "#used".to_owned(),
-                "used".to_owned(),
+                "#current".to_owned(),
+                "current".to_owned(),
             )])),
         )?;
-        tx.put(
-            record_item(user_id, new_hash, &old.family, now + REFRESH_TTL_SECS),
-            Some("attribute_not_exists(PK)"),
-            None,
-        )?;
-        tx.check(
-            &user_pk(user_id),
-            super::keys::PROFILE,
-            "attribute_exists(PK)",
-            None,
-        )?;
+        let (cond, values) = epoch_condition(session.epoch);
+        tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
         match self.transact(tx).await {
             Ok(()) => Ok(Rotation::Rotated),
             Err(TransactError::ConditionFailed(0)) => {
-                // Used concurrently by someone else: treat as reuse.
-                self.revoke_family(user_id, &old.family).await?;
+                // Rotated concurrently by another holder of the same token: a copy exists.
+                self.end_session(user_id, family).await?;
                 Ok(Rotation::Refused)
             }
             Err(TransactError::ConditionFailed(_)) => Ok(Rotation::Refused),
@@ -172,48 +164,67 @@ impl Store {
         }
     }
 
-    /// Revokes the family of the presented token (logout). Unknown tokens are ignored.
-    pub async fn revoke_refresh(&self, user_id: u64, hash: &str) -> StoreResult<()> {
-        if let Some(r) = self.get_refresh(user_id, hash).await? {
-            self.revoke_family(user_id, &r.family).await?;
-        }
+    /// Ends one session (logout). Unknown sessions are ignored.
+    pub async fn end_session(&self, user_id: u64, family: &str) -> StoreResult<()> {
+        self.client
+            .delete_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(sk(family)))
+            .send()
+            .await
+            .map_err(sdk_error)?;
         Ok(())
     }
 
-    /// Deletes every refresh token of a family (bounded: one per rotation within 30 days).
-    async fn revoke_family(&self, user_id: u64, family: &str) -> StoreResult<()> {
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .filter_expression("#family = :family")
-                .expression_attribute_names("#family", "family")
-                .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":prefix", s("REFRESH#"))
-                .expression_attribute_values(":family", s(family))
-                .projection_expression("SK")
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in page.items.unwrap_or_default() {
-                let sk = get_s(&item, "SK")?;
-                self.client
-                    .delete_item()
-                    .table_name(&self.table)
-                    .key("PK", s(user_pk(user_id)))
-                    .key("SK", s(sk))
-                    .send()
-                    .await
-                    .map_err(sdk_error)?;
+    /// Ends every session of the user at once by moving the profile's session epoch.
+    /// `false` when the profile does not exist.
+    pub async fn end_all_sessions(&self, user_id: u64) -> StoreResult<bool> {
+        let out = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(PROFILE))
+            .update_expression("ADD sessionEpoch :one")
+            .condition_expression("attribute_exists(PK)")
+            .expression_attribute_values(":one", n(1))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(true),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
+            {
+                Ok(false)
             }
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                return Ok(());
-            }
+            Err(e) => Err(sdk_error(e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_stored_as_sha256_hex() {
+        assert_eq!(
+            hash_secret("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn epoch_zero_also_matches_profiles_without_an_epoch() {
+        assert!(epoch_condition(0)
+            .0
+            .contains("attribute_not_exists(sessionEpoch)"));
+        assert!(!epoch_condition(3).0.contains("attribute_not_exists"));
+        assert_eq!(
+            epoch_condition(3).1[":epoch"],
+            aws_sdk_dynamodb::types::AttributeValue::N("3".into())
+        );
     }
 }

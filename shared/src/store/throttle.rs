@@ -1,66 +1,248 @@
-//! Failed-login counters per e-mail, in fixed 15-minute windows that expire by TTL.
+//! Throttles, following the OWASP Authentication cheat sheet: login attempts are counted
+//! per (e-mail, client address) and per e-mail across all addresses, and reserved with a
+//! conditional write *before* the password hash is checked, so however many requests run
+//! in parallel, no more than the allowed number ever reach argon2.
 //!
-//! Counting per e-mail, whether or not an account exists, keeps unknown and known
-//! e-mails indistinguishable; refusing before the password hash is checked also keeps
-//! a guessing attack from buying argon2 work.
+//! - Per (e-mail, address): [`PAIR_MAX_ATTEMPTS`] attempts in a fixed
+//!   [`PAIR_WINDOW_SECS`] window, then `429` until the window ends. A successful login
+//!   clears it. A stranger guessing from one address therefore never locks the owner out.
+//! - Per e-mail, all addresses: [`EMAIL_FREE_ATTEMPTS`] attempts a day without delay;
+//!   after that each attempt must wait a back-off that doubles with every attempt, from 1 s
+//!   up to [`EMAIL_MAX_BACKOFF_SECS`]: credential stuffing from many addresses slows to a
+//!   crawl, while the owner waits at most the cap.
+//! - Registrations per client address: a configured number an hour.
+//!
+//! Counters live under the e-mail's (or address's) own partition and expire by TTL.
+//! Unknown and known e-mails are counted alike, so they stay indistinguishable.
 
-use super::attr::{get_opt_u64, n, s};
+use super::attr::{get_opt_u64, n, s, Item};
 use super::keys::email_pk;
 use super::{sdk_error, Store, StoreResult};
 
-/// Failures allowed per window before logins are refused.
-pub const MAX_FAILURES: u64 = 10;
-/// Window length in seconds.
-pub const WINDOW_SECS: i64 = 15 * 60;
+pub const PAIR_MAX_ATTEMPTS: u64 = 10;
+pub const PAIR_WINDOW_SECS: i64 = 15 * 60;
+pub const EMAIL_FREE_ATTEMPTS: u64 = 20;
+pub const EMAIL_WINDOW_SECS: i64 = 24 * 3600;
+pub const EMAIL_MAX_BACKOFF_SECS: i64 = 15 * 60;
+pub const REGISTER_WINDOW_SECS: i64 = 3600;
 
-fn window(now: i64) -> i64 {
-    now.div_euclid(WINDOW_SECS)
+/// A refused attempt: retry after this many seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throttled {
+    pub retry_after: u64,
 }
 
-fn sk(window: i64) -> String {
-    format!("LOGINFAIL#{window}")
+/// The wait before the attempt after the `attempts`-th one of the day.
+pub fn email_backoff_secs(attempts: u64) -> i64 {
+    if attempts < EMAIL_FREE_ATTEMPTS {
+        return 0;
+    }
+    let doublings = (attempts - EMAIL_FREE_ATTEMPTS).min(20) as u32;
+    (1i64 << doublings).min(EMAIL_MAX_BACKOFF_SECS)
+}
+
+fn window(now: i64, len: i64) -> i64 {
+    now.div_euclid(len)
+}
+
+fn until_window_end(now: i64, len: i64) -> u64 {
+    ((window(now, len) + 1) * len - now).max(1) as u64
+}
+
+fn pair_sk(address: &str, now: i64) -> String {
+    format!("LOGIN#ADDR#{address}#{}", window(now, PAIR_WINDOW_SECS))
+}
+
+fn email_sk(now: i64) -> String {
+    format!("LOGIN#ALL#{}", window(now, EMAIL_WINDOW_SECS))
+}
+
+fn is_condition_failure<E>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> bool
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata,
+{
+    e.as_service_error()
+        .and_then(|se| se.code())
+        .is_some_and(|code| code == "ConditionalCheckFailedException")
 }
 
 impl Store {
-    /// Seconds until logins for this e-mail are accepted again, if they are refused now.
-    pub async fn login_blocked_for(
+    /// Adds one to a windowed counter unless it already reached `max` (one conditional
+    /// `UpdateItem`). `false` when it had.
+    async fn take_slot(
         &self,
-        normalized_email: &str,
-        now: i64,
-    ) -> StoreResult<Option<u64>> {
-        let w = window(now);
+        pk: String,
+        sk: String,
+        max: u64,
+        expires_at: i64,
+    ) -> StoreResult<bool> {
         let out = self
             .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(email_pk(normalized_email)))
-            .key("SK", s(sk(w)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let failures = out
-            .item
-            .as_ref()
-            .and_then(|i| get_opt_u64(i, "failures"))
-            .unwrap_or(0);
-        Ok((failures >= MAX_FAILURES).then(|| ((w + 1) * WINDOW_SECS - now).max(1) as u64))
-    }
-
-    /// Counts one failed login.
-    pub async fn record_login_failure(&self, normalized_email: &str, now: i64) -> StoreResult<()> {
-        let w = window(now);
-        self.client
             .update_item()
             .table_name(&self.table)
-            .key("PK", s(email_pk(normalized_email)))
-            .key("SK", s(sk(w)))
-            .update_expression("ADD failures :one SET expiresAt = :exp")
+            .key("PK", s(pk))
+            .key("SK", s(sk))
+            .update_expression("ADD attempts :one SET expiresAt = :exp")
+            .condition_expression("attribute_not_exists(attempts) OR attempts < :max")
             .expression_attribute_values(":one", n(1))
-            .expression_attribute_values(":exp", n((w + 2) * WINDOW_SECS))
+            .expression_attribute_values(":max", n(max))
+            .expression_attribute_values(":exp", n(expires_at))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(true),
+            Err(e) if is_condition_failure(&e) => Ok(false),
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+
+    /// Reserves one password check for `email` from `address`, or says how long to wait.
+    pub async fn reserve_login_attempt(
+        &self,
+        normalized_email: &str,
+        address: &str,
+        now: i64,
+    ) -> StoreResult<Result<(), Throttled>> {
+        let pk = email_pk(normalized_email);
+        let pair_expiry = (window(now, PAIR_WINDOW_SECS) + 2) * PAIR_WINDOW_SECS;
+        if !self
+            .take_slot(
+                pk.clone(),
+                pair_sk(address, now),
+                PAIR_MAX_ATTEMPTS,
+                pair_expiry,
+            )
+            .await?
+        {
+            return Ok(Err(Throttled {
+                retry_after: until_window_end(now, PAIR_WINDOW_SECS),
+            }));
+        }
+        self.reserve_email_attempt(pk, now).await
+    }
+
+    /// The e-mail-wide counter with its growing back-off: read, decide, then write
+    /// conditional on the count read (optimistic: a concurrent attempt makes us re-read).
+    async fn reserve_email_attempt(
+        &self,
+        pk: String,
+        now: i64,
+    ) -> StoreResult<Result<(), Throttled>> {
+        let sk = email_sk(now);
+        let expiry = (window(now, EMAIL_WINDOW_SECS) + 2) * EMAIL_WINDOW_SECS;
+        for _ in 0..5 {
+            let out = self
+                .client
+                .get_item()
+                .table_name(&self.table)
+                .key("PK", s(&pk))
+                .key("SK", s(&sk))
+                .consistent_read(true)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            let item: Item = out.item.unwrap_or_default();
+            let attempts = get_opt_u64(&item, "attempts").unwrap_or(0);
+            let next_at = get_opt_u64(&item, "nextAt").unwrap_or(0) as i64;
+            if now < next_at {
+                return Ok(Err(Throttled {
+                    retry_after: (next_at - now) as u64,
+                }));
+            }
+            let count = attempts + 1;
+            let condition = if attempts == 0 {
+                "attribute_not_exists(attempts)"
+            } else {
+                "attempts = :seen"
+            };
+            let mut update = self
+                .client
+                .update_item()
+                .table_name(&self.table)
+                .key("PK", s(&pk))
+                .key("SK", s(&sk))
+                .update_expression("SET attempts = :count, nextAt = :next, expiresAt = :exp")
+                .condition_expression(condition)
+                .expression_attribute_values(":count", n(count))
+                .expression_attribute_values(":next", n(now + email_backoff_secs(count)))
+                .expression_attribute_values(":exp", n(expiry));
+            if attempts > 0 {
+                update = update.expression_attribute_values(":seen", n(attempts));
+            }
+            match update.send().await {
+                Ok(_) => return Ok(Ok(())),
+                Err(e) if is_condition_failure(&e) => continue,
+                Err(e) => return Err(sdk_error(e)),
+            }
+        }
+        // Many concurrent attempts on one e-mail: refuse this one.
+        Ok(Err(Throttled { retry_after: 1 }))
+    }
+
+    /// A successful login clears its (e-mail, address) counter; the e-mail-wide one stays.
+    pub async fn clear_login_attempts(
+        &self,
+        normalized_email: &str,
+        address: &str,
+        now: i64,
+    ) -> StoreResult<()> {
+        self.client
+            .delete_item()
+            .table_name(&self.table)
+            .key("PK", s(email_pk(normalized_email)))
+            .key("SK", s(pair_sk(address, now)))
             .send()
             .await
             .map_err(sdk_error)?;
         Ok(())
+    }
+
+    /// Reserves one registration for `address` within its hourly allowance.
+    pub async fn reserve_registration(
+        &self,
+        address: &str,
+        per_hour: u64,
+        now: i64,
+    ) -> StoreResult<Result<(), Throttled>> {
+        let w = window(now, REGISTER_WINDOW_SECS);
+        let ok = self
+            .take_slot(
+                format!("REGISTER#{address}"),
+                format!("W#{w}"),
+                per_hour,
+                (w + 2) * REGISTER_WINDOW_SECS,
+            )
+            .await?;
+        Ok(if ok {
+            Ok(())
+        } else {
+            Err(Throttled {
+                retry_after: until_window_end(now, REGISTER_WINDOW_SECS),
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_email_backoff_starts_after_the_free_attempts_and_doubles_to_its_cap() {
+        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS - 1), 0);
+        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS), 1);
+        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS + 1), 2);
+        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS + 5), 32);
+        assert_eq!(
+            email_backoff_secs(EMAIL_FREE_ATTEMPTS + 40),
+            EMAIL_MAX_BACKOFF_SECS
+        );
+    }
+
+    #[test]
+    fn windows_end_in_the_future() {
+        assert_eq!(until_window_end(0, 900), 900);
+        assert_eq!(until_window_end(899, 900), 1);
+        assert_eq!(until_window_end(900, 900), 900);
     }
 }

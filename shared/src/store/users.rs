@@ -10,7 +10,8 @@ use super::wallet::WalletRecord;
 use super::{sdk_error, Store, StoreError, StoreResult};
 use crate::domain::ids::new_id;
 
-/// Role of a user: everyone is USER; ADMIN comes from `ADMIN_EMAILS` at registration.
+/// Role of a user: everyone registers as USER; an operator makes the first ADMIN with the
+/// `admin` command (AWS credentials, never an HTTP call), admins promote others.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Role {
@@ -38,6 +39,10 @@ pub struct UserRecord {
     pub created_at: String,
     #[serde(rename = "updatedAt")]
     pub updated_at: String,
+    /// Moved whenever every session must end (password, e-mail or role change, log out
+    /// everywhere): sessions started at another epoch can no longer refresh.
+    #[serde(rename = "sessionEpoch", default)]
+    pub session_epoch: u64,
     /// Index keys of the user list (admins only): one partition, written at registration.
     #[serde(rename = "GSI1PK")]
     pub gsi1pk: String,
@@ -52,7 +57,6 @@ pub struct NewUser {
     pub first_name: String,
     pub last_name: String,
     pub password_hash: String,
-    pub role: Role,
     pub now: String,
 }
 
@@ -82,9 +86,10 @@ impl Store {
                 first_name: new.first_name.clone(),
                 last_name: new.last_name.clone(),
                 password_hash: new.password_hash.clone(),
-                role: new.role,
+                role: Role::User,
                 created_at: new.now.clone(),
                 updated_at: new.now.clone(),
+                session_epoch: 0,
                 gsi1pk: USERS_INDEX_PK.into(),
                 gsi1sk: user_pk(id),
             };
@@ -151,6 +156,89 @@ impl Store {
                 serde_dynamo::from_item(item).map_err(anyhow::Error::from)?,
             )),
             None => Ok(None),
+        }
+    }
+}
+
+/// Outcome of the operator's role change.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RoleChange {
+    Changed { user_id: u64 },
+    Unchanged { user_id: u64 },
+    NoSuchUser,
+}
+
+impl Store {
+    /// Sets the role of the user registered with this e-mail, straight in the table (the
+    /// operator's `admin` command). A change ends the user's sessions, like any role change.
+    pub async fn set_role_by_email(
+        &self,
+        normalized_email: &str,
+        role: Role,
+        now: &str,
+    ) -> StoreResult<RoleChange> {
+        let Some(user) = self.find_user_by_email(normalized_email).await? else {
+            return Ok(RoleChange::NoSuchUser);
+        };
+        if user.role == role {
+            return Ok(RoleChange::Unchanged { user_id: user.id });
+        }
+        self.client
+            .update_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user.id)))
+            .key("SK", s(PROFILE))
+            .update_expression("SET #role = :role, updatedAt = :now ADD sessionEpoch :one")
+            .condition_expression("attribute_exists(PK)")
+            .expression_attribute_names("#role", "role")
+            .expression_attribute_values(":role", s(role.as_str()))
+            .expression_attribute_values(":now", s(now))
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(RoleChange::Changed { user_id: user.id })
+    }
+
+    /// Replaces a password hash by a stronger one of the same password, unless the
+    /// password changed meanwhile (then nothing happens). Sessions are kept: the password
+    /// is the same.
+    pub async fn upgrade_password_hash(
+        &self,
+        user_id: u64,
+        old_hash: &str,
+        new_hash: &str,
+    ) -> StoreResult<()> {
+        let out = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(PROFILE))
+            .update_expression("SET passwordHash = :new")
+            .condition_expression("passwordHash = :old")
+            .expression_attribute_values(":new", s(new_hash))
+            .expression_attribute_values(":old", s(old_hash))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "USER",
+            Role::Admin => "ADMIN",
         }
     }
 }

@@ -1,0 +1,112 @@
+//! Tamper-proof opaque cursors: the position a page ends at, authenticated with a key
+//! derived from the server's signing secret and bound to the caller, so a client can only
+//! hand back cursors this service issued to it. Anything else is simply invalid (a 400),
+//! never a query DynamoDB would refuse.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use crate::config::Secret;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Bytes of the tag kept in a cursor (128 bits).
+const TAG_BYTES: usize = 16;
+/// Longest cursor accepted, in characters.
+pub const MAX_CURSOR_LEN: usize = 512;
+
+/// Signs and opens cursors.
+pub struct CursorKey {
+    key: [u8; 32],
+}
+
+impl std::fmt::Debug for CursorKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CursorKey(***)")
+    }
+}
+
+impl CursorKey {
+    /// A key of its own for cursors (never the token signing key itself).
+    pub fn derive(secret: &Secret) -> Self {
+        let mut mac = HmacSha256::new_from_slice(secret.expose()).expect("HMAC takes any key");
+        mac.update(b"personal-finance cursor key v1");
+        let mut key = [0u8; 32];
+        key.copy_from_slice(&mac.finalize().into_bytes());
+        Self { key }
+    }
+
+    fn tag(&self, user_id: u64, payload: &[u8]) -> [u8; TAG_BYTES] {
+        let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key");
+        mac.update(&user_id.to_be_bytes());
+        mac.update(payload);
+        let full = mac.finalize().into_bytes();
+        let mut tag = [0u8; TAG_BYTES];
+        tag.copy_from_slice(&full[..TAG_BYTES]);
+        tag
+    }
+
+    /// The opaque cursor for `payload`, usable by `user_id` only.
+    pub fn seal(&self, user_id: u64, payload: &str) -> String {
+        let tag = self.tag(user_id, payload.as_bytes());
+        format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(payload),
+            URL_SAFE_NO_PAD.encode(tag)
+        )
+    }
+
+    /// The payload of a cursor this key sealed for `user_id`, or `None`.
+    pub fn open(&self, user_id: u64, cursor: &str) -> Option<String> {
+        if cursor.len() > MAX_CURSOR_LEN {
+            return None;
+        }
+        let (payload, tag) = cursor.split_once('.')?;
+        let payload = URL_SAFE_NO_PAD.decode(payload).ok()?;
+        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
+        let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key");
+        mac.update(&user_id.to_be_bytes());
+        mac.update(&payload);
+        // Constant-time comparison of the truncated tag.
+        mac.verify_truncated_left(&tag).ok()?;
+        if tag.len() != TAG_BYTES {
+            return None;
+        }
+        String::from_utf8(payload).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(secret: &str) -> CursorKey {
+        CursorKey::derive(&Secret::new(secret.as_bytes().to_vec()))
+    }
+
+    #[test]
+    fn sealed_cursors_open_for_their_user_only() {
+        let k = key("0123456789abcdef0123456789abcdef");
+        let c = k.seal(7, "TXN#2026-01-01#1|TXN#1");
+        assert_eq!(k.open(7, &c).as_deref(), Some("TXN#2026-01-01#1|TXN#1"));
+        assert_eq!(k.open(8, &c), None, "bound to the user");
+        assert_eq!(key("another secret of thirty-two bytes!").open(7, &c), None);
+    }
+
+    #[test]
+    fn forged_and_altered_cursors_do_not_open() {
+        let k = key("0123456789abcdef0123456789abcdef");
+        let forged = URL_SAFE_NO_PAD.encode("TXN#~~|TXN#1");
+        assert_eq!(k.open(7, &forged), None);
+        let c = k.seal(7, "TXN#2026-01-01#1|TXN#1");
+        let (_, tag) = c.split_once('.').unwrap();
+        let altered = format!("{}.{tag}", URL_SAFE_NO_PAD.encode("TXN#~~|TXN#1"));
+        assert_eq!(k.open(7, &altered), None);
+        let short_tag = format!("{}.{}", c.split_once('.').unwrap().0, &tag[..4]);
+        assert_eq!(k.open(7, &short_tag), None);
+        assert_eq!(k.open(7, ""), None);
+        assert_eq!(k.open(7, "a.b.c"), None);
+    }
+}
