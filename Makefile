@@ -38,3 +38,12 @@ test-api-fuzz:
 ## Warm-path latency of each endpoint next to the raw DynamoDB calls it needs (DynamoDB Local, in memory)
 bench:
 	@scripts/bench.sh
+
+.PHONY: run-sam test-sam
+## The deployed functions (sam build, arm64) behind `sam local start-api` on http://127.0.0.1:3001, with DynamoDB Local; Docker, or podman + qemu as root
+run-sam:
+	@scripts/sam-local.sh run
+
+## Smoke suite through SAM's API Gateway emulation against a throw-away run-sam stack (every function once)
+test-sam:
+	@scripts/sam-local.sh test
