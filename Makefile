@@ -4,6 +4,11 @@
 run:
 	@scripts/run-local.sh
 
+.PHONY: admin
+## Make the account registered with EMAIL an admin on the local stack (ACTION=demote undoes it)
+admin:
+	@EMAIL="$(EMAIL)" ACTION="$(ACTION)" scripts/admin.sh
+
 ## Every check: fmt, clippy, unit tests, API tests against DynamoDB Local
 test:
 	@scripts/test.sh

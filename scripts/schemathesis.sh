@@ -82,6 +82,7 @@ user_id() { "$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"]
 SCHEMATHESIS_USER_ID=$(user_id alice)
 SCHEMATHESIS_PEER_ID=$(user_id bob)
 export SCHEMATHESIS_USER_ID SCHEMATHESIS_PEER_ID
+export SCHEMATHESIS_USER_PASSWORD="correct horse battery staple alice"
 export SCHEMATHESIS_HOOKS="$REPO/tests/schemathesis/hooks.py"
 
 args=(

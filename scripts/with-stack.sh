@@ -10,6 +10,8 @@
 # database, the table or the secret is set explicitly (local-server reads .env only for
 # variables that are not set). DOC_PATH and SORT come from the caller's environment when
 # set (defaults /swagger-ui and method) and are given to the server and to CMD alike.
+# Every client of a throw-away stack is 127.0.0.1, so the registration allowance per
+# address is raised (REGISTRATIONS_PER_ADDRESS_PER_HOUR, 100000 unless set).
 # Logs: .local/with-stack/{server,dynamodb}.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,6 +70,7 @@ PORT="$API_PORT" \
   JWT_SECRET="$JWT_SECRET" \
   JWT_SECRET_ARN="" \
   TABLE_NAME="$TABLE_NAME" \
+  REGISTRATIONS_PER_ADDRESS_PER_HOUR="${REGISTRATIONS_PER_ADDRESS_PER_HOUR:-100000}" \
   RUST_LOG="${RUST_LOG:-info}" \
   target/debug/local-server >"$SERVER_LOG" 2>&1 &
 API_PID=$!

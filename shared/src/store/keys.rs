@@ -12,6 +12,11 @@
 //! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
+//! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
+//! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
+//! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
+//!
+//! Sessions and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS`, `GSI1SK = USER#<id>` so admins can page through
 //! users without a scan.

@@ -7,9 +7,9 @@
 //!   [`PAIR_WINDOW_SECS`] window, then `429` until the window ends. A successful login
 //!   clears it. A stranger guessing from one address therefore never locks the owner out.
 //! - Per e-mail, all addresses: [`EMAIL_FREE_ATTEMPTS`] attempts a day without delay;
-//!   after that each attempt must wait a back-off that doubles with every attempt, from 1 s
-//!   up to [`EMAIL_MAX_BACKOFF_SECS`]: credential stuffing from many addresses slows to a
-//!   crawl, while the owner waits at most the cap.
+//!   beyond them attempts are spaced by a back-off that doubles with every attempt, from
+//!   1 s up to [`EMAIL_MAX_BACKOFF_SECS`]: credential stuffing from many addresses slows to
+//!   a crawl, while the owner waits at most the cap.
 //! - Registrations per client address: a configured number an hour.
 //!
 //! Counters live under the e-mail's (or address's) own partition and expire by TTL.
@@ -32,12 +32,10 @@ pub struct Throttled {
     pub retry_after: u64,
 }
 
-/// The wait before the attempt after the `attempts`-th one of the day.
-pub fn email_backoff_secs(attempts: u64) -> i64 {
-    if attempts < EMAIL_FREE_ATTEMPTS {
-        return 0;
-    }
-    let doublings = (attempts - EMAIL_FREE_ATTEMPTS).min(20) as u32;
+/// The wait after the `n`-th attempt beyond the free ones (n ≥ 1): 1 s, 2 s, 4 s, ...
+/// up to [`EMAIL_MAX_BACKOFF_SECS`].
+pub fn email_backoff_secs(n: u64) -> i64 {
+    let doublings = n.saturating_sub(1).min(20) as u32;
     (1i64 << doublings).min(EMAIL_MAX_BACKOFF_SECS)
 }
 
@@ -55,6 +53,10 @@ fn pair_sk(address: &str, now: i64) -> String {
 
 fn email_sk(now: i64) -> String {
     format!("LOGIN#ALL#{}", window(now, EMAIL_WINDOW_SECS))
+}
+
+fn slow_sk(now: i64) -> String {
+    format!("LOGIN#SLOW#{}", window(now, EMAIL_WINDOW_SECS))
 }
 
 fn is_condition_failure<E>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> bool
@@ -121,15 +123,23 @@ impl Store {
         self.reserve_email_attempt(pk, now).await
     }
 
-    /// The e-mail-wide counter with its growing back-off: read, decide, then write
-    /// conditional on the count read (optimistic: a concurrent attempt makes us re-read).
+    /// The e-mail-wide allowance: the free attempts of the day are taken atomically (one
+    /// conditional `UpdateItem`); beyond them, attempts are spaced by the growing back-off,
+    /// read then written conditional on the count read (a concurrent attempt loses and
+    /// re-reads, so two never share one opening).
     async fn reserve_email_attempt(
         &self,
         pk: String,
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
-        let sk = email_sk(now);
         let expiry = (window(now, EMAIL_WINDOW_SECS) + 2) * EMAIL_WINDOW_SECS;
+        if self
+            .take_slot(pk.clone(), email_sk(now), EMAIL_FREE_ATTEMPTS, expiry)
+            .await?
+        {
+            return Ok(Ok(()));
+        }
+        let sk = slow_sk(now);
         for _ in 0..5 {
             let out = self
                 .client
@@ -228,15 +238,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_email_backoff_starts_after_the_free_attempts_and_doubles_to_its_cap() {
-        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS - 1), 0);
-        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS), 1);
-        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS + 1), 2);
-        assert_eq!(email_backoff_secs(EMAIL_FREE_ATTEMPTS + 5), 32);
-        assert_eq!(
-            email_backoff_secs(EMAIL_FREE_ATTEMPTS + 40),
-            EMAIL_MAX_BACKOFF_SECS
-        );
+    fn the_email_backoff_doubles_from_one_second_to_its_cap() {
+        assert_eq!(email_backoff_secs(1), 1);
+        assert_eq!(email_backoff_secs(2), 2);
+        assert_eq!(email_backoff_secs(6), 32);
+        assert_eq!(email_backoff_secs(10), 512);
+        assert_eq!(email_backoff_secs(11), EMAIL_MAX_BACKOFF_SECS);
+        assert_eq!(email_backoff_secs(1000), EMAIL_MAX_BACKOFF_SECS);
     }
 
     #[test]
