@@ -18,7 +18,8 @@ use shared::http::extract::Json;
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::sessions::{self, Rotation};
-use shared::store::users::{CreateUserError, NewUser, UserRecord};
+use shared::store::users::{NewUser, UserRecord};
+use shared::store::{ConflictKind, StoreError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -163,10 +164,10 @@ async fn register(
         now: now_local_date_time(),
     };
     let (user, _wallet) = state.store.create_user(new).await.map_err(|e| match e {
-        CreateUserError::EmailTaken => {
+        StoreError::Conflict(ConflictKind::EmailTaken) => {
             ApiError::Conflict("an account with this e-mail already exists".into())
         }
-        CreateUserError::Store(e) => e.into(),
+        e => e.into(),
     })?;
     let location = format!("/users/{}", user.id);
     Ok((
@@ -276,12 +277,16 @@ async fn session_response(
     let hash = sessions::hash_secret(&secret);
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     let stored = match rotating {
-        None => {
-            state
-                .store
-                .start_session(user.id, family, &hash, user.session_epoch, now)
-                .await?
-        }
+        None => match state
+            .store
+            .start_session(user.id, family, &hash, user.session_epoch, now)
+            .await
+        {
+            Ok(()) => true,
+            // The password, e-mail or role changed since the profile was read.
+            Err(StoreError::Conflict(_)) => false,
+            Err(e) => return Err(e.into()),
+        },
         Some(old) => {
             state
                 .store

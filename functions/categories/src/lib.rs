@@ -16,7 +16,6 @@ use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Query};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::categories::CategoryRecord;
-use shared::store::keys::{user_pk, GLOBAL_PK};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -100,16 +99,6 @@ async fn list(
             ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
         })?),
     };
-    let own_pk = user_pk(user.id);
-    let (global, own) = tokio::try_join!(
-        state.store.list_categories_in(GLOBAL_PK),
-        state.store.list_categories_in(&own_pk),
-    )?;
-    let all = global
-        .into_iter()
-        .chain(own)
-        .filter(|c| wanted.is_none_or(|t| c.category_type == t))
-        .map(CategoryResponse::from)
-        .collect();
-    Ok(Json(all))
+    let all = shared::app::categories::list(&state.store, user.id, wanted).await?;
+    Ok(Json(all.into_iter().map(CategoryResponse::from).collect()))
 }

@@ -50,17 +50,8 @@ pub struct TransactionRequest {
     pub tag_ids: Option<Vec<Value>>,
 }
 
-/// A request whose fields all parsed; references are not yet checked.
-#[derive(Debug, Clone)]
-pub struct ValidTransaction {
-    pub amount: Decimal,
-    pub currency: Option<String>,
-    pub category_id: u64,
-    pub date: String,
-    pub note: Option<String>,
-    pub provider_id: Option<u64>,
-    pub tag_ids: Vec<u64>,
-}
+/// A request that passed parsing: the service's input.
+pub type ValidTransaction = shared::app::transactions::TransactionInput;
 
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {

@@ -22,8 +22,9 @@ use shared::http::client::ClientAddr;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::accounts::{ProfileChanges, Purge, UpdateUserError};
+use shared::store::accounts::{ProfileChanges, Purge};
 use shared::store::users::{Role, UserRecord};
+use shared::store::{ConflictKind, StoreError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -264,13 +265,13 @@ async fn update(
         .update_user(&current, changes, &now_local_date_time())
         .await
         .map_err(|e| match e {
-            UpdateUserError::NotFound => {
-                ApiError::Conflict("the profile changed meanwhile; retry".into())
-            }
-            UpdateUserError::EmailTaken => {
+            StoreError::Conflict(ConflictKind::EmailTaken) => {
                 ApiError::Conflict("an account with this e-mail already exists".into())
             }
-            UpdateUserError::Store(e) => e.into(),
+            StoreError::Conflict(ConflictKind::Changed) => {
+                ApiError::Conflict("the profile changed meanwhile; retry".into())
+            }
+            e => e.into(),
         })?;
     Ok(Json(UserResponse::from(&updated)))
 }
@@ -353,7 +354,11 @@ async fn remove(
             if user.id == id {
                 confirm_password(&state, &client, &record, body.current_password).await?;
             }
-            state.store.delete_profile(&record).await?;
+            // Gone meanwhile: a concurrent deletion; the purge below finishes either way.
+            match state.store.delete_profile(&record).await {
+                Ok(()) | Err(StoreError::NotFound) => {}
+                Err(e) => return Err(e.into()),
+            }
         }
         // Already deleted: continue an unfinished purge, or report the user gone.
         None if state.store.has_user_items(id).await? => {}

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use shared::domain::time::now_local_date_time;
 use shared::http::auth::{require_self_or_admin, AuthUser};
 use shared::http::extract::Path;
-use shared::http::{docs, ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState, OrNotFound};
 use shared::store::pictures::Picture;
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
@@ -86,13 +86,11 @@ pub async fn store(
         content_type: declared,
         bytes: bytes.to_vec(),
     };
-    if !state
+    state
         .store
         .put_picture(id, &picture, &now_local_date_time())
-        .await?
-    {
-        return Err(ApiError::NotFound("user not found".into()));
-    }
+        .await
+        .or_not_found("user not found")?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -153,11 +151,12 @@ pub async fn remove(
     Path(id): Path<u64>,
 ) -> ApiResult<StatusCode> {
     require_self_or_admin(&state, &user, id).await?;
-    if state.store.delete_picture(id).await? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(ApiError::NotFound("no profile picture".into()))
-    }
+    state
+        .store
+        .delete_picture(id)
+        .await
+        .or_not_found("no profile picture")?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[cfg(test)]

@@ -7,16 +7,15 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use shared::domain::text::{parse_name, NAME_MAX_LEN};
-use shared::domain::time::now_local_date_time;
 use shared::domain::Currency;
 
+use shared::app::wallet::WalletChange;
 use shared::domain::money::CurrencyDto;
-use shared::domain::{Money, MoneyDto};
+use shared::domain::MoneyDto;
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
-use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::wallet::{WalletRecord, WalletUpdateError};
+use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
+use shared::store::wallet::WalletRecord;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -77,11 +76,7 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     )
 )]
 async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<WalletResponse>> {
-    let wallet = state
-        .store
-        .get_wallet(user.id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("wallet not found".into()))?;
+    let wallet = shared::app::wallet::get(&state.store, user.id).await?;
     Ok(Json(WalletResponse::try_from(&wallet)?))
 }
 
@@ -152,45 +147,11 @@ async fn update(
     user: AuthUser,
     Json(body): Json<WalletRequest>,
 ) -> ApiResult<Json<WalletResponse>> {
-    let mut errors = Vec::new();
-    let name = parse_name(&body.name, NAME_MAX_LEN)
-        .map_err(|e| errors.push(FieldError::new("name", e)))
-        .ok();
-    let currency = parse_currency(&body.currency);
-    if currency.is_none() {
-        errors.push(FieldError::new(
-            "currency",
-            "must be a supported ISO 4217 code",
-        ));
-    }
-    let initial = match (decimal::from_json(&body.initial_balance, true), currency) {
-        (None, _) => {
-            errors.push(FieldError::new(
-                "initialBalance",
-                "must be a decimal number",
-            ));
-            None
-        }
-        (Some(amount), Some(c)) => match Money::new(amount, c) {
-            Ok(m) => Some(m.amount()),
-            Err(e) => {
-                errors.push(FieldError::new("initialBalance", e.to_string()));
-                None
-            }
-        },
-        (Some(_), None) => None,
+    let change = WalletChange {
+        name: &body.name,
+        initial_balance: decimal::from_json(&body.initial_balance, true),
+        currency: parse_currency(&body.currency),
     };
-    let (Some(name), Some(currency), Some(initial)) = (name, currency, initial) else {
-        return Err(ApiError::validation(errors));
-    };
-    let wallet = state
-        .store
-        .update_wallet(user.id, &name, initial, currency, &now_local_date_time())
-        .await
-        .map_err(|e| match e {
-            WalletUpdateError::NotFound => ApiError::NotFound("wallet not found".into()),
-            WalletUpdateError::HasTransactions => ApiError::Conflict(e.to_string()),
-            WalletUpdateError::Store(e) => e.into(),
-        })?;
+    let wallet = shared::app::wallet::update(&state.store, user.id, change).await?;
     Ok(Json(WalletResponse::try_from(&wallet)?))
 }

@@ -7,8 +7,10 @@ pub mod money;
 pub mod password;
 pub mod text;
 pub mod time;
+pub mod violation;
 
 pub use category::CategoryType;
 pub use email::Email;
 pub use money::{Currency, Money, MoneyDto, MoneyError};
 pub use password::Password;
+pub use violation::Violation;

@@ -46,14 +46,9 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
-/// Allows admins only, by their role as stored now (a demoted admin's token still says
-/// ADMIN until it expires; admin actions are rare enough to pay one read).
+/// Allows admins only, by their stored role (see [`crate::app::users::require_admin`]).
 pub async fn require_admin(state: &AppState, user: &AuthUser) -> Result<(), ApiError> {
-    let current = state.store.get_user(user.id).await?;
-    match current {
-        Some(u) if u.role == Role::Admin => Ok(()),
-        _ => Err(ApiError::Forbidden("administrators only".into())),
-    }
+    Ok(crate::app::users::require_admin(&state.store, user.id).await?)
 }
 
 /// Allows the user themself or an admin; anyone else gets 404, as if `target` did not exist.
@@ -62,12 +57,7 @@ pub async fn require_self_or_admin(
     user: &AuthUser,
     target: u64,
 ) -> Result<(), ApiError> {
-    if user.id == target {
-        return Ok(());
-    }
-    require_admin(state, user)
-        .await
-        .map_err(|_| ApiError::NotFound("user not found".into()))
+    Ok(crate::app::users::require_self_or_admin(&state.store, user.id, target).await?)
 }
 
 /// Checks a password for the account of `normalized_email`, counted against the login

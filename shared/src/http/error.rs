@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::domain::time::now_local_date_time;
-use crate::store::StoreError;
+use crate::store::{ConflictKind, StoreError};
 
 /// One invalid field of a request.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, utoipa::ToSchema)]
@@ -21,6 +21,32 @@ impl FieldError {
         Self {
             field: field.into(),
             message: message.into(),
+        }
+    }
+}
+
+impl From<crate::domain::Violation> for FieldError {
+    fn from(v: crate::domain::Violation) -> Self {
+        Self {
+            field: v.field,
+            message: v.message,
+        }
+    }
+}
+
+impl From<crate::app::AppError> for ApiError {
+    fn from(e: crate::app::AppError) -> Self {
+        use crate::app::AppError;
+        match e {
+            AppError::Invalid(violations) => {
+                ApiError::validation(violations.into_iter().map(FieldError::from).collect())
+            }
+            AppError::NotFound(m) => ApiError::NotFound(m),
+            AppError::Forbidden(m) => ApiError::Forbidden(m),
+            AppError::Conflict(m) => ApiError::Conflict(m),
+            AppError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
+            AppError::Unprocessable(m) => ApiError::Unprocessable(m),
+            AppError::Store(e) => e.into(),
         }
     }
 }
@@ -192,14 +218,27 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Unavailable(e) => ApiError::Unavailable(e),
-            StoreError::Contention => {
+            StoreError::NotFound => ApiError::NotFound("not found".into()),
+            StoreError::Conflict(ConflictKind::Contention) => {
                 ApiError::Conflict("too many concurrent changes; retry the request".into())
             }
-            StoreError::Condition(what) => {
-                ApiError::Conflict(format!("{what} changed meanwhile; retry the request"))
-            }
-            StoreError::Other(e) => ApiError::Internal(e),
+            StoreError::Conflict(kind) => ApiError::Conflict(format!("{kind}; retry the request")),
+            StoreError::Unexpected(e) => ApiError::Internal(e),
         }
+    }
+}
+
+/// Names what a store's `NotFound` means to the client; every other error maps as usual.
+pub trait OrNotFound<T> {
+    fn or_not_found(self, message: &str) -> Result<T, ApiError>;
+}
+
+impl<T> OrNotFound<T> for Result<T, StoreError> {
+    fn or_not_found(self, message: &str) -> Result<T, ApiError> {
+        self.map_err(|e| match e {
+            StoreError::NotFound => ApiError::NotFound(message.to_owned()),
+            e => e.into(),
+        })
     }
 }
 

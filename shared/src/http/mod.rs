@@ -7,6 +7,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod named;
+pub mod respond;
 pub mod users;
 
 use std::sync::Arc;
@@ -22,7 +23,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::auth::token::TokenKeys;
 use crate::config::Config;
 use crate::store::Store;
-pub use error::{ApiError, FieldError, Problem};
+pub use error::{ApiError, FieldError, OrNotFound, Problem};
 
 /// JSON bodies are at most 64 KiB.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;

@@ -6,11 +6,10 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::{ApiError, ApiResult, AppState, FieldError};
-use crate::domain::ids::new_id;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::now_local_date_time;
-use crate::store::named::{Kind, NamedError, NamedRecord};
-use crate::store::StoreError;
+use crate::store::named::{Kind, NamedRecord};
+use crate::store::{with_fresh_id, ConflictKind, StoreError};
 
 /// How one kind appears in the API.
 pub struct NamedApi {
@@ -33,22 +32,22 @@ impl NamedApi {
         ApiError::NotFound(format!("{} not found", self.noun))
     }
 
-    fn error(&self, e: NamedError) -> ApiError {
+    fn error(&self, e: StoreError) -> ApiError {
         match e {
-            NamedError::Duplicate => {
+            StoreError::Conflict(ConflictKind::NameTaken) => {
                 ApiError::Conflict(format!("you already have a {} with this name", self.noun))
             }
-            NamedError::LimitReached => ApiError::Conflict(format!(
+            StoreError::Conflict(ConflictKind::LimitReached) => ApiError::Conflict(format!(
                 "you have reached the limit of {} {}s",
                 self.kind.max_per_user(),
                 self.noun
             )),
-            NamedError::NotFound => self.not_found(),
-            NamedError::InUse => ApiError::Conflict(format!(
+            StoreError::NotFound => self.not_found(),
+            StoreError::Conflict(ConflictKind::InUse) => ApiError::Conflict(format!(
                 "the {} is used by transactions; change them first",
                 self.noun
             )),
-            NamedError::Store(e) => e.into(),
+            e => e.into(),
         }
     }
 
@@ -64,25 +63,16 @@ impl NamedApi {
     ) -> ApiResult<NamedRecord> {
         let name = self.parse_name(raw_name)?;
         let now = now_local_date_time();
-        for _ in 0..3 {
-            match state
+        with_fresh_id(|id| {
+            state
                 .store
-                .create_named(user_id, self.kind, new_id(), &name, &now)
-                .await
-            {
-                Ok(record) => return Ok(record),
-                // A clash of generated ids: draw another.
-                Err(NamedError::Store(StoreError::Condition("id"))) => continue,
-                Err(NamedError::NotFound) => {
-                    return Err(ApiError::Forbidden("this account no longer exists".into()))
-                }
-                Err(e) => return Err(self.error(e)),
-            }
-        }
-        Err(ApiError::Conflict(format!(
-            "could not store the {}; retry",
-            self.noun
-        )))
+                .create_named(user_id, self.kind, id, &name, &now)
+        })
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => ApiError::Forbidden("this account no longer exists".into()),
+            e => self.error(e),
+        })
     }
 
     pub async fn read(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<NamedRecord> {

@@ -12,9 +12,9 @@ use futures::stream::{self, TryStreamExt};
 
 use super::attr::{get_s, n, s, Item};
 use super::keys::{email_pk, user_pk, EMAIL_SK, GSI1, PROFILE, USERS_INDEX_PK, WALLET};
-use super::transact::{TransactError, TxItems};
+use super::transact::TxItems;
 use super::users::{Role, UserRecord};
-use super::{backoff, sdk_error, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
 /// A user as listed from the index (no password hash there).
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -43,22 +43,6 @@ pub struct ProfileChanges {
     pub role: Option<Role>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum UpdateUserError {
-    #[error("user not found")]
-    NotFound,
-    #[error("e-mail already registered")]
-    EmailTaken,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<anyhow::Error> for UpdateUserError {
-    fn from(e: anyhow::Error) -> Self {
-        UpdateUserError::Store(StoreError::Other(e))
-    }
-}
-
 /// How far a deletion got within its time budget.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Purge {
@@ -73,13 +57,14 @@ const PURGE_CONCURRENCY: usize = 8;
 
 impl Store {
     /// Applies the changes to `current`, swapping the e-mail reservation when it changes,
-    /// all in one transaction conditional on the profile being as read.
+    /// all in one transaction conditional on the profile being as read (`Conflict(Changed)`
+    /// otherwise; `Conflict(EmailTaken)` when the new e-mail is registered).
     pub async fn update_user(
         &self,
         current: &UserRecord,
         changes: ProfileChanges,
         now: &str,
-    ) -> Result<UserRecord, UpdateUserError> {
+    ) -> StoreResult<UserRecord> {
         let mut next = current.clone();
         let mut sets = vec!["updatedAt = :now".to_owned()];
         let mut values = Item::from([
@@ -143,7 +128,6 @@ impl Store {
             values,
             names,
         )?;
-        let mut reservation_pos = None;
         if let Some((old, new)) = &email_swap {
             tx.delete(&email_pk(old), EMAIL_SK, None, None)?;
             let item = Item::from([
@@ -151,16 +135,11 @@ impl Store {
                 ("SK".into(), s(EMAIL_SK)),
                 ("userId".into(), n(current.id)),
             ]);
-            reservation_pos = Some(tx.put(item, Some("attribute_not_exists(PK)"), None)?);
+            tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+            tx.on_conflict(ConflictKind::EmailTaken);
         }
-        match self.transact(tx).await {
-            Ok(()) => Ok(next),
-            Err(TransactError::ConditionFailed(pos)) if Some(pos) == reservation_pos => {
-                Err(UpdateUserError::EmailTaken)
-            }
-            Err(TransactError::ConditionFailed(_)) => Err(UpdateUserError::NotFound),
-            Err(TransactError::Store(e)) => Err(e.into()),
-        }
+        self.transact(tx).await?;
+        Ok(next)
     }
 
     /// One page of users ordered by id, from the users index (one `Query`).
@@ -205,9 +184,9 @@ impl Store {
         Ok((users, next))
     }
 
-    /// Removes the profile, the e-mail reservation and the wallet atomically. `false` when
-    /// the profile was already gone.
-    pub async fn delete_profile(&self, user: &UserRecord) -> StoreResult<bool> {
+    /// Removes the profile, the e-mail reservation and the wallet atomically. `NotFound`
+    /// when the profile was already gone.
+    pub async fn delete_profile(&self, user: &UserRecord) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         tx.delete(
             &user_pk(user.id),
@@ -223,9 +202,8 @@ impl Store {
         )?;
         tx.delete(&user_pk(user.id), WALLET, None, None)?;
         match self.transact(tx).await {
-            Ok(()) => Ok(true),
-            Err(TransactError::ConditionFailed(_)) => Ok(false),
-            Err(TransactError::Store(e)) => Err(e),
+            Err(StoreError::Conflict(_)) => Err(StoreError::NotFound),
+            other => other,
         }
     }
 
@@ -310,7 +288,7 @@ impl Store {
                 .unwrap_or_default();
             if !pending.is_empty() {
                 if attempt >= MAX_ATTEMPTS {
-                    return Err(StoreError::Contention);
+                    return Err(StoreError::Conflict(ConflictKind::Contention));
                 }
                 backoff(attempt).await;
             }

@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::attr::s;
+use super::keys::user_pk;
 use super::keys::{cat_sk, CAT_PREFIX, GLOBAL_PK};
-use super::{sdk_error, Store, StoreError, StoreResult};
+use super::transact::TxItems;
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::CategoryType;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -159,74 +161,36 @@ impl Store {
 /// Most own categories one user may create.
 pub const MAX_OWN_CATEGORIES: u64 = 200;
 
-#[derive(Debug, thiserror::Error)]
-pub enum CategoryError {
-    #[error("not found")]
-    NotFound,
-    #[error("in use")]
-    InUse,
-    #[error("limit reached")]
-    LimitReached,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<anyhow::Error> for CategoryError {
-    fn from(e: anyhow::Error) -> Self {
-        CategoryError::Store(StoreError::Other(e))
-    }
-}
-
-impl From<super::named::NamedError> for CategoryError {
-    fn from(e: super::named::NamedError) -> Self {
-        use super::named::NamedError;
-        match e {
-            NamedError::LimitReached => CategoryError::LimitReached,
-            NamedError::Store(e) => CategoryError::Store(e),
-            _ => CategoryError::NotFound,
-        }
-    }
-}
-
 impl Store {
     /// Stores a new category: a global one in `GLOBAL`, an own one in the user's partition
-    /// (counted on the profile, which must exist).
-    pub async fn create_category(
-        &self,
-        user_id: u64,
-        record: &CategoryRecord,
-    ) -> Result<(), CategoryError> {
+    /// (counted on the profile, which must exist): `Conflict(IdTaken)`,
+    /// `Conflict(LimitReached)` or `NotFound`.
+    pub async fn create_category(&self, user_id: u64, record: &CategoryRecord) -> StoreResult<()> {
         let item = serde_dynamo::to_item(record).map_err(anyhow::Error::from)?;
-        let mut tx = super::transact::TxItems::new(self);
+        let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        tx.on_conflict(ConflictKind::IdTaken);
         if !record.is_global {
             self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
         }
         match self.transact(tx).await {
-            Ok(()) => Ok(()),
-            Err(super::transact::TransactError::ConditionFailed(0)) => {
-                Err(StoreError::Condition("id").into())
+            Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
+                Err(self.profile_failure(user_id).await)
             }
-            Err(super::transact::TransactError::ConditionFailed(_)) => {
-                Err(self.profile_failure(user_id).await.into())
-            }
-            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+            other => other,
         }
     }
 
     /// A category visible to the user: their own or a global one (one `BatchGetItem`).
     pub async fn get_category(&self, user_id: u64, id: u64) -> StoreResult<Option<CategoryRecord>> {
-        let refs = self
-            .fetch_refs(
-                user_id,
-                super::transactions::RefKeys {
-                    category_id: Some(id),
-                    skip_wallet: true,
-                    ..Default::default()
-                },
-            )
-            .await?;
-        Ok(refs.category)
+        let keys = vec![
+            super::batch::key(GLOBAL_PK, &cat_sk(id)),
+            super::batch::key(&user_pk(user_id), &cat_sk(id)),
+        ];
+        Ok(pick_category(
+            &user_pk(user_id),
+            self.batch_get(keys).await?,
+        )?)
     }
 
     /// Updates name, icon, colour and type, keeping the use count. The type may change
@@ -235,8 +199,8 @@ impl Store {
         &self,
         current: &CategoryRecord,
         next: &CategoryRecord,
-    ) -> Result<(), CategoryError> {
-        let mut tx = super::transact::TxItems::new(self);
+    ) -> StoreResult<()> {
+        let mut tx = TxItems::new(self);
         tx.update(
             &current.pk,
             &current.sk,
@@ -253,21 +217,19 @@ impl Store {
             None,
         )?;
         match self.transact(tx).await {
-            Ok(()) => Ok(()),
-            Err(super::transact::TransactError::ConditionFailed(_)) => {
-                Err(self.missing_or_in_use(current).await)
-            }
-            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current).await),
+            other => other,
         }
     }
 
-    /// Deletes an own category unless a transaction uses it.
+    /// Deletes an own category unless a transaction uses it: `Conflict(InUse)` or
+    /// `NotFound`.
     pub async fn delete_own_category(
         &self,
         user_id: u64,
         current: &CategoryRecord,
-    ) -> Result<(), CategoryError> {
-        let mut tx = super::transact::TxItems::new(self);
+    ) -> StoreResult<()> {
+        let mut tx = TxItems::new(self);
         tx.delete(
             &current.pk,
             &current.sk,
@@ -279,24 +241,44 @@ impl Store {
         )?;
         self.count_on_profile(&mut tx, user_id, "categoryCount", -1, MAX_OWN_CATEGORIES)?;
         match self.transact(tx).await {
-            Ok(()) => Ok(()),
-            Err(super::transact::TransactError::ConditionFailed(_)) => {
-                Err(self.missing_or_in_use(current).await)
-            }
-            Err(super::transact::TransactError::Store(e)) => Err(e.into()),
+            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current).await),
+            other => other,
         }
     }
 
-    async fn missing_or_in_use(&self, current: &CategoryRecord) -> CategoryError {
+    async fn missing_or_in_use(&self, current: &CategoryRecord) -> StoreError {
         let owner = current
             .pk
             .strip_prefix("USER#")
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
         match self.get_category(owner, current.id).await {
-            Ok(Some(c)) if c.pk == current.pk => CategoryError::InUse,
-            Ok(_) => CategoryError::NotFound,
-            Err(e) => e.into(),
+            Ok(Some(c)) if c.pk == current.pk => StoreError::Conflict(ConflictKind::InUse),
+            Ok(_) => StoreError::NotFound,
+            Err(e) => e,
         }
     }
+}
+
+/// The category among fetched items: the user's own (in `own_pk`) wins should a global
+/// one share its id.
+pub(crate) fn pick_category(
+    own_pk: &str,
+    items: Vec<super::attr::Item>,
+) -> anyhow::Result<Option<CategoryRecord>> {
+    let mut found: Option<CategoryRecord> = None;
+    for item in items {
+        let is_category = item
+            .get("SK")
+            .and_then(|v| v.as_s().ok())
+            .is_some_and(|sk| sk.starts_with(CAT_PREFIX));
+        if !is_category {
+            continue;
+        }
+        let category: CategoryRecord = serde_dynamo::from_item(item)?;
+        if category.pk == own_pk || found.is_none() {
+            found = Some(category);
+        }
+    }
+    Ok(found)
 }

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 mod attr;
+pub mod batch;
 pub mod categories;
 mod counter;
 pub mod keys;
@@ -25,20 +26,80 @@ use aws_sdk_dynamodb::Client;
 pub use attr::Item;
 pub use counter::CallCounter;
 
-/// Errors of the storage layer. Callers map the expected ones to client errors.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The item a write was conditional on is absent or in another state.
-    #[error("condition failed: {0}")]
-    Condition(&'static str),
+/// A reference a transaction makes, named when it vanished or changed meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ref {
+    Category,
+    Provider,
+    Tag,
+}
+
+/// Why a conditional write was refused: each condition of a write names its kind, so
+/// callers match on types, never on text or positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ConflictKind {
+    /// The item is gone or no longer the version that was read.
+    #[error("the item changed or vanished meanwhile")]
+    Changed,
+    /// A freshly generated id is taken (astronomically rare; retry with another).
+    #[error("the generated id is taken")]
+    IdTaken,
+    #[error("the e-mail is already registered")]
+    EmailTaken,
+    #[error("the name is already used")]
+    NameTaken,
+    #[error("the limit is reached")]
+    LimitReached,
+    #[error("the item is in use")]
+    InUse,
+    /// The wallet is gone (account deleted) or its currency changed.
+    #[error("the wallet changed or is gone")]
+    Wallet,
+    /// The wallet's currency cannot change while it has transactions.
+    #[error("the wallet has transactions")]
+    HasTransactions,
+    /// A referenced category, provider or tag vanished or changed type.
+    #[error("a referenced {0:?} changed or is gone")]
+    Reference(Ref),
+    /// Another request with the same idempotency key won the race.
+    #[error("the idempotency key is taken")]
+    IdempotencyKey,
+    /// The user's sessions were ended (session epoch moved) or the profile is gone.
+    #[error("the user's sessions were ended")]
+    SessionsEnded,
     /// Concurrent writers kept conflicting after every retry.
     #[error("too much contention")]
     Contention,
-    /// DynamoDB was unreachable or throttled us.
+}
+
+/// The one error of the storage layer. Callers map the expected ones to client errors.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The item the operation needs does not exist.
+    #[error("not found")]
+    NotFound,
+    /// A condition of the write failed; the kind says which.
+    #[error("conflict: {0}")]
+    Conflict(ConflictKind),
+    /// DynamoDB was unreachable, timed out or throttled us.
     #[error("storage unavailable")]
     Unavailable(#[source] anyhow::Error),
-    #[error(transparent)]
-    Other(#[from] anyhow::Error),
+    /// Anything else: a bug or a malformed item, logged with its source.
+    #[error("unexpected storage error")]
+    Unexpected(#[source] anyhow::Error),
+}
+
+impl From<anyhow::Error> for StoreError {
+    fn from(e: anyhow::Error) -> Self {
+        StoreError::Unexpected(e)
+    }
+}
+
+impl StoreError {
+    /// True when a condition of this kind failed.
+    pub fn is_conflict(&self, kind: ConflictKind) -> bool {
+        matches!(self, StoreError::Conflict(k) if *k == kind)
+    }
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -103,6 +164,26 @@ impl Store {
     }
 }
 
+/// Generated ids tried before a write gives up (each clash is astronomically rare).
+const ID_ATTEMPTS: usize = 5;
+
+/// Runs `write` with a fresh id until it does not clash with an existing item (the write
+/// reports a clash as `Conflict(IdTaken)`): ids are retried, never overwritten. This is
+/// the one place that loop lives.
+pub async fn with_fresh_id<T, F, Fut>(mut write: F) -> StoreResult<T>
+where
+    F: FnMut(u64) -> Fut,
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    for _ in 0..ID_ATTEMPTS {
+        match write(crate::domain::ids::new_id()).await {
+            Err(e) if e.is_conflict(ConflictKind::IdTaken) => continue,
+            other => return other,
+        }
+    }
+    Err(StoreError::Conflict(ConflictKind::Contention))
+}
+
 /// Every SDK call is bounded: a connection within [`CONNECT_TIMEOUT`], each attempt within
 /// [`ATTEMPT_TIMEOUT`], all attempts ([`SDK_MAX_ATTEMPTS`], the standard retry mode with
 /// backoff) within [`OPERATION_TIMEOUT`], well under API Gateway's 30 s: an unreachable or
@@ -157,33 +238,11 @@ where
         ),
         _ => false,
     };
-    let err =
-        anyhow::Error::new(aws_sdk_dynamodb::error::DisplayErrorContext(err).to_string_error());
+    // The SDK error stays the source (its chain names the operation and the cause).
+    let err = anyhow::Error::new(err).context("DynamoDB request failed");
     if unavailable {
         StoreError::Unavailable(err)
     } else {
-        StoreError::Other(err)
+        StoreError::Unexpected(err)
     }
 }
-
-/// Small adapter so `DisplayErrorContext` (which carries the whole error chain) becomes an error value.
-trait ToStringError {
-    fn to_string_error(self) -> StringError;
-}
-
-impl<T: std::fmt::Display> ToStringError for T {
-    fn to_string_error(self) -> StringError {
-        StringError(self.to_string())
-    }
-}
-
-#[derive(Debug)]
-struct StringError(String);
-
-impl std::fmt::Display for StringError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for StringError {}

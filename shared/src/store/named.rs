@@ -3,8 +3,8 @@
 
 use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::keys::{user_pk, PROFILE};
-use super::transact::{TransactError, TxItems};
-use super::{sdk_error, Store, StoreError, StoreResult};
+use super::transact::TxItems;
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -72,26 +72,6 @@ impl TryFrom<&Item> for NamedRecord {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum NamedError {
-    #[error("the name is already used")]
-    Duplicate,
-    #[error("limit reached")]
-    LimitReached,
-    #[error("not found")]
-    NotFound,
-    #[error("in use")]
-    InUse,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<anyhow::Error> for NamedError {
-    fn from(e: anyhow::Error) -> Self {
-        NamedError::Store(StoreError::Other(e))
-    }
-}
-
 fn reservation(user_id: u64, kind: Kind, name: &str, id: u64) -> Item {
     Item::from([
         ("PK".into(), s(user_pk(user_id))),
@@ -101,7 +81,8 @@ fn reservation(user_id: u64, kind: Kind, name: &str, id: u64) -> Item {
 }
 
 impl Store {
-    /// Creates it, reserving the name and counting it on the profile (which must exist).
+    /// Creates it, reserving the name and counting it on the profile (which must exist):
+    /// `Conflict(NameTaken)`, `Conflict(LimitReached)`, `Conflict(IdTaken)` or `NotFound`.
     pub async fn create_named(
         &self,
         user_id: u64,
@@ -109,7 +90,7 @@ impl Store {
         id: u64,
         name: &str,
         now: &str,
-    ) -> Result<NamedRecord, NamedError> {
+    ) -> StoreResult<NamedRecord> {
         let record = NamedRecord {
             id,
             name: name.to_owned(),
@@ -127,12 +108,14 @@ impl Store {
             ("updatedAt".into(), s(now)),
         ]);
         let mut tx = TxItems::new(self);
-        let item_pos = tx.put(item, Some("attribute_not_exists(PK)"), None)?;
-        let name_pos = tx.put(
+        tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        tx.on_conflict(ConflictKind::IdTaken);
+        tx.put(
             reservation(user_id, kind, name, id),
             Some("attribute_not_exists(PK)"),
             None,
         )?;
+        tx.on_conflict(ConflictKind::NameTaken);
         self.count_on_profile(
             &mut tx,
             user_id,
@@ -142,12 +125,10 @@ impl Store {
         )?;
         match self.transact(tx).await {
             Ok(()) => Ok(record),
-            Err(TransactError::ConditionFailed(p)) if p == name_pos => Err(NamedError::Duplicate),
-            Err(TransactError::ConditionFailed(p)) if p == item_pos => {
-                Err(StoreError::Condition("id").into())
+            Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
+                Err(self.profile_failure(user_id).await)
             }
-            Err(TransactError::ConditionFailed(_)) => Err(self.profile_failure(user_id).await),
-            Err(TransactError::Store(e)) => Err(e.into()),
+            Err(e) => Err(e),
         }
     }
 
@@ -160,7 +141,7 @@ impl Store {
         attribute: &str,
         delta: i64,
         max: u64,
-    ) -> anyhow::Result<usize> {
+    ) -> anyhow::Result<()> {
         let mut values = Item::from([(":d".into(), n(delta))]);
         let condition = if delta > 0 {
             values.insert(":max".into(), n(max));
@@ -175,15 +156,18 @@ impl Store {
             Some(&condition),
             values,
             None,
-        )
+        )?;
+        // Told apart by `profile_failure`: the profile is gone, or at the limit.
+        tx.on_conflict(ConflictKind::LimitReached);
+        Ok(())
     }
 
-    /// After a failed profile condition: the user is gone (not found) or at the limit.
-    pub(crate) async fn profile_failure(&self, user_id: u64) -> NamedError {
+    /// After a failed profile condition: the user is gone (`NotFound`) or at the limit.
+    pub(crate) async fn profile_failure(&self, user_id: u64) -> StoreError {
         match self.get_user(user_id).await {
-            Ok(Some(_)) => NamedError::LimitReached,
-            Ok(None) => NamedError::NotFound,
-            Err(e) => e.into(),
+            Ok(Some(_)) => StoreError::Conflict(ConflictKind::LimitReached),
+            Ok(None) => StoreError::NotFound,
+            Err(e) => e,
         }
     }
 
@@ -243,7 +227,8 @@ impl Store {
         Ok(out)
     }
 
-    /// Renames it, moving the name reservation when the name changes beyond case.
+    /// Renames it, moving the name reservation when the name changes beyond case:
+    /// `Conflict(NameTaken)`, or `NotFound` when it vanished.
     pub async fn rename_named(
         &self,
         user_id: u64,
@@ -251,7 +236,7 @@ impl Store {
         current: &NamedRecord,
         name: &str,
         now: &str,
-    ) -> Result<NamedRecord, NamedError> {
+    ) -> StoreResult<NamedRecord> {
         let mut tx = TxItems::new(self);
         tx.update(
             &user_pk(user_id),
@@ -264,14 +249,14 @@ impl Store {
                 "name".to_owned(),
             )])),
         )?;
-        let mut name_pos = None;
         if current.name.to_lowercase() != name.to_lowercase() {
             tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
-            name_pos = Some(tx.put(
+            tx.put(
                 reservation(user_id, kind, name, current.id),
                 Some("attribute_not_exists(PK)"),
                 None,
-            )?);
+            )?;
+            tx.on_conflict(ConflictKind::NameTaken);
         }
         match self.transact(tx).await {
             Ok(()) => Ok(NamedRecord {
@@ -279,22 +264,20 @@ impl Store {
                 updated_at: now.to_owned(),
                 ..current.clone()
             }),
-            Err(TransactError::ConditionFailed(p)) if Some(p) == name_pos => {
-                Err(NamedError::Duplicate)
-            }
-            Err(TransactError::ConditionFailed(_)) => Err(NamedError::NotFound),
-            Err(TransactError::Store(e)) => Err(e.into()),
+            Err(e) if e.is_conflict(ConflictKind::Changed) => Err(StoreError::NotFound),
+            Err(e) => Err(e),
         }
     }
 
     /// Deletes it unless a transaction uses it (checked in the same transaction, so a
-    /// concurrent create that references it either lands first and blocks this, or fails).
+    /// concurrent create that references it either lands first and blocks this, or fails):
+    /// `Conflict(InUse)`, or `NotFound`.
     pub async fn delete_named(
         &self,
         user_id: u64,
         kind: Kind,
         current: &NamedRecord,
-    ) -> Result<(), NamedError> {
+    ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         tx.delete(
             &user_pk(user_id),
@@ -302,6 +285,7 @@ impl Store {
             Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
             Some(Item::from([(":zero".into(), n(0))])),
         )?;
+        tx.on_conflict(ConflictKind::InUse);
         tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
         self.count_on_profile(
             &mut tx,
@@ -312,14 +296,15 @@ impl Store {
         )?;
         match self.transact(tx).await {
             Ok(()) => Ok(()),
-            Err(TransactError::ConditionFailed(0)) => {
+            // The item's own condition: in use, or already gone.
+            Err(e) if e.is_conflict(ConflictKind::InUse) => {
                 match self.get_named(user_id, kind, current.id).await? {
-                    Some(_) => Err(NamedError::InUse),
-                    None => Err(NamedError::NotFound),
+                    Some(_) => Err(e),
+                    None => Err(StoreError::NotFound),
                 }
             }
-            Err(TransactError::ConditionFailed(_)) => Err(NamedError::NotFound),
-            Err(TransactError::Store(e)) => Err(e.into()),
+            Err(StoreError::Conflict(_)) => Err(StoreError::NotFound),
+            Err(e) => Err(e),
         }
     }
 }

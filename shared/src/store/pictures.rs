@@ -6,8 +6,8 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use super::attr::{get_s, s, Item};
 use super::keys::{user_pk, PICTURE, PROFILE};
-use super::transact::{TransactError, TxItems};
-use super::{sdk_error, Store, StoreResult};
+use super::transact::TxItems;
+use super::{sdk_error, Store, StoreError, StoreResult};
 
 pub struct Picture {
     pub content_type: String,
@@ -15,13 +15,8 @@ pub struct Picture {
 }
 
 impl Store {
-    /// Stores (or replaces) the picture; `false` when the user no longer exists.
-    pub async fn put_picture(
-        &self,
-        user_id: u64,
-        picture: &Picture,
-        now: &str,
-    ) -> StoreResult<bool> {
+    /// Stores (or replaces) the picture; `NotFound` when the user no longer exists.
+    pub async fn put_picture(&self, user_id: u64, picture: &Picture, now: &str) -> StoreResult<()> {
         let item = Item::from([
             ("PK".into(), s(user_pk(user_id))),
             ("SK".into(), s(PICTURE)),
@@ -36,9 +31,8 @@ impl Store {
         tx.put(item, None, None)?;
         tx.check(&user_pk(user_id), PROFILE, "attribute_exists(PK)", None)?;
         match self.transact(tx).await {
-            Ok(()) => Ok(true),
-            Err(TransactError::ConditionFailed(_)) => Ok(false),
-            Err(TransactError::Store(e)) => Err(e),
+            Err(StoreError::Conflict(_)) => Err(StoreError::NotFound),
+            other => other,
         }
     }
 
@@ -65,8 +59,8 @@ impl Store {
         }))
     }
 
-    /// Deletes the picture; `false` when there was none.
-    pub async fn delete_picture(&self, user_id: u64) -> StoreResult<bool> {
+    /// Deletes the picture; `NotFound` when there was none.
+    pub async fn delete_picture(&self, user_id: u64) -> StoreResult<()> {
         let out = self
             .client
             .delete_item()
@@ -77,6 +71,6 @@ impl Store {
             .send()
             .await
             .map_err(sdk_error)?;
-        Ok(out.attributes.is_some())
+        out.attributes.map(|_| ()).ok_or(StoreError::NotFound)
     }
 }

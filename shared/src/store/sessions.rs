@@ -14,8 +14,8 @@ use sha2::{Digest, Sha256};
 
 use super::attr::{get_opt_u64, get_s, n, s, Item};
 use super::keys::{user_pk, PROFILE};
-use super::transact::{TransactError, TxItems};
-use super::{sdk_error, Store, StoreResult};
+use super::transact::TxItems;
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 
 /// Sessions end 30 days after the login.
 pub const REFRESH_TTL_SECS: i64 = 30 * 24 * 3600;
@@ -60,7 +60,8 @@ pub(crate) fn epoch_condition(epoch: u64) -> (&'static str, Item) {
 }
 
 impl Store {
-    /// Starts a session at login, as long as the profile is still at `epoch`.
+    /// Starts a session at login, as long as the profile is still at `epoch` (else
+    /// `Conflict(Changed)`: the password, e-mail or role changed meanwhile).
     pub async fn start_session(
         &self,
         user_id: u64,
@@ -68,7 +69,7 @@ impl Store {
         hash: &str,
         epoch: u64,
         now: i64,
-    ) -> StoreResult<bool> {
+    ) -> StoreResult<()> {
         let item = Item::from([
             ("PK".into(), s(user_pk(user_id))),
             ("SK".into(), s(sk(family))),
@@ -80,11 +81,8 @@ impl Store {
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
         let (cond, values) = epoch_condition(epoch);
         tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
-        match self.transact(tx).await {
-            Ok(()) => Ok(true),
-            Err(TransactError::ConditionFailed(_)) => Ok(false),
-            Err(TransactError::Store(e)) => Err(e),
-        }
+        tx.on_conflict(ConflictKind::SessionsEnded);
+        self.transact(tx).await
     }
 
     /// The session of a family, if it exists.
@@ -152,15 +150,16 @@ impl Store {
         )?;
         let (cond, values) = epoch_condition(session.epoch);
         tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
+        tx.on_conflict(ConflictKind::SessionsEnded);
         match self.transact(tx).await {
             Ok(()) => Ok(Rotation::Rotated),
-            Err(TransactError::ConditionFailed(0)) => {
+            Err(e) if e.is_conflict(ConflictKind::Changed) => {
                 // Rotated concurrently by another holder of the same token: a copy exists.
                 self.end_session(user_id, family).await?;
                 Ok(Rotation::Refused)
             }
-            Err(TransactError::ConditionFailed(_)) => Ok(Rotation::Refused),
-            Err(TransactError::Store(e)) => Err(e),
+            Err(StoreError::Conflict(_)) => Ok(Rotation::Refused),
+            Err(e) => Err(e),
         }
     }
 
@@ -178,8 +177,8 @@ impl Store {
     }
 
     /// Ends every session of the user at once by moving the profile's session epoch.
-    /// `false` when the profile does not exist.
-    pub async fn end_all_sessions(&self, user_id: u64) -> StoreResult<bool> {
+    /// `NotFound` when the profile does not exist.
+    pub async fn end_all_sessions(&self, user_id: u64) -> StoreResult<()> {
         let out = self
             .client
             .update_item()
@@ -192,12 +191,12 @@ impl Store {
             .send()
             .await;
         match out {
-            Ok(_) => Ok(true),
+            Ok(_) => Ok(()),
             Err(e)
                 if e.as_service_error()
                     .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
             {
-                Ok(false)
+                Err(StoreError::NotFound)
             }
             Err(e) => Err(sdk_error(e)),
         }

@@ -1,4 +1,5 @@
-//! `TransactWriteItems` with retries on conflicts and condition failures reported by position.
+//! `TransactWriteItems` with retries on conflicts; a failed condition is reported as the
+//! [`ConflictKind`] its item was given.
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
@@ -6,26 +7,14 @@ use aws_sdk_dynamodb::types::{
 };
 
 use super::attr::{s, Item};
-use super::{backoff, sdk_error, Store, StoreError, MAX_ATTEMPTS};
-
-/// Outcome of a cancelled transaction whose cause is a failed condition.
-#[derive(Debug)]
-pub enum TransactError {
-    /// The condition of the item at this position (in the order given) failed.
-    ConditionFailed(usize),
-    Store(StoreError),
-}
-
-impl From<StoreError> for TransactError {
-    fn from(e: StoreError) -> Self {
-        TransactError::Store(e)
-    }
-}
+use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
 /// Builds the items of one transaction against the store's table.
 pub struct TxItems<'a> {
     table: &'a str,
     pub(crate) items: Vec<TransactWriteItem>,
+    /// What a failed condition of each item means (`Changed` unless said otherwise).
+    kinds: Vec<ConflictKind>,
 }
 
 impl<'a> TxItems<'a> {
@@ -33,6 +22,7 @@ impl<'a> TxItems<'a> {
         Self {
             table: &store.table,
             items: Vec::new(),
+            kinds: Vec::new(),
         }
     }
 
@@ -120,8 +110,34 @@ impl<'a> TxItems<'a> {
         self.push(TransactWriteItem::builder().condition_check(check).build())
     }
 
+    /// Counts a use (or, with a negative `delta`, releases one) of a category, tag or
+    /// provider: `ADD useCount`. With a `condition`, the item must satisfy it (e.g. exist).
+    pub fn add_use(
+        &mut self,
+        pk: &str,
+        sk: &str,
+        delta: i64,
+        condition: Option<(&str, Item)>,
+    ) -> anyhow::Result<usize> {
+        let mut values = Item::from([(":one".into(), super::attr::n(delta))]);
+        let condition = condition.map(|(c, v)| {
+            values.extend(v);
+            c
+        });
+        self.update(pk, sk, "ADD useCount :one", condition, values, None)
+    }
+
+    /// Names what a failure of the last item's condition means.
+    pub fn on_conflict(&mut self, kind: ConflictKind) -> &mut Self {
+        if let Some(last) = self.kinds.last_mut() {
+            *last = kind;
+        }
+        self
+    }
+
     fn push(&mut self, item: TransactWriteItem) -> anyhow::Result<usize> {
         self.items.push(item);
+        self.kinds.push(ConflictKind::Changed);
         Ok(self.items.len() - 1)
     }
 }
@@ -129,7 +145,8 @@ impl<'a> TxItems<'a> {
 impl Store {
     /// Runs the transaction, retrying with backoff while DynamoDB reports conflicts with
     /// concurrent transactions on the same items.
-    pub async fn transact(&self, tx: TxItems<'_>) -> Result<(), TransactError> {
+    /// A failed condition is `StoreError::Conflict` with the kind its item was given.
+    pub async fn transact(&self, tx: TxItems<'_>) -> StoreResult<()> {
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -150,7 +167,8 @@ impl Store {
                         .iter()
                         .position(|r| r.code() == Some("ConditionalCheckFailed"))
                     {
-                        return Err(TransactError::ConditionFailed(pos));
+                        let kind = tx.kinds.get(pos).copied();
+                        return Err(StoreError::Conflict(kind.unwrap_or(ConflictKind::Changed)));
                     }
                     reasons
                         .iter()
@@ -160,10 +178,10 @@ impl Store {
                 _ => false,
             };
             if !retryable {
-                return Err(TransactError::Store(sdk_error(err)));
+                return Err(sdk_error(err));
             }
             if attempt >= MAX_ATTEMPTS {
-                return Err(TransactError::Store(StoreError::Contention));
+                return Err(StoreError::Conflict(ConflictKind::Contention));
             }
             backoff(attempt).await;
         }

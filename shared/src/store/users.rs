@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::attr::{s, Item};
 use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE, USERS_INDEX_PK};
-use super::transact::{TransactError, TxItems};
+use super::transact::TxItems;
 use super::wallet::WalletRecord;
-use super::{sdk_error, Store, StoreError, StoreResult};
+use super::{sdk_error, with_fresh_id, ConflictKind, Store, StoreResult};
 use crate::domain::ids::new_id;
 
 /// Role of a user: everyone registers as USER; an operator makes the first ADMIN with the
@@ -60,62 +60,53 @@ pub struct NewUser {
     pub now: String,
 }
 
-/// Registration could not proceed.
-#[derive(Debug, thiserror::Error)]
-pub enum CreateUserError {
-    #[error("e-mail already registered")]
-    EmailTaken,
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
 impl Store {
-    /// Creates the user, reserves the e-mail and creates the wallet in one transaction.
-    pub async fn create_user(
-        &self,
-        new: NewUser,
-    ) -> Result<(UserRecord, WalletRecord), CreateUserError> {
-        // A clash of generated ids is astronomically rare; it is retried, never overwritten.
-        for _ in 0..3 {
-            let id = new_id();
-            let user = UserRecord {
-                pk: user_pk(id),
-                sk: PROFILE.into(),
-                id,
-                email: new.email.clone(),
-                first_name: new.first_name.clone(),
-                last_name: new.last_name.clone(),
-                password_hash: new.password_hash.clone(),
-                role: Role::User,
-                created_at: new.now.clone(),
-                updated_at: new.now.clone(),
-                session_epoch: 0,
-                gsi1pk: USERS_INDEX_PK.into(),
-                gsi1sk: user_pk(id),
-            };
-            let wallet = WalletRecord::new_default(id, new_id(), &new.now);
-            let mut reservation = Item::new();
-            reservation.insert("PK".into(), s(email_pk(&new.normalized_email)));
-            reservation.insert("SK".into(), s(EMAIL_SK));
-            reservation.insert("userId".into(), AttributeValue::N(id.to_string()));
+    /// Creates the user, reserves the e-mail and creates the wallet in one transaction:
+    /// `Conflict(EmailTaken)` when the e-mail is registered.
+    pub async fn create_user(&self, new: NewUser) -> StoreResult<(UserRecord, WalletRecord)> {
+        with_fresh_id(|id| self.try_create_user(&new, id)).await
+    }
 
-            let mut tx = TxItems::new(self);
-            let not_exists = Some("attribute_not_exists(PK)");
-            tx.put(reservation, not_exists, None)?;
-            tx.put(
-                serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?,
-                not_exists,
-                None,
-            )?;
-            tx.put(wallet.to_item(), not_exists, None)?;
-            match self.transact(tx).await {
-                Ok(()) => return Ok((user, wallet)),
-                Err(TransactError::ConditionFailed(0)) => return Err(CreateUserError::EmailTaken),
-                Err(TransactError::ConditionFailed(_)) => continue,
-                Err(TransactError::Store(e)) => return Err(e.into()),
-            }
-        }
-        Err(StoreError::Contention.into())
+    async fn try_create_user(
+        &self,
+        new: &NewUser,
+        id: u64,
+    ) -> StoreResult<(UserRecord, WalletRecord)> {
+        let user = UserRecord {
+            pk: user_pk(id),
+            sk: PROFILE.into(),
+            id,
+            email: new.email.clone(),
+            first_name: new.first_name.clone(),
+            last_name: new.last_name.clone(),
+            password_hash: new.password_hash.clone(),
+            role: Role::User,
+            created_at: new.now.clone(),
+            updated_at: new.now.clone(),
+            session_epoch: 0,
+            gsi1pk: USERS_INDEX_PK.into(),
+            gsi1sk: user_pk(id),
+        };
+        let wallet = WalletRecord::new_default(id, new_id(), &new.now);
+        let reservation = Item::from([
+            ("PK".into(), s(email_pk(&new.normalized_email))),
+            ("SK".into(), s(EMAIL_SK)),
+            ("userId".into(), AttributeValue::N(id.to_string())),
+        ]);
+        let mut tx = TxItems::new(self);
+        let not_exists = Some("attribute_not_exists(PK)");
+        tx.put(reservation, not_exists, None)?;
+        tx.on_conflict(ConflictKind::EmailTaken);
+        tx.put(
+            serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?,
+            not_exists,
+            None,
+        )?;
+        tx.on_conflict(ConflictKind::IdTaken);
+        tx.put(wallet.to_item(), not_exists, None)?;
+        tx.on_conflict(ConflictKind::IdTaken);
+        self.transact(tx).await?;
+        Ok((user, wallet))
     }
 
     /// Finds a user by e-mail: the reservation gives the id, then the profile (two reads).
@@ -240,11 +231,5 @@ impl Role {
             Role::User => "USER",
             Role::Admin => "ADMIN",
         }
-    }
-}
-
-impl From<anyhow::Error> for CreateUserError {
-    fn from(e: anyhow::Error) -> Self {
-        CreateUserError::Store(StoreError::Other(e))
     }
 }

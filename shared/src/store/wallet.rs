@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_s, get_u64, n, s, Item};
 use super::keys::{user_pk, WALLET};
-use super::{sdk_error, Store, StoreResult};
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::Currency;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,16 +104,6 @@ impl Store {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum WalletUpdateError {
-    #[error("wallet not found")]
-    NotFound,
-    #[error("the currency can change only while the wallet has no transactions")]
-    HasTransactions,
-    #[error(transparent)]
-    Store(#[from] super::StoreError),
-}
-
 impl Store {
     /// Sets name, initial balance and currency; a currency change requires an empty wallet
     /// (checked in the same conditional write, so a concurrent transaction cannot slip in).
@@ -124,7 +114,7 @@ impl Store {
         initial_balance: Decimal,
         currency: Currency,
         now: &str,
-    ) -> Result<WalletRecord, WalletUpdateError> {
+    ) -> StoreResult<WalletRecord> {
         let result = self
             .client
             .update_item()
@@ -150,20 +140,19 @@ impl Store {
             Ok(out) => {
                 let item = out
                     .attributes
-                    .ok_or_else(|| anyhow::anyhow!("update returned no attributes"))
-                    .map_err(super::StoreError::Other)?;
-                Ok(WalletRecord::try_from(&item).map_err(super::StoreError::Other)?)
+                    .ok_or_else(|| anyhow::anyhow!("update returned no attributes"))?;
+                Ok(WalletRecord::try_from(&item)?)
             }
             Err(e)
                 if e.as_service_error()
                     .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
             {
                 match self.get_wallet(user_id).await? {
-                    Some(_) => Err(WalletUpdateError::HasTransactions),
-                    None => Err(WalletUpdateError::NotFound),
+                    Some(_) => Err(StoreError::Conflict(ConflictKind::HasTransactions)),
+                    None => Err(StoreError::NotFound),
                 }
             }
-            Err(e) => Err(sdk_error(e).into()),
+            Err(e) => Err(sdk_error(e)),
         }
     }
 }

@@ -1,0 +1,228 @@
+//! Categories: the global ones (shared by everyone, only admins create or edit them,
+//! their type never changes and they are never deleted, because any user's transactions
+//! may use them) and each user's own (bounded in number, their type fixed and deletion
+//! refused while transactions use them).
+
+use super::users::require_admin;
+use super::{AppError, AppResult};
+use crate::domain::text::{parse_name, NAME_MAX_LEN};
+use crate::domain::time::now_local_date_time;
+use crate::domain::{CategoryType, Violation};
+use crate::store::categories::{CategoryRecord, MAX_OWN_CATEGORIES};
+use crate::store::keys::{cat_sk, user_pk, GLOBAL_PK};
+use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+
+/// A category's editable fields, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryFields {
+    pub name: String,
+    pub icon: String,
+    /// `#RRGGBB`, upper-case.
+    pub color: String,
+    pub category_type: CategoryType,
+}
+
+/// Checks the fields as a client sent them: a name, an icon name (default `tag`), a colour
+/// `#RRGGBB` (default `#757575`). Every broken rule is reported.
+pub fn parse_fields(
+    name: &str,
+    icon: Option<&str>,
+    color: Option<&str>,
+    category_type: CategoryType,
+) -> AppResult<CategoryFields> {
+    let mut errors = Vec::new();
+    let name =
+        parse_name(name, NAME_MAX_LEN).map_err(|e| errors.push(Violation::new("categoryName", e)));
+    let icon = match icon.map(str::trim) {
+        None | Some("") => Ok("tag".to_owned()),
+        Some(i)
+            if i.len() <= 50
+                && i.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+        {
+            Ok(i.to_owned())
+        }
+        Some(_) => {
+            errors.push(Violation::new(
+                "icon",
+                "must be an icon name of at most 50 letters, digits, '-' or '_'",
+            ));
+            Err(())
+        }
+    };
+    let color = parse_color(color.unwrap_or("#757575"))
+        .map_err(|e| errors.push(Violation::new("color", e)));
+    match (name, icon, color) {
+        (Ok(name), Ok(icon), Ok(color)) => Ok(CategoryFields {
+            name,
+            icon,
+            color,
+            category_type,
+        }),
+        _ => Err(AppError::Invalid(errors)),
+    }
+}
+
+/// `#RRGGBB`, stored upper-case.
+fn parse_color(raw: &str) -> Result<String, String> {
+    let ok =
+        raw.len() == 7 && raw.starts_with('#') && raw[1..].chars().all(|c| c.is_ascii_hexdigit());
+    if ok {
+        Ok(raw.to_ascii_uppercase())
+    } else {
+        Err("must be a colour as #RRGGBB".into())
+    }
+}
+
+fn not_found() -> AppError {
+    AppError::NotFound("category not found".into())
+}
+
+fn store_error(e: StoreError) -> AppError {
+    match e {
+        StoreError::NotFound => not_found(),
+        StoreError::Conflict(ConflictKind::InUse) => AppError::Conflict(
+            "transactions use this category: its type cannot change and it cannot be deleted"
+                .into(),
+        ),
+        StoreError::Conflict(ConflictKind::LimitReached) => AppError::Conflict(format!(
+            "you have reached the limit of {MAX_OWN_CATEGORIES} categories"
+        )),
+        e => AppError::Store(e),
+    }
+}
+
+/// Creates an own category, or (admins only) a global one.
+pub async fn create(
+    store: &Store,
+    user_id: u64,
+    fields: CategoryFields,
+    global: bool,
+) -> AppResult<CategoryRecord> {
+    if global {
+        require_admin(store, user_id).await?;
+    }
+    let now = now_local_date_time();
+    let pk = if global {
+        GLOBAL_PK.into()
+    } else {
+        user_pk(user_id)
+    };
+    with_fresh_id(|id| {
+        let record = CategoryRecord {
+            pk: pk.clone(),
+            sk: cat_sk(id),
+            id,
+            name: fields.name.clone(),
+            icon: fields.icon.clone(),
+            color: fields.color.clone(),
+            is_global: global,
+            category_type: fields.category_type,
+            use_count: 0,
+            created_at: now.clone(),
+            updated_at: now.clone(),
+        };
+        async move {
+            store.create_category(user_id, &record).await?;
+            Ok(record)
+        }
+    })
+    .await
+    .map_err(|e| match e {
+        StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
+        e => store_error(e),
+    })
+}
+
+/// A global category or one of the user's own.
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<CategoryRecord> {
+    store.get_category(user_id, id).await?.ok_or_else(not_found)
+}
+
+/// Replaces name, icon, colour and type (a global category: admins only, type fixed).
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    fields: CategoryFields,
+) -> AppResult<CategoryRecord> {
+    let current = get(store, user_id, id).await?;
+    if current.is_global {
+        require_admin(store, user_id).await?;
+        if fields.category_type != current.category_type {
+            return Err(AppError::Conflict(
+                "the type of a global category cannot change: transactions may use it".into(),
+            ));
+        }
+    }
+    let next = CategoryRecord {
+        name: fields.name,
+        icon: fields.icon,
+        color: fields.color,
+        category_type: fields.category_type,
+        updated_at: now_local_date_time(),
+        ..current.clone()
+    };
+    store
+        .update_category(&current, &next)
+        .await
+        .map_err(store_error)?;
+    Ok(next)
+}
+
+/// Deletes one of the user's own categories unless transactions use it.
+pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+    let current = get(store, user_id, id).await?;
+    if current.is_global {
+        require_admin(store, user_id).await?;
+        return Err(AppError::Conflict(
+            "global categories cannot be deleted: any user's transactions may use them".into(),
+        ));
+    }
+    store
+        .delete_own_category(user_id, &current)
+        .await
+        .map_err(store_error)
+}
+
+/// The global categories, then the user's own, each by id; optionally of one type.
+pub async fn list(
+    store: &Store,
+    user_id: u64,
+    wanted: Option<CategoryType>,
+) -> AppResult<Vec<CategoryRecord>> {
+    let own_pk = user_pk(user_id);
+    let (global, own) = tokio::try_join!(
+        store.list_categories_in(GLOBAL_PK),
+        store.list_categories_in(&own_pk),
+    )?;
+    Ok(global
+        .into_iter()
+        .chain(own)
+        .filter(|c| wanted.is_none_or(|t| c.category_type == t))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_fill_icon_and_colour_and_colours_are_upper_cased() {
+        let f = parse_fields("Pets", None, Some("#8e24aa"), CategoryType::Debit).unwrap();
+        assert_eq!((f.icon.as_str(), f.color.as_str()), ("tag", "#8E24AA"));
+        let f = parse_fields("Pets", Some(" "), None, CategoryType::Credit).unwrap();
+        assert_eq!((f.icon.as_str(), f.color.as_str()), ("tag", "#757575"));
+    }
+
+    #[test]
+    fn every_invalid_field_is_reported() {
+        let e =
+            parse_fields(" ", Some("no spaces!"), Some("red"), CategoryType::Debit).unwrap_err();
+        let AppError::Invalid(v) = e else {
+            panic!("{e:?}")
+        };
+        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["categoryName", "icon", "color"]);
+    }
+}

@@ -1,0 +1,470 @@
+//! Transactions: the references a transaction may use, the wallet's currency and exact
+//! amounts, idempotent creation, and updates conditional on the version read (`If-Match`).
+
+use rust_decimal::Decimal;
+
+use super::{AppError, AppResult, WRITE_ATTEMPTS};
+use crate::domain::time::now_local_date_time;
+use crate::domain::{Currency, Money, MoneyError, Violation};
+use crate::store::transactions::{
+    IdempotencyRecord, RefKeys, Refs, TransactionRecord, TxnFilter, TxnPage,
+};
+use crate::store::{with_fresh_id, ConflictKind, Ref, Store, StoreError};
+
+/// A transaction as a client describes it (already parsed: types and bounds hold).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionInput {
+    pub amount: Decimal,
+    /// The currency the client named, if any: it must be the wallet's.
+    pub currency: Option<String>,
+    pub category_id: u64,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub note: Option<String>,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+}
+
+/// The version a change is based on (`If-Match`): any current one, or one version (`None`
+/// for a tag this service never issued, which matches nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfMatch {
+    Any,
+    Version(Option<u64>),
+}
+
+impl IfMatch {
+    pub fn matches(self, version: u64) -> bool {
+        match self {
+            IfMatch::Any => true,
+            IfMatch::Version(v) => v == Some(version),
+        }
+    }
+}
+
+/// A client's idempotency key and the hash of the request it came with.
+#[derive(Debug, Clone, Copy)]
+pub struct Idempotency<'a> {
+    pub key: &'a str,
+    pub request_hash: &'a str,
+}
+
+/// The result of a create: the transaction, and whether it is a replay of an earlier one.
+#[derive(Debug)]
+pub struct Created {
+    pub transaction: TransactionRecord,
+    pub replayed: bool,
+}
+
+fn not_found() -> AppError {
+    AppError::NotFound("transaction not found".into())
+}
+
+fn stale() -> AppError {
+    AppError::PreconditionFailed("If-Match does not match the current version".into())
+}
+
+/// Checks the input against what it refers to and builds the record to store: the wallet
+/// exists and has the named currency, the amount fits the currency, and the category,
+/// provider and tags exist for this user. Every broken rule is reported.
+pub fn build_record(
+    user_id: u64,
+    input: TransactionInput,
+    refs: &Refs,
+    id: u64,
+    version: u64,
+    created_at: Option<&str>,
+    now: &str,
+) -> AppResult<TransactionRecord> {
+    let wallet = refs
+        .wallet
+        .as_ref()
+        .ok_or_else(|| AppError::Forbidden("this account no longer exists".into()))?;
+    let mut errors = Vec::new();
+    if let Some(code) = &input.currency {
+        if Currency::from_code(code) != Some(wallet.currency) {
+            errors.push(Violation::new(
+                "currency",
+                format!("must be the wallet's currency, {}", wallet.currency.code()),
+            ));
+        }
+    }
+    match Money::new(input.amount, wallet.currency) {
+        Ok(_) => {}
+        Err(MoneyError::TooManyDecimals { code, allowed }) => errors.push(Violation::new(
+            "amount",
+            format!("{code} amounts have at most {allowed} decimals"),
+        )),
+        Err(_) => errors.push(Violation::new("amount", "must be below 10^13")),
+    }
+    if refs.category.is_none() {
+        errors.push(Violation::new("categoryId", "no such category"));
+    }
+    if input.provider_id.is_some() && !refs.provider_found {
+        errors.push(Violation::new("providerId", "no such provider"));
+    }
+    let missing: Vec<String> = input
+        .tag_ids
+        .iter()
+        .filter(|t| !refs.tags_found.contains(t))
+        .map(u64::to_string)
+        .collect();
+    if !missing.is_empty() {
+        errors.push(Violation::new(
+            "tagIds",
+            format!("no such tag: {}", missing.join(", ")),
+        ));
+    }
+    let Some(category) = refs.category.as_ref().filter(|_| errors.is_empty()) else {
+        return Err(AppError::Invalid(errors));
+    };
+    Ok(TransactionRecord {
+        user_id,
+        id,
+        amount: input.amount,
+        currency: wallet.currency,
+        date: input.date,
+        note: input.note,
+        category_id: category.id,
+        category_type: category.category_type,
+        category_global: category.is_global,
+        provider_id: input.provider_id,
+        tag_ids: input.tag_ids,
+        version,
+        created_at: created_at.unwrap_or(now).to_owned(),
+        updated_at: now.to_owned(),
+    })
+}
+
+/// The idempotency rule: a key replays the result of its first request when the request
+/// is the same, and refuses any other.
+pub fn check_replay(stored: &IdempotencyRecord, request_hash: &str) -> AppResult<u64> {
+    if stored.request_hash == request_hash {
+        Ok(stored.transaction_id)
+    } else {
+        Err(AppError::Unprocessable(
+            "Idempotency-Key was already used with a different request body".into(),
+        ))
+    }
+}
+
+/// What a refused transaction write means to the client.
+fn write_error(e: StoreError) -> AppError {
+    match e {
+        StoreError::Conflict(ConflictKind::Wallet) => {
+            AppError::Conflict("the wallet changed meanwhile (currency or account); retry".into())
+        }
+        StoreError::Conflict(ConflictKind::Reference(r)) => {
+            let (field, noun) = match r {
+                Ref::Category => ("categoryId", "category"),
+                Ref::Provider => ("providerId", "provider"),
+                Ref::Tag => ("tagIds", "tag"),
+            };
+            AppError::invalid(
+                field,
+                format!("the {noun} was deleted or changed meanwhile"),
+            )
+        }
+        StoreError::Conflict(ConflictKind::Changed) => {
+            AppError::Conflict("the transaction changed meanwhile; retry".into())
+        }
+        StoreError::Conflict(ConflictKind::IdempotencyKey) => {
+            AppError::Conflict("a request with this Idempotency-Key is in progress".into())
+        }
+        e => AppError::Store(e),
+    }
+}
+
+fn keys<'a>(input: &'a TransactionInput) -> RefKeys<'a> {
+    RefKeys {
+        category_id: Some(input.category_id),
+        provider_id: input.provider_id,
+        tag_ids: &input.tag_ids,
+        ..Default::default()
+    }
+}
+
+/// Creates a transaction in the user's wallet (one `BatchGetItem`, one
+/// `TransactWriteItems`). With an idempotency key, a repeated request gets the first
+/// result again.
+pub async fn create(
+    store: &Store,
+    user_id: u64,
+    input: TransactionInput,
+    idempotency: Option<Idempotency<'_>>,
+) -> AppResult<Created> {
+    // A second pass only when a concurrent request with the same key won: then it replays.
+    for _ in 0..2 {
+        let refs = store
+            .fetch_refs(
+                user_id,
+                RefKeys {
+                    idempotency_key: idempotency.map(|i| i.key),
+                    ..keys(&input)
+                },
+            )
+            .await?;
+        if let (Some(stored), Some(i)) = (&refs.idempotency, idempotency) {
+            let id = check_replay(stored, i.request_hash)?;
+            let transaction = store.get_transaction(user_id, id).await?.ok_or_else(|| {
+                AppError::Conflict(
+                    "the transaction created with this Idempotency-Key has since been deleted"
+                        .into(),
+                )
+            })?;
+            return Ok(Created {
+                transaction,
+                replayed: true,
+            });
+        }
+        let now = now_local_date_time();
+        let draft = build_record(user_id, input.clone(), &refs, 0, 1, None, &now)?;
+        let written = with_fresh_id(|id| {
+            let record = TransactionRecord {
+                id,
+                ..draft.clone()
+            };
+            let now = &now;
+            async move {
+                let idem = idempotency.map(|i| (i.key, i.request_hash));
+                store.insert_transaction(&record, idem, now).await?;
+                Ok(record)
+            }
+        })
+        .await;
+        match written {
+            Ok(transaction) => {
+                return Ok(Created {
+                    transaction,
+                    replayed: false,
+                })
+            }
+            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
+            Err(e) => return Err(write_error(e)),
+        }
+    }
+    Err(AppError::Conflict(
+        "could not store the transaction; retry".into(),
+    ))
+}
+
+/// One of the user's transactions.
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<TransactionRecord> {
+    store
+        .get_transaction(user_id, id)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// Replaces every field of one of the user's transactions. Existence (404) and the data
+/// (400) are checked first; `expected` then decides between valid updates (412).
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    input: TransactionInput,
+    expected: Option<IfMatch>,
+) -> AppResult<TransactionRecord> {
+    for _ in 0..WRITE_ATTEMPTS {
+        let refs = store
+            .fetch_refs(
+                user_id,
+                RefKeys {
+                    transaction_id: Some(id),
+                    ..keys(&input)
+                },
+            )
+            .await?;
+        let old = refs.transaction.clone().ok_or_else(not_found)?;
+        let now = now_local_date_time();
+        let created = Some(old.created_at.as_str());
+        let new = build_record(
+            user_id,
+            input.clone(),
+            &refs,
+            id,
+            old.version + 1,
+            created,
+            &now,
+        )?;
+        if expected.is_some_and(|e| !e.matches(old.version)) {
+            return Err(stale());
+        }
+        match store.replace_transaction(&old, &new, &now).await {
+            Ok(()) => return Ok(new),
+            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
+                return Err(stale())
+            }
+            // Changed or deleted since read: read again (a deletion then answers 404).
+            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
+            Err(e) => return Err(write_error(e)),
+        }
+    }
+    Err(AppError::Conflict(
+        "the transaction keeps changing; retry".into(),
+    ))
+}
+
+/// Deletes one of the user's transactions and reverts its effect on the balance.
+pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+    for _ in 0..WRITE_ATTEMPTS {
+        let old = get(store, user_id, id).await?;
+        match store.remove_transaction(&old, &now_local_date_time()).await {
+            Ok(()) => return Ok(()),
+            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
+            Err(e) => return Err(write_error(e)),
+        }
+    }
+    Err(AppError::Conflict(
+        "the transaction keeps changing; retry".into(),
+    ))
+}
+
+/// One page of the user's transactions from `position` (as the store issued it).
+pub async fn list(
+    store: &Store,
+    user_id: u64,
+    filter: &TxnFilter,
+    limit: i32,
+    position: Option<&str>,
+) -> AppResult<TxnPage> {
+    store
+        .list_transactions(user_id, filter, limit, position)
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => invalid_cursor(),
+            e => AppError::Store(e),
+        })
+}
+
+/// A cursor that is not one this service issued to the caller.
+pub fn invalid_cursor() -> AppError {
+    AppError::invalid("cursor", "is not a cursor this service issued")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::CategoryType;
+    use crate::store::categories::CategoryRecord;
+    use crate::store::wallet::WalletRecord;
+
+    fn input() -> TransactionInput {
+        TransactionInput {
+            amount: Decimal::new(1250, 2),
+            currency: None,
+            category_id: 4,
+            date: "2026-11-03".into(),
+            note: Some("Market".into()),
+            provider_id: None,
+            tag_ids: vec![],
+        }
+    }
+
+    fn refs() -> Refs {
+        let category = CategoryRecord {
+            pk: "GLOBAL".into(),
+            sk: "CAT#4".into(),
+            id: 4,
+            name: "Groceries".into(),
+            icon: "cart".into(),
+            color: "#000000".into(),
+            is_global: true,
+            category_type: CategoryType::Debit,
+            use_count: 0,
+            created_at: "2026-01-01T00:00:00".into(),
+            updated_at: "2026-01-01T00:00:00".into(),
+        };
+        Refs {
+            wallet: Some(WalletRecord::new_default(7, 1, "2026-11-01T00:00:00")),
+            category: Some(category),
+            ..Default::default()
+        }
+    }
+
+    fn violations(e: AppError) -> Vec<String> {
+        match e {
+            AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_valid_input_becomes_a_record_with_the_categorys_type_and_the_wallets_currency() {
+        let r = build_record(7, input(), &refs(), 42, 1, None, "2026-11-03T10:00:00").unwrap();
+        assert_eq!((r.user_id, r.id, r.version), (7, 42, 1));
+        assert_eq!(r.category_type, CategoryType::Debit);
+        assert!(r.category_global);
+        assert_eq!(r.currency.code(), "EUR");
+        assert_eq!(r.created_at, "2026-11-03T10:00:00");
+        let kept = build_record(
+            7,
+            input(),
+            &refs(),
+            42,
+            2,
+            Some("2026-01-01T00:00:00"),
+            "now",
+        )
+        .unwrap();
+        assert_eq!(kept.created_at, "2026-01-01T00:00:00");
+    }
+
+    #[test]
+    fn every_broken_reference_and_amount_rule_is_reported_at_once() {
+        let mut bad = input();
+        bad.amount = Decimal::new(12345, 3);
+        bad.currency = Some("USD".into());
+        bad.provider_id = Some(9);
+        bad.tag_ids = vec![1, 2];
+        let mut r = refs();
+        r.category = None;
+        r.tags_found.insert(1);
+        let fields = violations(build_record(7, bad, &r, 1, 1, None, "now").unwrap_err());
+        assert_eq!(
+            fields,
+            ["currency", "amount", "categoryId", "providerId", "tagIds"]
+        );
+    }
+
+    #[test]
+    fn a_deleted_account_cannot_write() {
+        let mut r = refs();
+        r.wallet = None;
+        assert!(matches!(
+            build_record(7, input(), &r, 1, 1, None, "now"),
+            Err(AppError::Forbidden(_))
+        ));
+    }
+
+    #[test]
+    fn a_key_replays_only_the_same_request() {
+        let stored = IdempotencyRecord {
+            request_hash: "abc".into(),
+            transaction_id: 5,
+        };
+        assert_eq!(check_replay(&stored, "abc").unwrap(), 5);
+        assert!(matches!(
+            check_replay(&stored, "xyz"),
+            Err(AppError::Unprocessable(_))
+        ));
+    }
+
+    #[test]
+    fn if_match_accepts_any_or_exactly_the_current_version() {
+        assert!(IfMatch::Any.matches(3));
+        assert!(IfMatch::Version(Some(3)).matches(3));
+        assert!(!IfMatch::Version(Some(2)).matches(3));
+        assert!(!IfMatch::Version(None).matches(3));
+    }
+
+    #[test]
+    fn refused_writes_name_the_reference_at_fault() {
+        let e = write_error(StoreError::Conflict(ConflictKind::Reference(Ref::Tag)));
+        assert_eq!(violations(e), ["tagIds"]);
+        assert!(matches!(
+            write_error(StoreError::Conflict(ConflictKind::Wallet)),
+            AppError::Conflict(_)
+        ));
+    }
+}

@@ -1,0 +1,130 @@
+//! The wallet: one per user, its currency fixed while it holds transactions (their
+//! amounts would silently change meaning), its initial balance exact in that currency.
+
+use rust_decimal::Decimal;
+
+use super::{AppError, AppResult};
+use crate::domain::text::{parse_name, NAME_MAX_LEN};
+use crate::domain::time::now_local_date_time;
+use crate::domain::{Currency, Money, Violation};
+use crate::store::wallet::WalletRecord;
+use crate::store::{ConflictKind, Store, StoreError};
+
+fn not_found() -> AppError {
+    AppError::NotFound("wallet not found".into())
+}
+
+/// The new values of a wallet, as parsed from the request: `None` where a value could not
+/// be read at all (not a decimal, not a supported currency).
+#[derive(Debug, Clone)]
+pub struct WalletChange<'a> {
+    pub name: &'a str,
+    pub initial_balance: Option<Decimal>,
+    pub currency: Option<Currency>,
+}
+
+/// Checks a change: a name, a supported currency, an initial balance with at most the
+/// currency's decimals and below 10^13. Every broken rule is reported.
+pub fn check(change: &WalletChange<'_>) -> AppResult<(String, Decimal, Currency)> {
+    let mut errors = Vec::new();
+    let name = parse_name(change.name, NAME_MAX_LEN)
+        .map_err(|e| errors.push(Violation::new("name", e)))
+        .ok();
+    if change.currency.is_none() {
+        errors.push(Violation::new(
+            "currency",
+            "must be a supported ISO 4217 code",
+        ));
+    }
+    let initial = match (change.initial_balance, change.currency) {
+        (None, _) => {
+            errors.push(Violation::new("initialBalance", "must be a decimal number"));
+            None
+        }
+        (Some(amount), Some(c)) => match Money::new(amount, c) {
+            Ok(m) => Some(m.amount()),
+            Err(e) => {
+                errors.push(Violation::new("initialBalance", e.to_string()));
+                None
+            }
+        },
+        (Some(_), None) => None,
+    };
+    match (name, initial, change.currency) {
+        (Some(name), Some(initial), Some(currency)) => Ok((name, initial, currency)),
+        _ => Err(AppError::Invalid(errors)),
+    }
+}
+
+/// The user's wallet.
+pub async fn get(store: &Store, user_id: u64) -> AppResult<WalletRecord> {
+    store.get_wallet(user_id).await?.ok_or_else(not_found)
+}
+
+/// Renames the wallet, sets its initial balance, and changes its currency while it holds
+/// no transactions (checked in the same conditional write).
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    change: WalletChange<'_>,
+) -> AppResult<WalletRecord> {
+    let (name, initial, currency) = check(&change)?;
+    store
+        .update_wallet(user_id, &name, initial, currency, &now_local_date_time())
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => not_found(),
+            StoreError::Conflict(ConflictKind::HasTransactions) => AppError::Conflict(
+                "the currency can change only while the wallet has no transactions".into(),
+            ),
+            e => AppError::Store(e),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eur() -> Option<Currency> {
+        Currency::from_code("EUR")
+    }
+
+    #[test]
+    fn a_valid_change_keeps_the_exact_amount() {
+        let change = WalletChange {
+            name: " Main ",
+            initial_balance: Some(Decimal::new(1050, 2)),
+            currency: eur(),
+        };
+        let (name, initial, currency) = check(&change).unwrap();
+        assert_eq!(
+            (name.as_str(), initial.to_string().as_str()),
+            ("Main", "10.50")
+        );
+        assert_eq!(currency.code(), "EUR");
+    }
+
+    #[test]
+    fn too_many_decimals_an_unknown_currency_and_a_blank_name_are_reported() {
+        let change = WalletChange {
+            name: " ",
+            initial_balance: Some(Decimal::new(1055, 3)),
+            currency: eur(),
+        };
+        let AppError::Invalid(v) = check(&change).unwrap_err() else {
+            panic!()
+        };
+        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["name", "initialBalance"]);
+        let change = WalletChange {
+            name: "Main",
+            initial_balance: None,
+            currency: None,
+        };
+        let AppError::Invalid(v) = check(&change).unwrap_err() else {
+            panic!()
+        };
+        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["currency", "initialBalance"]);
+    }
+}

@@ -1,0 +1,98 @@
+//! Shared responders: a created resource (`201`, `Location`, optionally `ETag`), a
+//! versioned one (`ETag`), and a page of a list (`Link: <...>; rel="next"`).
+
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::extract::Json;
+
+fn header_value(text: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(text).ok()
+}
+
+/// The ETag of a version: `"<n>"`.
+pub fn etag(version: u64) -> String {
+    format!("\"{version}\"")
+}
+
+/// `201 Created` with `Location` (and `ETag` when versioned).
+pub struct Created<T> {
+    pub location: String,
+    pub version: Option<u64>,
+    pub body: T,
+}
+
+impl<T> Created<T> {
+    pub fn at(location: impl Into<String>, body: T) -> Self {
+        Self {
+            location: location.into(),
+            version: None,
+            body,
+        }
+    }
+
+    pub fn versioned(mut self, version: u64) -> Self {
+        self.version = Some(version);
+        self
+    }
+}
+
+impl<T: Serialize> IntoResponse for Created<T> {
+    fn into_response(self) -> Response {
+        let mut response = (StatusCode::CREATED, Json(self.body)).into_response();
+        let headers = response.headers_mut();
+        if let Some(v) = header_value(&self.location) {
+            headers.insert(header::LOCATION, v);
+        }
+        if let Some(v) = self.version.and_then(|v| header_value(&etag(v))) {
+            headers.insert(header::ETAG, v);
+        }
+        response
+    }
+}
+
+/// `200 OK` with the body's version as `ETag`.
+pub struct Versioned<T> {
+    pub version: u64,
+    pub body: T,
+}
+
+impl<T: Serialize> IntoResponse for Versioned<T> {
+    fn into_response(self) -> Response {
+        let mut response = Json(self.body).into_response();
+        if let Some(v) = header_value(&etag(self.version)) {
+            response.headers_mut().insert(header::ETAG, v);
+        }
+        response
+    }
+}
+
+/// A page of a list: a JSON array, and `Link: <next>; rel="next"` when more may follow.
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// The URL (path and query) of the next page.
+    pub next: Option<String>,
+}
+
+impl<T: Serialize> IntoResponse for Page<T> {
+    fn into_response(self) -> Response {
+        let mut response = Json(self.items).into_response();
+        if let Some(v) = self
+            .next
+            .and_then(|next| header_value(&format!("<{next}>; rel=\"next\"")))
+        {
+            response.headers_mut().insert(header::LINK, v);
+        }
+        response
+    }
+}
+
+/// Marks a response as a replay of an earlier request (`Idempotent-Replayed: true`).
+pub fn replayed(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        HeaderName::from_static("idempotent-replayed"),
+        HeaderValue::from_static("true"),
+    );
+    response
+}

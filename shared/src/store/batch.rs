@@ -1,0 +1,50 @@
+//! `BatchGetItem` of any keys of the table, strongly consistent, retrying what DynamoDB
+//! leaves unprocessed.
+
+use aws_sdk_dynamodb::types::KeysAndAttributes;
+
+use super::attr::{s, Item};
+use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+
+/// The key of an item.
+pub fn key(pk: &str, sk: &str) -> Item {
+    Item::from([("PK".into(), s(pk)), ("SK".into(), s(sk))])
+}
+
+impl Store {
+    /// The items that exist among `keys` (at most 100), in no particular order.
+    pub async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
+        let mut found = Vec::new();
+        let mut pending = Some(keys);
+        let mut attempt = 0;
+        while let Some(batch) = pending.take().filter(|b| !b.is_empty()) {
+            attempt += 1;
+            let request = KeysAndAttributes::builder()
+                .set_keys(Some(batch))
+                .consistent_read(true)
+                .build()
+                .map_err(anyhow::Error::from)?;
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            if let Some(mut responses) = out.responses {
+                found.extend(responses.remove(&self.table).unwrap_or_default());
+            }
+            pending = out
+                .unprocessed_keys
+                .and_then(|mut u| u.remove(&self.table))
+                .map(|k| k.keys);
+            if pending.as_ref().is_some_and(|p| !p.is_empty()) {
+                if attempt >= MAX_ATTEMPTS {
+                    return Err(StoreError::Conflict(ConflictKind::Contention));
+                }
+                backoff(attempt).await;
+            }
+        }
+        Ok(found)
+    }
+}

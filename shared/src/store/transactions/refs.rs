@@ -1,0 +1,93 @@
+//! What a transaction write refers to, read in one strongly consistent `BatchGetItem`:
+//! the wallet, the category (own or global), provider, tags, the stored transaction and
+//! an idempotency record.
+
+use std::collections::BTreeSet;
+
+use super::super::attr::{get_s, get_u64};
+use super::super::batch::key;
+use super::super::categories::{pick_category, CategoryRecord};
+use super::super::keys::{
+    cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
+};
+use super::super::wallet::WalletRecord;
+use super::super::{Store, StoreResult};
+use super::TransactionRecord;
+
+/// A stored idempotency key: which request (by hash) created which transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdempotencyRecord {
+    pub request_hash: String,
+    pub transaction_id: u64,
+}
+
+/// What a transaction write refers to.
+#[derive(Debug, Default)]
+pub struct Refs {
+    pub wallet: Option<WalletRecord>,
+    pub category: Option<CategoryRecord>,
+    pub provider_found: bool,
+    pub tags_found: BTreeSet<u64>,
+    pub transaction: Option<TransactionRecord>,
+    pub idempotency: Option<IdempotencyRecord>,
+}
+
+/// The keys to fetch for [`Store::fetch_refs`] (the wallet is always fetched).
+#[derive(Debug, Default)]
+pub struct RefKeys<'a> {
+    pub category_id: Option<u64>,
+    pub provider_id: Option<u64>,
+    pub tag_ids: &'a [u64],
+    pub transaction_id: Option<u64>,
+    pub idempotency_key: Option<&'a str>,
+}
+
+impl Store {
+    /// Fetches the wallet and everything a write refers to in one `BatchGetItem`.
+    pub async fn fetch_refs(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
+        let pk = user_pk(user_id);
+        let mut wanted = vec![key(&pk, WALLET)];
+        if let Some(c) = keys.category_id {
+            wanted.push(key(GLOBAL_PK, &cat_sk(c)));
+            wanted.push(key(&pk, &cat_sk(c)));
+        }
+        if let Some(p) = keys.provider_id {
+            wanted.push(key(&pk, &provider_sk(p)));
+        }
+        let tags: BTreeSet<u64> = keys.tag_ids.iter().copied().collect();
+        for t in &tags {
+            wanted.push(key(&pk, &tag_sk(*t)));
+        }
+        if let Some(t) = keys.transaction_id {
+            wanted.push(key(&pk, &txn_sk(t)));
+        }
+        if let Some(k) = keys.idempotency_key {
+            wanted.push(key(&pk, &idem_sk(k)));
+        }
+        let found = self.batch_get(wanted).await?;
+
+        let mut refs = Refs::default();
+        let mut categories = Vec::new();
+        for item in found {
+            let sk = get_s(&item, "SK")?.to_owned();
+            if sk == WALLET {
+                refs.wallet = Some(WalletRecord::try_from(&item)?);
+            } else if sk.starts_with("CAT#") {
+                categories.push(item);
+            } else if sk.starts_with("PROV#") {
+                refs.provider_found = true;
+            } else if let Some(t) = sk.strip_prefix("TAG#").and_then(|t| t.parse().ok()) {
+                refs.tags_found.insert(t);
+            } else if sk.starts_with("TXN#") {
+                refs.transaction = Some(TransactionRecord::try_from(&item)?);
+            } else if sk.starts_with("IDEM#") {
+                refs.idempotency = Some(IdempotencyRecord {
+                    request_hash: get_s(&item, "requestHash")?.to_owned(),
+                    transaction_id: get_u64(&item, "transactionId")?,
+                });
+            }
+        }
+        refs.category = pick_category(&pk, categories)?;
+        Ok(refs)
+    }
+}
