@@ -78,8 +78,8 @@ def main():
     tag = f"{int(time.time())}-{random.randrange(1 << 30)}"
 
     # docs: the Swagger UI page and the OpenAPI document.
-    r = call("GET", DOC_PATH, function="docs")
-    if expect(f"GET {DOC_PATH}", r, 200):
+    r = call("GET", DOC_PATH, function="docs")  # urllib follows its redirect, as a browser does
+    if expect(f"GET {DOC_PATH} (redirects followed)", r, 200):
         check("the docs page is Swagger UI", b"swagger" in r.body.lower())
     r = call("GET", "/api-docs/openapi.json", function="docs")
     if expect("GET /api-docs/openapi.json", r, 200):
