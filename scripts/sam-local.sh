@@ -48,6 +48,16 @@ export SAM_CLI_TELEMETRY=0
 export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=eu-west-1 AWS_DEFAULT_REGION=eu-west-1
 unset AWS_SESSION_TOKEN AWS_PROFILE AWS_DEFAULT_PROFILE
 mkdir -p "$WORK"
+# One run of each mode at a time (they share these logs; CI and a developer may overlap).
+# The lock is fd 9, closed for the long-lived processes started below.
+if command -v flock >/dev/null; then
+  exec 9>"$WORK.lock"
+  if [ "$MODE" = run ]; then
+    flock -n 9 || { echo "sam-local: another make run-sam is running" >&2; exit 1; }
+  else
+    flock -w 1800 9 || { echo "sam-local: another make test-sam did not finish" >&2; exit 1; }
+  fi
+fi
 SAM_LOG=$WORK/sam.log
 : >"$SAM_LOG"                     # the cleanup reads this run's container ids from it
 rm -f "$WORK/smoke.log"
@@ -179,6 +189,8 @@ else
   export CONTAINERS_CONF=$STATE/containers.conf CONTAINERS_STORAGE_CONF=$STATE/storage.conf
   ENGINE_RM=(podman rm -f -i -t 0)
 
+  exec 8>"$STATE/base-image.lock"
+  flock -w 1800 8 || die "another run is still building the base image"
   if ! podman image exists "$BASE_IMAGE"; then
     rootfs=$REPO/.local/sam-image/rootfs-$DEB_ARCH
     say "building the base image $BASE_IMAGE (debootstrap --variant=minbase bookworm, $DEB_ARCH; once)"
@@ -198,10 +210,11 @@ else
     rm -rf "$rootfs"
     say "base image built in $(( $(date +%s) - t0 )) s"
   fi
+  exec 8>&-
 
   mkdir -p "$STATE/sock"
   SOCK=$STATE/sock/$$.sock
-  podman system service --time=0 "unix://$SOCK" >"$WORK/podman.log" 2>&1 &
+  podman system service --time=0 "unix://$SOCK" >"$WORK/podman.log" 2>&1 9>&- &
   PODMAN_PID=$!
   for _ in $(seq 1 100); do
     curl -sf --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1 && break
@@ -230,13 +243,13 @@ else
   DDB_DIR=""
   TABLE="sam-test-$(date +%s)-$$"
 fi
-DDB_PID=$(DDB_LOG="$WORK/dynamodb.log" scripts/dynamodb-local.sh start "$DDB_PORT" ${DDB_DIR:+"$DDB_DIR"})
+DDB_PID=$(DDB_LOG="$WORK/dynamodb.log" scripts/dynamodb-local.sh start "$DDB_PORT" ${DDB_DIR:+"$DDB_DIR"} 9>&-)
 export SAM_TABLE_NAME=$TABLE
 # DynamoDB Local listens on 127.0.0.1 only: a relay on the containers' gateway address.
 REACH_PORT=$DDB_PORT
 if [ -n "$RELAY_HOST" ]; then
   rm -f "$WORK/relay.port"
-  "$PY" scripts/sam_local.py forward "$RELAY_HOST" "$DDB_PORT" "$WORK/relay.port" 2>"$WORK/relay.log" &
+  "$PY" scripts/sam_local.py forward "$RELAY_HOST" "$DDB_PORT" "$WORK/relay.port" 2>"$WORK/relay.log" 9>&- &
   RELAY_PID=$!
   for _ in $(seq 1 50); do [ -s "$WORK/relay.port" ] && break; sleep 0.1; done
   [ -s "$WORK/relay.port" ] || die "the relay to DynamoDB Local did not start; see $WORK/relay.log"
@@ -269,10 +282,10 @@ sam_args=(
 BASE_URL=http://127.0.0.1:$API_PORT
 say "sam local start-api on $BASE_URL (log: ${SAM_LOG#"$REPO"/})"
 if [ "$MODE" = run ]; then
-  "$SAM" "${sam_args[@]}" > >(tee "$SAM_LOG") 2>&1 &
+  "$SAM" "${sam_args[@]}" > >(tee "$SAM_LOG") 2>&1 9>&- &
   SAM_PID=$!
 else
-  "$SAM" "${sam_args[@]}" >"$SAM_LOG" 2>&1 &
+  "$SAM" "${sam_args[@]}" >"$SAM_LOG" 2>&1 9>&- &
   SAM_PID=$!
 fi
 
