@@ -1,25 +1,21 @@
 //! Account endpoints: registration and login.
 
-use axum::http::{header, StatusCode};
-use axum::response::IntoResponse;
+use axum::http::StatusCode;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use base64::Engine;
-use shared::auth::{password, token::ACCESS_TTL_SECS};
+use shared::app::accounts::{self as service, Registration, Session};
+use shared::auth::token::ACCESS_TTL_SECS;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
-use shared::domain::time::now_local_date_time;
 use shared::domain::{Email, Password};
-use shared::http::auth::{check_password, AuthUser};
+use shared::http::auth::AuthUser;
 use shared::http::client::ClientAddr;
 use shared::http::extract::Json;
+use shared::http::respond::Created;
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::sessions::{self, Rotation};
-use shared::store::users::{NewUser, UserRecord};
-use shared::store::{ConflictKind, StoreError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -70,12 +66,7 @@ pub struct RegisterRequest {
     pub confirm_password: String,
 }
 
-struct ValidRegistration {
-    first_name: String,
-    last_name: String,
-    email: Email,
-    password: Password,
-}
+struct ValidRegistration(Registration);
 
 impl TryFrom<RegisterRequest> for ValidRegistration {
     type Error = ApiError;
@@ -106,12 +97,12 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
         }
         match (first, last, email, password) {
             (Ok(first_name), Ok(last_name), Ok(email), Ok(password)) if errors.is_empty() => {
-                Ok(Self {
+                Ok(Self(Registration {
                     first_name,
                     last_name,
                     email,
                     password,
-                })
+                }))
             }
             _ => Err(ApiError::validation(errors)),
         }
@@ -140,40 +131,14 @@ async fn register(
     axum::extract::State(state): axum::extract::State<AppState>,
     client: ClientAddr,
     Json(body): Json<RegisterRequest>,
-) -> ApiResult<impl IntoResponse> {
-    let valid = ValidRegistration::try_from(body)?;
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    if let Err(throttled) = state
-        .store
-        .reserve_registration(client.as_str(), state.config.registrations_per_hour, now)
-        .await?
-    {
-        return Err(ApiError::TooManyRequests {
-            message: "too many registrations from this address; try again later".into(),
-            retry_after: throttled.retry_after,
-        });
-    }
-    let plain = valid.password.expose().to_owned();
-    let password_hash = password::hash_off_thread(plain).await?;
-    let new = NewUser {
-        email: valid.email.as_str().to_owned(),
-        normalized_email: valid.email.normalized(),
-        first_name: valid.first_name,
-        last_name: valid.last_name,
-        password_hash,
-        now: now_local_date_time(),
-    };
-    let (user, _wallet) = state.store.create_user(new).await.map_err(|e| match e {
-        StoreError::Conflict(ConflictKind::EmailTaken) => {
-            ApiError::Conflict("an account with this e-mail already exists".into())
-        }
-        e => e.into(),
-    })?;
-    let location = format!("/users/{}", user.id);
-    Ok((
-        StatusCode::CREATED,
-        [(header::LOCATION, location)],
-        Json(UserResponse::from(&user)),
+) -> ApiResult<Created<UserResponse>> {
+    let ValidRegistration(registration) = ValidRegistration::try_from(body)?;
+    let per_hour = state.config.registrations_per_hour;
+    let (user, _wallet) =
+        service::register(&state.store, client.as_str(), per_hour, registration).await?;
+    Ok(Created::at(
+        format!("/users/{}", user.id),
+        UserResponse::from(&user),
     ))
 }
 
@@ -228,125 +193,22 @@ async fn login(
     client: ClientAddr,
     Json(body): Json<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let failed = || ApiError::Unauthorized("invalid e-mail or password".into());
-    // A malformed e-mail or an over-long password cannot match: refused without hashing
-    // (same status as a wrong password; the length bound keeps hashing cost bounded).
-    let Some(email) = Email::parse(&body.email)
-        .ok()
-        .filter(|_| body.password.len() <= 1024)
-    else {
-        return Err(failed());
-    };
-    let normalized = email.normalized();
-    let user = state.store.find_user_by_email(&normalized).await?;
-    let stored = user.as_ref().map(|u| u.password_hash.clone());
-    let plain = body.password;
-    let ok = check_password(&state, &normalized, &client, plain.clone(), stored).await?;
-    let user = match user {
-        Some(u) if ok => u,
-        _ => return Err(failed()),
-    };
-    if password::needs_rehash(&user.password_hash) {
-        // Hashes age: stored with weaker parameters than today's, renewed now that the
-        // password is at hand.
-        let stronger = password::hash_off_thread(plain).await?;
-        state
-            .store
-            .upgrade_password_hash(user.id, &user.password_hash, &stronger)
-            .await?;
-    }
-    let family = random_token(FAMILY_BYTES);
-    session_response(&state, &user, &family, None).await
+    let (store, tokens) = (&state.store, &state.tokens);
+    let session =
+        service::login(store, tokens, client.as_str(), &body.email, body.password).await?;
+    Ok(Json(LoginResponse::from(session)))
 }
 
-/// `n` random bytes, URL-safe base64 (32 bytes give 43 characters).
-fn random_token(n: usize) -> String {
-    let bytes: Vec<u8> = (0..n).map(|_| rand::random::<u8>()).collect();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// Issues an access token and a refresh token `<user id>.<session>.<secret>`: the first
-/// of a new session at login, or the successor of `rotating` (the presented token's hash).
-async fn session_response(
-    state: &AppState,
-    user: &UserRecord,
-    family: &str,
-    rotating: Option<&str>,
-) -> ApiResult<Json<LoginResponse>> {
-    let secret = random_token(SECRET_BYTES);
-    let hash = sessions::hash_secret(&secret);
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    let stored = match rotating {
-        None => match state
-            .store
-            .start_session(user.id, family, &hash, user.session_epoch, now)
-            .await
-        {
-            Ok(()) => true,
-            // The password, e-mail or role changed since the profile was read.
-            Err(StoreError::Conflict(_)) => false,
-            Err(e) => return Err(e.into()),
-        },
-        Some(old) => {
-            state
-                .store
-                .rotate_session(user.id, family, old, &hash, now)
-                .await?
-                == Rotation::Rotated
+impl From<Session> for LoginResponse {
+    fn from(s: Session) -> Self {
+        Self {
+            token: s.access_token,
+            token_type: "Bearer",
+            expires_in: ACCESS_TTL_SECS,
+            refresh_token: s.refresh_token,
+            user: UserResponse::from(&s.user),
         }
-    };
-    if !stored {
-        return Err(refresh_refused());
     }
-    let token = state.tokens.issue(user.id, user.role)?;
-    Ok(Json(LoginResponse {
-        token,
-        token_type: "Bearer",
-        expires_in: ACCESS_TTL_SECS,
-        refresh_token: format!("{}.{family}.{secret}", user.id),
-        user: UserResponse::from(user),
-    }))
-}
-
-/// Random bytes of a session id (22 characters) and of a refresh secret (32 characters).
-const FAMILY_BYTES: usize = 16;
-const SECRET_BYTES: usize = 24;
-
-fn refresh_refused() -> ApiError {
-    ApiError::Unauthorized(
-        "the refresh token is invalid, expired, revoked or already used; log in again".into(),
-    )
-}
-
-fn is_token_part(part: &str, bytes: usize) -> bool {
-    part.len() == (bytes * 4).div_ceil(3)
-        && part
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// A refresh token is `<user id>.<session>.<secret>`: the id locates the user's
-/// partition, the session its item. Anything else is simply not a valid token.
-struct RefreshToken {
-    user_id: u64,
-    family: String,
-    hash: String,
-}
-
-fn parse_refresh(token: &str) -> Option<RefreshToken> {
-    let mut parts = token.split('.');
-    let (id, family, secret) = (parts.next()?, parts.next()?, parts.next()?);
-    if parts.next().is_some()
-        || !is_token_part(family, FAMILY_BYTES)
-        || !is_token_part(secret, SECRET_BYTES)
-    {
-        return None;
-    }
-    Some(RefreshToken {
-        user_id: id.parse().ok()?,
-        family: family.to_owned(),
-        hash: sessions::hash_secret(secret),
-    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -380,14 +242,8 @@ async fn refresh(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
-    let token = parse_refresh(&body.refresh_token).ok_or_else(refresh_refused)?;
-    // The current profile: a deleted user cannot refresh, and a changed role applies.
-    let user = state
-        .store
-        .get_user(token.user_id)
-        .await?
-        .ok_or_else(refresh_refused)?;
-    session_response(&state, &user, &token.family, Some(&token.hash)).await
+    let session = service::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
+    Ok(Json(LoginResponse::from(session)))
 }
 
 /// Logs out: ends the session of the refresh token (every token rotated from that login).
@@ -416,12 +272,7 @@ async fn logout(
         )]));
     }
     // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
-    if let Some(token) = parse_refresh(&body.refresh_token) {
-        state
-            .store
-            .end_session(token.user_id, &token.family)
-            .await?;
-    }
+    service::logout(&state.store, &body.refresh_token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -443,6 +294,6 @@ async fn logout_all(
     axum::extract::State(state): axum::extract::State<AppState>,
     user: AuthUser,
 ) -> ApiResult<StatusCode> {
-    state.store.end_all_sessions(user.id).await?;
+    service::logout_all(&state.store, user.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

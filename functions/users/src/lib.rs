@@ -6,25 +6,21 @@ mod picture;
 use std::time::{Duration, Instant};
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use axum::Router;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::auth::password;
-use shared::domain::text::{parse_name, NAME_MAX_LEN};
-use shared::domain::time::now_local_date_time;
-use shared::domain::{Email, Password};
-use shared::http::auth::{check_password, require_admin, require_self_or_admin, AuthUser};
+use shared::app::accounts::{self as service, ProfileUpdate};
+use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
 use shared::http::client::ClientAddr;
 use shared::http::extract::{Json, Path, Query};
+use shared::http::respond::Page;
 use shared::http::users::UserResponse;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::accounts::{ProfileChanges, Purge};
-use shared::store::users::{Role, UserRecord};
-use shared::store::{ConflictKind, StoreError};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError, OrNotFound};
+use shared::store::accounts::Purge;
+use shared::store::users::Role;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -43,12 +39,13 @@ pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-fn not_found() -> ApiError {
-    ApiError::NotFound("user not found".into())
-}
-
-async fn load(state: &AppState, id: u64) -> ApiResult<UserRecord> {
-    state.store.get_user(id).await?.ok_or_else(not_found)
+async fn load(state: &AppState, id: u64) -> ApiResult<UserResponse> {
+    let user = state
+        .store
+        .get_user(id)
+        .await
+        .and_then(|u| u.ok_or(shared::store::StoreError::NotFound));
+    Ok(UserResponse::from(&user.or_not_found("user not found")?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -81,28 +78,23 @@ async fn list(
     State(state): State<AppState>,
     user: AuthUser,
     Query(q): Query<ListQuery>,
-) -> ApiResult<Response> {
+) -> ApiResult<Page<UserResponse>> {
     require_admin(&state, &user).await?;
     let limit = match q.limit {
         None => 50,
         Some(l @ 1..=200) => l,
         Some(_) => {
+            let message = "must be an integer from 1 to 200";
             return Err(ApiError::validation(vec![FieldError::new(
-                "limit",
-                "must be an integer from 1 to 200",
-            )]))
+                "limit", message,
+            )]));
         }
     };
     let (users, next) = state.store.list_users(limit as i32, q.cursor).await?;
-    let body: Vec<UserResponse> = users.into_iter().map(UserResponse::from).collect();
-    let mut response = Json(body).into_response();
-    if let Some(next) = next {
-        let link = format!("</users?limit={limit}&cursor={next}>; rel=\"next\"");
-        if let Ok(v) = HeaderValue::from_str(&link) {
-            response.headers_mut().insert(header::LINK, v);
-        }
-    }
-    Ok(response)
+    Ok(Page {
+        items: users.into_iter().map(UserResponse::from).collect(),
+        next: next.map(|next| format!("/users?limit={limit}&cursor={next}")),
+    })
 }
 
 /// The caller's own profile.
@@ -119,7 +111,7 @@ async fn list(
     )
 )]
 async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
-    Ok(Json(UserResponse::from(&load(&state, user.id).await?)))
+    Ok(Json(load(&state, user.id).await?))
 }
 
 /// A profile: one's own, or anyone's for an admin.
@@ -143,7 +135,7 @@ async fn read(
     Path(id): Path<u64>,
 ) -> ApiResult<Json<UserResponse>> {
     require_self_or_admin(&state, &user, id).await?;
-    Ok(Json(UserResponse::from(&load(&state, id).await?)))
+    Ok(Json(load(&state, id).await?))
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
@@ -210,92 +202,17 @@ async fn update(
     Path(id): Path<u64>,
     Json(body): Json<UpdateRequest>,
 ) -> ApiResult<Json<UserResponse>> {
-    require_self_or_admin(&state, &user, id).await?;
-    if body.role.is_some() {
-        // Checked against the stored role, so nobody raises their own.
-        require_admin(&state, &user).await?;
-    }
-    let current = load(&state, id).await?;
-    let mut errors = Vec::new();
-    let mut changes = ProfileChanges {
+    let update = ProfileUpdate {
+        first_name: body.first_name,
+        last_name: body.last_name,
+        email: body.email,
+        password: body.password,
+        current_password: body.current_password,
         role: body.role,
-        ..Default::default()
     };
-    if let Some(v) = &body.first_name {
-        match parse_name(v, NAME_MAX_LEN) {
-            Ok(v) => changes.first_name = Some(v),
-            Err(e) => errors.push(FieldError::new("firstName", e)),
-        }
-    }
-    if let Some(v) = &body.last_name {
-        match parse_name(v, NAME_MAX_LEN) {
-            Ok(v) => changes.last_name = Some(v),
-            Err(e) => errors.push(FieldError::new("lastName", e)),
-        }
-    }
-    if let Some(v) = &body.email {
-        match Email::parse(v) {
-            Ok(e) => changes.email = Some((e.as_str().to_owned(), e.normalized())),
-            Err(e) => errors.push(FieldError::new("email", e)),
-        }
-    }
-    let mut new_password = None;
-    if let Some(v) = &body.password {
-        match Password::parse(v) {
-            Ok(p) => new_password = Some(p),
-            Err(e) => errors.push(FieldError::new("password", e)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
-    }
-    // Changing one's own password or e-mail proves knowledge of the current password (a
-    // stolen access token alone cannot take the account over); an admin may reset
-    // someone else's.
-    if user.id == id && (new_password.is_some() || changes.email.is_some()) {
-        confirm_password(&state, &client, &current, body.current_password.clone()).await?;
-    }
-    if let Some(p) = new_password {
-        let plain = p.expose().to_owned();
-        let hash = password::hash_off_thread(plain).await?;
-        changes.password_hash = Some(hash);
-    }
-    let updated = state
-        .store
-        .update_user(&current, changes, &now_local_date_time())
-        .await
-        .map_err(|e| match e {
-            StoreError::Conflict(ConflictKind::EmailTaken) => {
-                ApiError::Conflict("an account with this e-mail already exists".into())
-            }
-            StoreError::Conflict(ConflictKind::Changed) => {
-                ApiError::Conflict("the profile changed meanwhile; retry".into())
-            }
-            e => e.into(),
-        })?;
+    let updated =
+        service::update_profile(&state.store, user.id, id, client.as_str(), update).await?;
     Ok(Json(UserResponse::from(&updated)))
-}
-
-/// Checks `currentPassword` against the account, counted like a login attempt: `403`
-/// when absent or wrong, `429` when the account's login throttle is exhausted.
-async fn confirm_password(
-    state: &AppState,
-    client: &ClientAddr,
-    account: &UserRecord,
-    given: Option<String>,
-) -> ApiResult<()> {
-    let wrong =
-        || ApiError::Forbidden("currentPassword does not match the current password".into());
-    let given = given
-        .filter(|p| !p.is_empty() && p.len() <= 1024)
-        .ok_or_else(wrong)?;
-    let email = account.email.to_lowercase();
-    let stored = Some(account.password_hash.clone());
-    if check_password(state, &email, client, given, stored).await? {
-        Ok(())
-    } else {
-        Err(wrong())
-    }
 }
 
 /// Body of `DELETE /users/{id}`: the password, when deleting one's own account.
@@ -346,25 +263,10 @@ async fn remove(
     Path(id): Path<u64>,
     body: axum::body::Bytes,
 ) -> ApiResult<StatusCode> {
-    require_self_or_admin(&state, &user, id).await?;
-    let body = parse_delete_body(&body)?;
+    let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
-    match state.store.get_user(id).await? {
-        Some(record) => {
-            if user.id == id {
-                confirm_password(&state, &client, &record, body.current_password).await?;
-            }
-            // Gone meanwhile: a concurrent deletion; the purge below finishes either way.
-            match state.store.delete_profile(&record).await {
-                Ok(()) | Err(StoreError::NotFound) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        // Already deleted: continue an unfinished purge, or report the user gone.
-        None if state.store.has_user_items(id).await? => {}
-        None => return Err(not_found()),
-    }
-    match state.store.purge_user(id, deadline).await? {
+    let client = client.as_str();
+    match service::delete_user(&state.store, user.id, id, client, password, deadline).await? {
         Purge::Complete { items } => {
             tracing::info!(user_id = id, items, "user deleted");
             Ok(StatusCode::NO_CONTENT)

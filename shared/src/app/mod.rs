@@ -3,7 +3,9 @@
 //! take and return domain values and [`AppError`]; they never see HTTP. A new rule goes
 //! here, in the module of its aggregate, with a unit test beside it when it is pure.
 
+pub mod accounts;
 pub mod categories;
+pub mod named;
 pub mod transactions;
 pub mod users;
 pub mod wallet;
@@ -20,6 +22,9 @@ pub enum AppError {
     /// Absent, or someone else's (never told apart).
     #[error("{0}")]
     NotFound(String),
+    /// The credentials are wrong (a login, a refresh token).
+    #[error("{0}")]
+    Unauthorized(String),
     /// Not allowed (e.g. the caller's account is gone).
     #[error("{0}")]
     Forbidden(String),
@@ -32,6 +37,9 @@ pub enum AppError {
     /// A repeated request that is not the same request (an idempotency key reused).
     #[error("{0}")]
     Unprocessable(String),
+    /// Too many attempts: wait this many seconds.
+    #[error("{message}")]
+    Throttled { message: String, retry_after: u64 },
     /// Storage failed (unavailable, or unexpectedly).
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -45,6 +53,10 @@ impl AppError {
 
 impl From<anyhow::Error> for AppError {
     fn from(e: anyhow::Error) -> Self {
+        // A saturated password hasher is an outage of this instance, not a bug.
+        if e.downcast_ref::<crate::auth::password::Busy>().is_some() {
+            return AppError::Store(StoreError::Unavailable(e));
+        }
         AppError::Store(StoreError::Unexpected(e))
     }
 }

@@ -4,9 +4,7 @@ use axum::extract::FromRequestParts;
 use axum::http::header;
 use axum::http::request::Parts;
 
-use super::client::ClientAddr;
 use super::{ApiError, AppState};
-use crate::auth::password;
 use crate::store::users::Role;
 
 /// A caller whose access token is valid. Anything missing, malformed, expired or
@@ -58,36 +56,4 @@ pub async fn require_self_or_admin(
     target: u64,
 ) -> Result<(), ApiError> {
     Ok(crate::app::users::require_self_or_admin(&state.store, user.id, target).await?)
-}
-
-/// Checks a password for the account of `normalized_email`, counted against the login
-/// throttle of (e-mail, client address) *before* the hash is computed: `429` when the
-/// allowance is used up, otherwise whether it matched (`stored` is `None` for an unknown
-/// e-mail: the same work is done on a dummy hash). A match clears the address's count.
-pub async fn check_password(
-    state: &AppState,
-    normalized_email: &str,
-    client: &ClientAddr,
-    given: String,
-    stored: Option<String>,
-) -> Result<bool, ApiError> {
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    if let Err(throttled) = state
-        .store
-        .reserve_login_attempt(normalized_email, client.as_str(), now)
-        .await?
-    {
-        return Err(ApiError::TooManyRequests {
-            message: "too many password attempts for this account; try again later".into(),
-            retry_after: throttled.retry_after,
-        });
-    }
-    let ok = password::verify_off_thread(given, stored).await?;
-    if ok {
-        state
-            .store
-            .clear_login_attempts(normalized_email, client.as_str(), now)
-            .await?;
-    }
-    Ok(ok)
 }

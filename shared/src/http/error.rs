@@ -42,6 +42,14 @@ impl From<crate::app::AppError> for ApiError {
                 ApiError::validation(violations.into_iter().map(FieldError::from).collect())
             }
             AppError::NotFound(m) => ApiError::NotFound(m),
+            AppError::Unauthorized(m) => ApiError::Unauthorized(m),
+            AppError::Throttled {
+                message,
+                retry_after,
+            } => ApiError::TooManyRequests {
+                message,
+                retry_after,
+            },
             AppError::Forbidden(m) => ApiError::Forbidden(m),
             AppError::Conflict(m) => ApiError::Conflict(m),
             AppError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),

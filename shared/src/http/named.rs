@@ -2,16 +2,15 @@
 //! [`named_resource_api!`](crate::named_resource_api) generates each function's typed,
 //! documented handlers, and they call the operations here.
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use super::{ApiError, ApiResult, AppState, FieldError};
-use crate::domain::text::{parse_name, NAME_MAX_LEN};
-use crate::domain::time::now_local_date_time;
+use super::respond::Created;
+use super::{ApiResult, AppState};
+use crate::app::named::Named;
 use crate::store::named::{Kind, NamedRecord};
-use crate::store::{with_fresh_id, ConflictKind, StoreError};
 
-/// How one kind appears in the API.
+/// How one kind appears in the API; the rules are [`Named`]'s.
 pub struct NamedApi {
     pub kind: Kind,
     /// Collection path, e.g. `/api/tags`.
@@ -23,64 +22,29 @@ pub struct NamedApi {
 }
 
 impl NamedApi {
-    fn parse_name(&self, raw: &str) -> ApiResult<String> {
-        parse_name(raw, NAME_MAX_LEN)
-            .map_err(|e| ApiError::validation(vec![FieldError::new(self.field, e)]))
-    }
-
-    fn not_found(&self) -> ApiError {
-        ApiError::NotFound(format!("{} not found", self.noun))
-    }
-
-    fn error(&self, e: StoreError) -> ApiError {
-        match e {
-            StoreError::Conflict(ConflictKind::NameTaken) => {
-                ApiError::Conflict(format!("you already have a {} with this name", self.noun))
-            }
-            StoreError::Conflict(ConflictKind::LimitReached) => ApiError::Conflict(format!(
-                "you have reached the limit of {} {}s",
-                self.kind.max_per_user(),
-                self.noun
-            )),
-            StoreError::NotFound => self.not_found(),
-            StoreError::Conflict(ConflictKind::InUse) => ApiError::Conflict(format!(
-                "the {} is used by transactions; change them first",
-                self.noun
-            )),
-            e => e.into(),
+    fn service(&self) -> Named {
+        Named {
+            kind: self.kind,
+            field: self.field,
+            noun: self.noun,
         }
     }
 
     pub async fn list(&self, state: &AppState, user_id: u64) -> ApiResult<Vec<NamedRecord>> {
-        Ok(state.store.list_named(user_id, self.kind).await?)
+        Ok(self.service().list(&state.store, user_id).await?)
     }
 
     pub async fn create(
         &self,
         state: &AppState,
         user_id: u64,
-        raw_name: &str,
+        name: &str,
     ) -> ApiResult<NamedRecord> {
-        let name = self.parse_name(raw_name)?;
-        let now = now_local_date_time();
-        with_fresh_id(|id| {
-            state
-                .store
-                .create_named(user_id, self.kind, id, &name, &now)
-        })
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound => ApiError::Forbidden("this account no longer exists".into()),
-            e => self.error(e),
-        })
+        Ok(self.service().create(&state.store, user_id, name).await?)
     }
 
     pub async fn read(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<NamedRecord> {
-        state
-            .store
-            .get_named(user_id, self.kind, id)
-            .await?
-            .ok_or_else(|| self.not_found())
+        Ok(self.service().get(&state.store, user_id, id).await?)
     }
 
     pub async fn rename(
@@ -88,34 +52,22 @@ impl NamedApi {
         state: &AppState,
         user_id: u64,
         id: u64,
-        raw_name: &str,
+        name: &str,
     ) -> ApiResult<NamedRecord> {
-        let name = self.parse_name(raw_name)?;
-        let current = self.read(state, user_id, id).await?;
-        state
-            .store
-            .rename_named(user_id, self.kind, &current, &name, &now_local_date_time())
-            .await
-            .map_err(|e| self.error(e))
+        Ok(self
+            .service()
+            .rename(&state.store, user_id, id, name)
+            .await?)
     }
 
     pub async fn remove(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<StatusCode> {
-        let current = self.read(state, user_id, id).await?;
-        state
-            .store
-            .delete_named(user_id, self.kind, &current)
-            .await
-            .map_err(|e| self.error(e))?;
+        self.service().delete(&state.store, user_id, id).await?;
         Ok(StatusCode::NO_CONTENT)
     }
 
     /// `201 Created` with `Location`.
-    pub fn created(&self, id: u64, body: impl IntoResponse) -> Response {
-        let mut response = (StatusCode::CREATED, body).into_response();
-        if let Ok(v) = HeaderValue::from_str(&format!("{}/{id}", self.path)) {
-            response.headers_mut().insert(header::LOCATION, v);
-        }
-        response
+    pub fn created<T: serde::Serialize>(&self, id: u64, body: super::extract::Json<T>) -> Response {
+        Created::at(format!("{}/{id}", self.path), body.0).into_response()
     }
 }
 
