@@ -5,7 +5,7 @@ use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, 
 use serde::{Deserialize, Serialize};
 
 use crate::config::Secret;
-use crate::store::users::Role;
+use crate::domain::Role;
 
 pub const ISSUER: &str = "personal-finance-api";
 pub const AUDIENCE: &str = "personal-finance-clients";

@@ -5,7 +5,7 @@ use axum::http::header;
 use axum::http::request::Parts;
 
 use super::{ApiError, AppState};
-use crate::store::users::Role;
+use crate::domain::Role;
 
 /// A caller whose access token is valid. Anything missing, malformed, expired or
 /// forged is answered 403, as the spec requires.

@@ -120,6 +120,22 @@ pub fn amount_input() -> Schema {
 
 /// Names: at least one visible character, no control characters (they are trimmed and
 /// must then be 1 to 100 characters).
+/// The schema of [`Role`](crate::domain::Role), kept out of the domain.
+impl utoipa::PartialSchema for crate::domain::Role {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .description(Some(
+                "Role of a user: everyone registers as USER; an operator makes the first ADMIN with the\n`admin` command (AWS credentials, never an HTTP call), admins promote others.",
+            ))
+            .enum_values(Some(["USER", "ADMIN"]))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for crate::domain::Role {}
+
 pub const NAME_PATTERN: &str =
     r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$";
 

@@ -1,5 +1,5 @@
-//! `BatchGetItem` of any keys of the table, strongly consistent, retrying what DynamoDB
-//! leaves unprocessed.
+//! Reads by key: one item (`GetItem`) or many (`BatchGetItem`, retrying what DynamoDB
+//! leaves unprocessed), strongly consistent.
 
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 
@@ -12,6 +12,20 @@ pub fn key(pk: &str, sk: &str) -> Item {
 }
 
 impl Store {
+    /// One item by its key, strongly consistent (one `GetItem`).
+    pub async fn get(&self, pk: &str, sk: &str) -> StoreResult<Option<Item>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key(pk, sk)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(out.item)
+    }
+
     /// The items that exist among `keys` (at most 100), in no particular order.
     pub async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
         let mut found = Vec::new();

@@ -105,9 +105,7 @@ impl Store {
                 .await;
             match result {
                 Ok(_) => {}
-                Err(e)
-                    if e.as_service_error()
-                        .is_some_and(|se| se.is_conditional_check_failed_exception()) => {}
+                Err(e) if super::is_condition_failure(&e) => {}
                 Err(e) => return Err(sdk_error(e)),
             }
         }

@@ -216,6 +216,16 @@ async fn backoff(attempt: u32) {
     tokio::time::sleep(Duration::from_millis(base / 2 + jitter / 2)).await;
 }
 
+/// True when a single conditional write's condition failed (`ConditionalCheckFailed`).
+fn is_condition_failure<E, R>(e: &aws_sdk_dynamodb::error::SdkError<E, R>) -> bool
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata,
+{
+    e.as_service_error()
+        .and_then(|se| se.code())
+        .is_some_and(|code| code == "ConditionalCheckFailedException")
+}
+
 /// Maps an SDK error to `Unavailable` when it is about reaching the service or throttling.
 fn sdk_error<E, R>(err: aws_sdk_dynamodb::error::SdkError<E, R>) -> StoreError
 where

@@ -177,17 +177,8 @@ impl Store {
         kind: Kind,
         id: u64,
     ) -> StoreResult<Option<NamedRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(kind.sk(id)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(match out.item {
+        let out = self.get(&user_pk(user_id), &kind.sk(id)).await?;
+        Ok(match out {
             Some(item) => Some(NamedRecord::try_from(&item)?),
             None => None,
         })

@@ -91,17 +91,8 @@ impl Store {
         user_id: u64,
         family: &str,
     ) -> StoreResult<Option<SessionRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(sk(family)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let Some(item) = out.item else {
+        let out = self.get(&user_pk(user_id), &sk(family)).await?;
+        let Some(item) = out else {
             return Ok(None);
         };
         Ok(Some(SessionRecord {
@@ -192,12 +183,7 @@ impl Store {
             .await;
         match out {
             Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
-            {
-                Err(StoreError::NotFound)
-            }
+            Err(e) if super::is_condition_failure(&e) => Err(StoreError::NotFound),
             Err(e) => Err(sdk_error(e)),
         }
     }

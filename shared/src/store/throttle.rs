@@ -17,7 +17,7 @@
 
 use super::attr::{get_opt_u64, n, s, Item};
 use super::keys::email_pk;
-use super::{sdk_error, Store, StoreResult};
+use super::{is_condition_failure, sdk_error, Store, StoreResult};
 
 pub const PAIR_MAX_ATTEMPTS: u64 = 10;
 pub const PAIR_WINDOW_SECS: i64 = 15 * 60;
@@ -57,15 +57,6 @@ fn email_sk(now: i64) -> String {
 
 fn slow_sk(now: i64) -> String {
     format!("LOGIN#SLOW#{}", window(now, EMAIL_WINDOW_SECS))
-}
-
-fn is_condition_failure<E>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> bool
-where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata,
-{
-    e.as_service_error()
-        .and_then(|se| se.code())
-        .is_some_and(|code| code == "ConditionalCheckFailedException")
 }
 
 impl Store {
@@ -141,17 +132,8 @@ impl Store {
         }
         let sk = slow_sk(now);
         for _ in 0..5 {
-            let out = self
-                .client
-                .get_item()
-                .table_name(&self.table)
-                .key("PK", s(&pk))
-                .key("SK", s(&sk))
-                .consistent_read(true)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            let item: Item = out.item.unwrap_or_default();
+            let out = self.get(&pk, &sk).await?;
+            let item: Item = out.unwrap_or_default();
             let attempts = get_opt_u64(&item, "attempts").unwrap_or(0);
             let next_at = get_opt_u64(&item, "nextAt").unwrap_or(0) as i64;
             if now < next_at {

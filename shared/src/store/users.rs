@@ -10,14 +10,7 @@ use super::wallet::WalletRecord;
 use super::{sdk_error, with_fresh_id, ConflictKind, Store, StoreResult};
 use crate::domain::ids::new_id;
 
-/// Role of a user: everyone registers as USER; an operator makes the first ADMIN with the
-/// `admin` command (AWS credentials, never an HTTP call), admins promote others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Role {
-    User,
-    Admin,
-}
+pub use crate::domain::Role;
 
 /// The stored user (PK `USER#<id>`, SK `PROFILE`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,17 +107,8 @@ impl Store {
         &self,
         normalized_email: &str,
     ) -> StoreResult<Option<UserRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(email_pk(normalized_email)))
-            .key("SK", s(EMAIL_SK))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let Some(item) = out.item else {
+        let out = self.get(&email_pk(normalized_email), EMAIL_SK).await?;
+        let Some(item) = out else {
             return Ok(None);
         };
         let id = super::attr::get_u64(&item, "userId")?;
@@ -132,17 +116,8 @@ impl Store {
     }
 
     pub async fn get_user(&self, id: u64) -> StoreResult<Option<UserRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(id)))
-            .key("SK", s(PROFILE))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        match out.item {
+        let out = self.get(&user_pk(id), PROFILE).await?;
+        match out {
             Some(item) => Ok(Some(
                 serde_dynamo::from_item(item).map_err(anyhow::Error::from)?,
             )),
@@ -214,22 +189,9 @@ impl Store {
             .await;
         match out {
             Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
-            {
-                Ok(())
-            }
+            Err(e) if super::is_condition_failure(&e) => Ok(()),
             Err(e) => Err(sdk_error(e)),
         }
     }
 }
 
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "USER",
-            Role::Admin => "ADMIN",
-        }
-    }
-}

@@ -87,17 +87,8 @@ impl TryFrom<&Item> for WalletRecord {
 impl Store {
     /// The caller's wallet, one strongly consistent read.
     pub async fn get_wallet(&self, user_id: u64) -> StoreResult<Option<WalletRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(WALLET))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(match out.item {
+        let out = self.get(&user_pk(user_id), WALLET).await?;
+        Ok(match out {
             Some(item) => Some(WalletRecord::try_from(&item)?),
             None => None,
         })
@@ -143,15 +134,10 @@ impl Store {
                     .ok_or_else(|| anyhow::anyhow!("update returned no attributes"))?;
                 Ok(WalletRecord::try_from(&item)?)
             }
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|se| se.is_conditional_check_failed_exception()) =>
-            {
-                match self.get_wallet(user_id).await? {
-                    Some(_) => Err(StoreError::Conflict(ConflictKind::HasTransactions)),
-                    None => Err(StoreError::NotFound),
-                }
-            }
+            Err(e) if super::is_condition_failure(&e) => match self.get_wallet(user_id).await? {
+                Some(_) => Err(StoreError::Conflict(ConflictKind::HasTransactions)),
+                None => Err(StoreError::NotFound),
+            },
             Err(e) => Err(sdk_error(e)),
         }
     }

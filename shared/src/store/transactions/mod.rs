@@ -12,7 +12,7 @@ use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item};
 use super::keys::{txn_lsi, txn_sk, user_pk};
-use super::{sdk_error, Store, StoreResult};
+use super::{Store, StoreResult};
 use crate::domain::{CategoryType, Currency};
 
 pub use list::{TxnFilter, TxnPage};
@@ -120,17 +120,8 @@ impl Store {
         user_id: u64,
         id: u64,
     ) -> StoreResult<Option<TransactionRecord>> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(txn_sk(id)))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(match out.item {
+        let out = self.get(&user_pk(user_id), &txn_sk(id)).await?;
+        Ok(match out {
             Some(item) => Some(TransactionRecord::try_from(&item)?),
             None => None,
         })
