@@ -11,10 +11,10 @@ use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::time::now_local_date_time;
 use shared::domain::Currency;
 
-use shared::domain::money::CurrencyDto;
-use shared::domain::{Money, MoneyDto};
+use shared::domain::Money;
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
+use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::wallet::{WalletRecord, WalletUpdateError};
 

@@ -10,5 +10,5 @@ pub mod time;
 
 pub use category::CategoryType;
 pub use email::Email;
-pub use money::{Currency, Money, MoneyDto, MoneyError};
+pub use money::{Currency, Money, MoneyError};
 pub use password::Password;
