@@ -126,12 +126,9 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
     request_body = RegisterRequest,
     responses(
         (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
         (status = 503, response = docs::Unavailable),
     )
 )]
@@ -213,12 +210,9 @@ pub struct LoginResponse {
     request_body = LoginRequest,
     responses(
         (status = 200, description = "Logged in", body = LoginResponse),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
-        (status = 413, response = docs::PayloadTooLarge),
         (status = 429, response = docs::TooManyRequests),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
         (status = 503, response = docs::Unavailable),
     )
 )]
@@ -364,11 +358,8 @@ pub struct RefreshRequest {
     request_body = RefreshRequest,
     responses(
         (status = 200, description = "New tokens", body = LoginResponse),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn refresh(
@@ -394,10 +385,7 @@ async fn refresh(
     request_body = RefreshRequest,
     responses(
         (status = 204, description = "Logged out (also when the token was unknown)"),
-        (status = 400, response = docs::BadRequest),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::BodyErrors,
     )
 )]
 async fn logout(
@@ -429,8 +417,7 @@ async fn logout(
     security(("bearer" = [])),
     responses(
         (status = 204, description = "Every session of the caller ended"),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ProtectedErrors,
         (status = 503, response = docs::Unavailable),
     )
 )]

@@ -164,12 +164,7 @@ fn map_error(e: CategoryError) -> ApiError {
     request_body = CategoryRequest,
     responses(
         (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::CreateErrors,
     )
 )]
 pub async fn create(
@@ -231,10 +226,7 @@ pub async fn create(
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
     responses(
         (status = 200, description = "The category", body = CategoryResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 pub async fn read(
@@ -260,13 +252,7 @@ pub async fn read(
     request_body = CategoryUpdateRequest,
     responses(
         (status = 200, description = "Updated", body = CategoryResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::UpdateErrors,
     )
 )]
 pub async fn update(
@@ -320,11 +306,7 @@ pub async fn update(
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 500, response = docs::InternalError),
+        docs::DeleteErrors,
     )
 )]
 pub async fn remove(

@@ -71,9 +71,7 @@ pub struct ListQuery {
     params(ListQuery),
     responses(
         (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ListErrors,
     )
 )]
 async fn list(
@@ -112,9 +110,8 @@ async fn list(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller", body = UserResponse),
-        (status = 403, response = docs::Forbidden),
+        docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
@@ -130,10 +127,7 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<Use
     params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
     responses(
         (status = 200, description = "The user", body = UserResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 async fn read(
@@ -192,14 +186,8 @@ pub struct UpdateRequest {
     request_body = UpdateRequest,
     responses(
         (status = 200, description = "Updated", body = UserResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
+        docs::UpdateErrors,
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn update(
@@ -331,11 +319,8 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
     responses(
         (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),
         (status = 204, description = "Deleted with all of its data"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn remove(

@@ -71,9 +71,8 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The wallet", body = WalletResponse),
-        (status = 403, response = docs::Forbidden),
+        docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<WalletResponse>> {
@@ -138,13 +137,7 @@ fn parse_currency(v: &Value) -> Option<Currency> {
     request_body = WalletRequest,
     responses(
         (status = 200, description = "Updated", body = WalletResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::UpdateErrors,
     )
 )]
 async fn update(

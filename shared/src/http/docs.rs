@@ -1,5 +1,6 @@
-//! Pieces of the OpenAPI document shared by every function: the error responses, the
-//! schema of exact decimal numbers, and the bearer security scheme.
+//! Pieces of the OpenAPI document shared by every function: the error responses and the
+//! sets of them operations declare, the schema of exact decimal numbers, and the bearer
+//! security scheme.
 
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -66,6 +67,51 @@ pub struct InternalError(pub Problem);
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]
 pub struct Unavailable(pub Problem);
+
+/// A set of error responses, each a reference to the shared response of its status:
+/// operations list it in `responses(...)` beside their success and their own extras.
+macro_rules! error_set {
+    ($(#[$doc:meta])* $set:ident: $($status:tt => $response:ident),+ $(,)?) => {
+        $(#[$doc])*
+        #[derive(utoipa::IntoResponses)]
+        pub enum $set {
+            $(#[response(status = $status)] $response(#[ref_response] $response),)+
+        }
+    };
+}
+
+error_set!(
+    /// Any protected operation: 403 and 500.
+    ProtectedErrors: 403 => Forbidden, 500 => InternalError
+);
+error_set!(
+    /// A protected list with query parameters.
+    ListErrors: 400 => BadRequest, 403 => Forbidden, 500 => InternalError
+);
+error_set!(
+    /// A protected read of one item (also a write without a body).
+    ReadErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 500 => InternalError
+);
+error_set!(
+    /// A protected create from a JSON body.
+    CreateErrors: 400 => BadRequest, 403 => Forbidden, 409 => Conflict,
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected update of one item from a JSON body.
+    UpdateErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected delete of one item, refused while something uses it.
+    DeleteErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
+        500 => InternalError
+);
+error_set!(
+    /// A public operation reading a JSON body.
+    BodyErrors: 400 => BadRequest, 413 => PayloadTooLarge, 415 => UnsupportedMediaType,
+        500 => InternalError
+);
 
 /// Raw image bytes in a request or response body.
 #[derive(utoipa::ToSchema)]

@@ -174,8 +174,7 @@ macro_rules! named_resource_api {
         #[utoipa::path(get, path = $path, tag = $tag, security(("bearer" = [])),
             responses(
                 (status = 200, description = "All of the caller's", body = Vec<$output>),
-                (status = 403, response = docs::Forbidden),
-                (status = 500, response = docs::InternalError),
+                docs::ProtectedErrors,
             ))]
         async fn list(axum::extract::State(state): axum::extract::State<AppState>, user: AuthUser) -> ApiResult<Json<Vec<$output>>> {
             let all = $api.list(&state, user.id).await?;
@@ -186,12 +185,7 @@ macro_rules! named_resource_api {
         #[utoipa::path(post, path = $path, tag = $tag, security(("bearer" = [])), request_body = $input,
             responses(
                 (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"))),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 409, response = docs::Conflict),
-                (status = 413, response = docs::PayloadTooLarge),
-                (status = 415, response = docs::UnsupportedMediaType),
-                (status = 500, response = docs::InternalError),
+                docs::CreateErrors,
             ))]
         async fn create(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -207,10 +201,7 @@ macro_rules! named_resource_api {
             params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
             responses(
                 (status = 200, description = "Found", body = $output),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 500, response = docs::InternalError),
+                docs::ReadErrors,
             ))]
         async fn read(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -225,13 +216,7 @@ macro_rules! named_resource_api {
             params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
             responses(
                 (status = 200, description = "Renamed", body = $output),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 409, response = docs::Conflict),
-                (status = 413, response = docs::PayloadTooLarge),
-                (status = 415, response = docs::UnsupportedMediaType),
-                (status = 500, response = docs::InternalError),
+                docs::UpdateErrors,
             ))]
         async fn update(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -247,11 +232,7 @@ macro_rules! named_resource_api {
             params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
             responses(
                 (status = 204, description = "Deleted"),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 409, response = docs::Conflict),
-                (status = 500, response = docs::InternalError),
+                docs::DeleteErrors,
             ))]
         async fn remove(
             axum::extract::State(state): axum::extract::State<AppState>,
