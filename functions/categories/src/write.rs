@@ -223,7 +223,7 @@ pub async fn create(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The category", body = CategoryResponse),
         docs::ReadErrors,
@@ -248,7 +248,7 @@ pub async fn read(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body = CategoryUpdateRequest,
     responses(
         (status = 200, description = "Updated", body = CategoryResponse),
@@ -303,7 +303,7 @@ pub async fn update(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Deleted"),
         docs::DeleteErrors,

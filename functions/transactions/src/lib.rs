@@ -330,7 +330,7 @@ async fn list(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
         docs::ReadErrors,
@@ -389,7 +389,7 @@ impl IfMatch {
     tag = "transactions",
     security(("bearer" = [])),
     params(
-        ("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id"),
+        ("id" = inline(docs::Id), Path),
         ("If-Match" = Option<String>, Header, max_length = 64, description = "ETag of the version this update is based on"),
     ),
     request_body = TransactionRequest,
@@ -463,7 +463,7 @@ async fn update(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),
         docs::DeleteErrors,

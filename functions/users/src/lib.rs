@@ -124,7 +124,7 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<Use
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The user", body = UserResponse),
         docs::ReadErrors,
@@ -182,7 +182,7 @@ pub struct UpdateRequest {
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body = UpdateRequest,
     responses(
         (status = 200, description = "Updated", body = UserResponse),
@@ -314,7 +314,7 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body(content = Option<DeleteRequest>, content_type = "application/json"),
     responses(
         (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),

@@ -37,7 +37,7 @@ fn too_large() -> ApiError {
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body(description = "The image, at most 256 KiB", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
     responses(
         (status = 204, description = "Stored"),
@@ -99,7 +99,7 @@ pub async fn store(
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The image", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
         docs::ReadErrors,
@@ -132,7 +132,7 @@ pub async fn read(
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Removed"),
         docs::ReadErrors,

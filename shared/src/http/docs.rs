@@ -1,10 +1,11 @@
 //! Pieces of the OpenAPI document shared by every function: the error responses and the
-//! sets of them operations declare, the schema of exact decimal numbers, and the bearer
-//! security scheme.
+//! sets of them operations declare, the id path parameter, the schema of exact decimal
+//! numbers, and the bearer security scheme.
 
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, ToResponse};
+use utoipa::openapi::{KnownFormat, RefOr, SchemaFormat};
+use utoipa::{Modify, PartialSchema, ToResponse, ToSchema};
 
 use super::Problem;
 
@@ -112,6 +113,27 @@ error_set!(
     BodyErrors: 400 => BadRequest, 413 => PayloadTooLarge, 415 => UnsupportedMediaType,
         500 => InternalError
 );
+
+/// The id in an item's path (`/users/{id}`, `/api/tags/{id}`, ...).
+/// Operations declare it with `params(("id" = inline(docs::Id), Path))`: a typed tuple, because
+/// utoipa-axum also derives an `id` parameter from the handler's `Path<u64>` and merges
+/// only a tuple parameter of the same name with it (a `params(IntoParams type)` would
+/// list `id` twice).
+pub struct Id;
+
+impl PartialSchema for Id {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Integer))
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+            .maximum(Some(crate::domain::ids::MAX_SAFE_ID as f64))
+            .description(Some("An id: 1 to 2^53 − 1, exact as a JSON number."))
+            .into()
+    }
+}
+
+impl ToSchema for Id {}
 
 /// Raw image bytes in a request or response body.
 #[derive(utoipa::ToSchema)]
@@ -227,5 +249,17 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_id_schema_spans_every_id() {
+        let json = serde_json::to_value(Id::schema()).unwrap();
+        assert_eq!(json["minimum"], 1);
+        assert_eq!(json["maximum"], (1u64 << 53) - 1);
     }
 }

@@ -198,7 +198,7 @@ macro_rules! named_resource_api {
 
         /// One of the caller's own.
         #[utoipa::path(get, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 200, description = "Found", body = $output),
                 docs::ReadErrors,
@@ -213,7 +213,7 @@ macro_rules! named_resource_api {
 
         /// Renames one of the caller's own.
         #[utoipa::path(put, path = $item_path, tag = $tag, security(("bearer" = [])), request_body = $input,
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 200, description = "Renamed", body = $output),
                 docs::UpdateErrors,
@@ -229,7 +229,7 @@ macro_rules! named_resource_api {
 
         /// Deletes one of the caller's own, unless transactions use it.
         #[utoipa::path(delete, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 204, description = "Deleted"),
                 docs::DeleteErrors,
