@@ -42,21 +42,11 @@ pub fn router(state: AppState) -> Router {
 pub struct RegisterRequest {
     /// Also accepted as `firstName`.
     #[serde(alias = "firstName")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Ann"
-    )]
+    #[schema(value_type = docs::Name)]
     pub firstname: String,
     /// Also accepted as `lastName`.
     #[serde(alias = "lastName")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Lee"
-    )]
+    #[schema(value_type = docs::Name)]
     pub lastname: String,
     /// The login identifier; unique regardless of case.
     #[schema(format = Email, max_length = 254, example = "ann@example.com")]

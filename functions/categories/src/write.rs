@@ -27,12 +27,7 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = CategoryInput)]
 pub struct CategoryRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Pets"
-    )]
+    #[schema(value_type = docs::Name)]
     pub category_name: String,
     /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
     #[serde(default)]
@@ -59,12 +54,7 @@ pub struct CategoryRequest {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = CategoryUpdate)]
 pub struct CategoryUpdateRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Pets"
-    )]
+    #[schema(value_type = docs::Name)]
     pub category_name: String,
     /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
     #[serde(default)]

@@ -146,19 +146,11 @@ async fn read(
 pub struct UpdateRequest {
     /// Also accepted as `firstname`.
     #[serde(alias = "firstname")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(value_type = Option<docs::Name>)]
     pub first_name: Option<String>,
     /// Also accepted as `lastname`.
     #[serde(alias = "lastname")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(value_type = Option<docs::Name>)]
     pub last_name: Option<String>,
     /// Must stay unique regardless of case.
     #[schema(format = Email, max_length = 254)]

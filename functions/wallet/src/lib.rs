@@ -89,12 +89,7 @@ async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<W
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = WalletInput)]
 pub struct WalletRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Main wallet"
-    )]
+    #[schema(value_type = docs::Name)]
     pub name: String,
     /// A JSON number or a decimal string (may be negative), with at most the currency's decimals.
     #[schema(schema_with = signed_amount)]

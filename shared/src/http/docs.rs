@@ -1,6 +1,6 @@
 //! Pieces of the OpenAPI document shared by every function: the error responses and the
-//! sets of them operations declare, the id path parameter, the schema of exact decimal
-//! numbers, and the bearer security scheme.
+//! sets of them operations declare, the id path parameter, the name schema, the schema of
+//! exact decimal numbers, and the bearer security scheme.
 
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -135,6 +135,26 @@ impl PartialSchema for Id {
 
 impl ToSchema for Id {}
 
+/// A name (person, wallet, category, tag, provider), as the `Name` component; fields use
+/// it with `#[schema(value_type = docs::Name)]`.
+pub struct Name;
+
+impl PartialSchema for Name {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .min_length(Some(1))
+            .max_length(Some(crate::domain::text::NAME_MAX_LEN))
+            .pattern(Some(NAME_PATTERN))
+            .description(Some(
+                "At least one visible character and no control characters; trimmed, 1 to 100 characters.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Name {}
+
 /// Raw image bytes in a request or response body.
 #[derive(utoipa::ToSchema)]
 #[schema(value_type = String, format = Binary)]
@@ -261,5 +281,12 @@ mod tests {
         let json = serde_json::to_value(Id::schema()).unwrap();
         assert_eq!(json["minimum"], 1);
         assert_eq!(json["maximum"], (1u64 << 53) - 1);
+    }
+
+    #[test]
+    fn the_name_schema_has_the_name_rules() {
+        let json = serde_json::to_value(Name::schema()).unwrap();
+        assert_eq!(json["pattern"], NAME_PATTERN);
+        assert_eq!(json["maxLength"], crate::domain::text::NAME_MAX_LEN);
     }
 }

@@ -145,7 +145,7 @@ macro_rules! named_resource_api {
         #[serde(deny_unknown_fields)]
         pub struct $input {
             #[serde(rename = $field)]
-            #[schema(min_length = 1, max_length = 100, pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$")]
+            #[schema(value_type = docs::Name)]
             pub name: String,
         }
 
