@@ -23,55 +23,50 @@ use shared::store::keys::{cat_sk, user_pk, GLOBAL_PK};
 use shared::store::StoreError;
 use utoipa::ToSchema;
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[schema(as = CategoryInput)]
-pub struct CategoryRequest {
-    #[schema(value_type = docs::Name)]
-    pub category_name: String,
-    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
-    #[serde(default)]
-    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
-    pub icon: Option<String>,
-    /// `#RRGGBB` (default `#757575`).
-    #[serde(default)]
-    #[schema(
-        pattern = "^#[0-9A-Fa-f]{6}$",
-        min_length = 7,
-        max_length = 7,
-        example = "#8E24AA"
-    )]
-    pub color: Option<String>,
-    #[serde(rename = "type")]
-    pub category_type: CategoryType,
-    /// Administrators only: a category shared by everyone. Cannot change later.
-    #[serde(default)]
-    pub is_global: bool,
+/// A category body: the fields a create and an update share, then `$extra` ones. Both
+/// refuse unknown fields, so each is its own struct (a flattened one could not).
+macro_rules! category_body {
+    ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
+        #[derive(Debug, Deserialize, ToSchema)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        $(#[$attr])*
+        pub struct $name {
+            #[schema(value_type = docs::Name)]
+            pub category_name: String,
+            /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
+            #[serde(default)]
+            #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
+            pub icon: Option<String>,
+            /// `#RRGGBB` (default `#757575`).
+            #[serde(default)]
+            #[schema(
+                pattern = "^#[0-9A-Fa-f]{6}$",
+                min_length = 7,
+                max_length = 7,
+                example = "#8E24AA"
+            )]
+            pub color: Option<String>,
+            #[serde(rename = "type")]
+            pub category_type: CategoryType,
+            $($extra)*
+        }
+    };
 }
 
-/// Body of `PUT /api/categories/{id}`: whether a category is global never changes.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[schema(as = CategoryUpdate)]
-pub struct CategoryUpdateRequest {
-    #[schema(value_type = docs::Name)]
-    pub category_name: String,
-    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
-    #[serde(default)]
-    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
-    pub icon: Option<String>,
-    /// `#RRGGBB` (default `#757575`).
-    #[serde(default)]
-    #[schema(
-        pattern = "^#[0-9A-Fa-f]{6}$",
-        min_length = 7,
-        max_length = 7,
-        example = "#8E24AA"
-    )]
-    pub color: Option<String>,
-    #[serde(rename = "type")]
-    pub category_type: CategoryType,
-}
+category_body!(
+    #[schema(as = CategoryInput)]
+    CategoryRequest {
+        /// Administrators only: a category shared by everyone. Cannot change later.
+        #[serde(default)]
+        pub is_global: bool,
+    }
+);
+
+category_body!(
+    /// Body of `PUT /api/categories/{id}`: whether a category is global never changes.
+    #[schema(as = CategoryUpdate)]
+    CategoryUpdateRequest {}
+);
 
 struct ValidCategory {
     name: String,
