@@ -39,21 +39,11 @@ pub fn router(state: AppState) -> Router {
 pub struct RegisterRequest {
     /// Also accepted as `firstName`.
     #[serde(alias = "firstName")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Ann"
-    )]
+    #[schema(value_type = docs::Name)]
     pub firstname: String,
     /// Also accepted as `lastName`.
     #[serde(alias = "lastName")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Lee"
-    )]
+    #[schema(value_type = docs::Name)]
     pub lastname: String,
     /// The login identifier; unique regardless of case.
     #[schema(format = Email, max_length = 254, example = "ann@example.com")]
@@ -118,12 +108,9 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
     request_body = RegisterRequest,
     responses(
         (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
         (status = 503, response = docs::Unavailable),
     )
 )]
@@ -179,12 +166,9 @@ pub struct LoginResponse {
     request_body = LoginRequest,
     responses(
         (status = 200, description = "Logged in", body = LoginResponse),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
-        (status = 413, response = docs::PayloadTooLarge),
         (status = 429, response = docs::TooManyRequests),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
         (status = 503, response = docs::Unavailable),
     )
 )]
@@ -231,11 +215,8 @@ pub struct RefreshRequest {
     request_body = RefreshRequest,
     responses(
         (status = 200, description = "New tokens", body = LoginResponse),
-        (status = 400, response = docs::BadRequest),
+        docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn refresh(
@@ -255,10 +236,7 @@ async fn refresh(
     request_body = RefreshRequest,
     responses(
         (status = 204, description = "Logged out (also when the token was unknown)"),
-        (status = 400, response = docs::BadRequest),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::BodyErrors,
     )
 )]
 async fn logout(
@@ -285,8 +263,7 @@ async fn logout(
     security(("bearer" = [])),
     responses(
         (status = 204, description = "Every session of the caller ended"),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ProtectedErrors,
         (status = 503, response = docs::Unavailable),
     )
 )]

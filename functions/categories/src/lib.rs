@@ -83,9 +83,7 @@ pub struct ListQuery {
     params(ListQuery),
     responses(
         (status = 200, description = "Global categories, then the caller's own", body = Vec<CategoryResponse>),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ListErrors,
     )
 )]
 async fn list(

@@ -18,65 +18,50 @@ use shared::http::respond::Created;
 use shared::http::{docs, ApiResult, AppState};
 use utoipa::ToSchema;
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[schema(as = CategoryInput)]
-pub struct CategoryRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Pets"
-    )]
-    pub category_name: String,
-    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
-    #[serde(default)]
-    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
-    pub icon: Option<String>,
-    /// `#RRGGBB` (default `#757575`).
-    #[serde(default)]
-    #[schema(
-        pattern = "^#[0-9A-Fa-f]{6}$",
-        min_length = 7,
-        max_length = 7,
-        example = "#8E24AA"
-    )]
-    pub color: Option<String>,
-    #[serde(rename = "type")]
-    pub category_type: CategoryType,
-    /// Administrators only: a category shared by everyone. Cannot change later.
-    #[serde(default)]
-    pub is_global: bool,
+/// A category body: the fields a create and an update share, then `$extra` ones. Both
+/// refuse unknown fields, so each is its own struct (a flattened one could not).
+macro_rules! category_body {
+    ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
+        #[derive(Debug, Deserialize, ToSchema)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        $(#[$attr])*
+        pub struct $name {
+            #[schema(value_type = docs::Name)]
+            pub category_name: String,
+            /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
+            #[serde(default)]
+            #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
+            pub icon: Option<String>,
+            /// `#RRGGBB` (default `#757575`).
+            #[serde(default)]
+            #[schema(
+                pattern = "^#[0-9A-Fa-f]{6}$",
+                min_length = 7,
+                max_length = 7,
+                example = "#8E24AA"
+            )]
+            pub color: Option<String>,
+            #[serde(rename = "type")]
+            pub category_type: CategoryType,
+            $($extra)*
+        }
+    };
 }
 
-/// Body of `PUT /api/categories/{id}`: whether a category is global never changes.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-#[schema(as = CategoryUpdate)]
-pub struct CategoryUpdateRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Pets"
-    )]
-    pub category_name: String,
-    /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
-    #[serde(default)]
-    #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
-    pub icon: Option<String>,
-    /// `#RRGGBB` (default `#757575`).
-    #[serde(default)]
-    #[schema(
-        pattern = "^#[0-9A-Fa-f]{6}$",
-        min_length = 7,
-        max_length = 7,
-        example = "#8E24AA"
-    )]
-    pub color: Option<String>,
-    #[serde(rename = "type")]
-    pub category_type: CategoryType,
-}
+category_body!(
+    #[schema(as = CategoryInput)]
+    CategoryRequest {
+        /// Administrators only: a category shared by everyone. Cannot change later.
+        #[serde(default)]
+        pub is_global: bool,
+    }
+);
+
+category_body!(
+    /// Body of `PUT /api/categories/{id}`: whether a category is global never changes.
+    #[schema(as = CategoryUpdate)]
+    CategoryUpdateRequest {}
+);
 
 /// Creates an own category, or (admins, `isGlobal: true`) a global one.
 #[utoipa::path(
@@ -87,12 +72,7 @@ pub struct CategoryUpdateRequest {
     request_body = CategoryRequest,
     responses(
         (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::CreateErrors,
     )
 )]
 pub async fn create(
@@ -120,13 +100,10 @@ pub async fn create(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The category", body = CategoryResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 pub async fn read(
@@ -143,17 +120,11 @@ pub async fn read(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body = CategoryUpdateRequest,
     responses(
         (status = 200, description = "Updated", body = CategoryResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::UpdateErrors,
     )
 )]
 pub async fn update(
@@ -182,14 +153,10 @@ pub async fn update(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Category id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 500, response = docs::InternalError),
+        docs::DeleteErrors,
     )
 )]
 pub async fn remove(

@@ -9,8 +9,9 @@ use utoipa::{IntoParams, ToSchema};
 use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::text::{parse_note, NOTE_MAX_LEN};
 use shared::domain::time::{format_date, parse_date};
+use shared::domain::CategoryType;
 use shared::domain::Money;
-use shared::domain::{CategoryType, MoneyDto};
+use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
 use shared::store::transactions::{TransactionRecord, TxnFilter};
 

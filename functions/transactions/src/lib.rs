@@ -68,13 +68,8 @@ fn request_hash(body: &TransactionRequest) -> ApiResult<String> {
         (status = 201, description = "Created", body = TransactionResponse, headers(
             ("Location" = String, description = "URL of the new transaction"),
             ("ETag" = String, description = "Version, for If-Match"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
+        docs::CreateErrors,
         (status = 422, response = docs::Unprocessable),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn create(
@@ -115,9 +110,7 @@ async fn create(
     responses(
         (status = 200, description = "One page, newest date first", body = Vec<TransactionResponse>, headers(
             ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ListErrors,
     )
 )]
 async fn list(
@@ -155,13 +148,10 @@ async fn list(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 async fn read(
@@ -196,20 +186,14 @@ fn if_match(headers: &HeaderMap) -> ApiResult<Option<IfMatch>> {
     tag = "transactions",
     security(("bearer" = [])),
     params(
-        ("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id"),
+        ("id" = inline(docs::Id), Path),
         ("If-Match" = Option<String>, Header, max_length = 64, description = "ETag of the version this update is based on"),
     ),
     request_body = TransactionRequest,
     responses(
         (status = 200, description = "Updated", body = TransactionResponse, headers(("ETag" = String, description = "New version"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
+        docs::UpdateErrors,
         (status = 412, response = docs::PreconditionFailed),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn update(
@@ -230,14 +214,10 @@ async fn update(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "Transaction id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 500, response = docs::InternalError),
+        docs::DeleteErrors,
     )
 )]
 async fn remove(

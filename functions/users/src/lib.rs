@@ -69,9 +69,7 @@ pub struct ListQuery {
     params(ListQuery),
     responses(
         (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 500, response = docs::InternalError),
+        docs::ListErrors,
     )
 )]
 async fn list(
@@ -105,9 +103,8 @@ async fn list(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller", body = UserResponse),
-        (status = 403, response = docs::Forbidden),
+        docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
@@ -120,13 +117,10 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<Use
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The user", body = UserResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 async fn read(
@@ -145,19 +139,11 @@ async fn read(
 pub struct UpdateRequest {
     /// Also accepted as `firstname`.
     #[serde(alias = "firstname")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(value_type = Option<docs::Name>)]
     pub first_name: Option<String>,
     /// Also accepted as `lastname`.
     #[serde(alias = "lastname")]
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(value_type = Option<docs::Name>)]
     pub last_name: Option<String>,
     /// Must stay unique regardless of case.
     #[schema(format = Email, max_length = 254)]
@@ -181,18 +167,12 @@ pub struct UpdateRequest {
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body = UpdateRequest,
     responses(
         (status = 200, description = "Updated", body = UserResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
+        docs::UpdateErrors,
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn update(
@@ -244,16 +224,13 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body(content = Option<DeleteRequest>, content_type = "application/json"),
     responses(
         (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),
         (status = 204, description = "Deleted with all of its data"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
         (status = 429, response = docs::TooManyRequests),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn remove(

@@ -37,16 +37,13 @@ fn too_large() -> ApiError {
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     request_body(description = "The image, at most 256 KiB", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
     responses(
         (status = 204, description = "Stored"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
         (status = 413, response = docs::PayloadTooLarge),
         (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
     )
 )]
 pub async fn store(
@@ -100,13 +97,10 @@ pub async fn store(
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The image", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 pub async fn read(
@@ -136,13 +130,10 @@ pub async fn read(
     path = "/users/{id}/picture",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0, description = "User id")),
+    params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Removed"),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
+        docs::ReadErrors,
     )
 )]
 pub async fn remove(

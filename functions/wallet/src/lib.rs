@@ -10,10 +10,9 @@ use serde_json::Value;
 use shared::domain::Currency;
 
 use shared::app::wallet::WalletChange;
-use shared::domain::money::CurrencyDto;
-use shared::domain::MoneyDto;
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
+use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
 use shared::store::wallet::WalletRecord;
 
@@ -70,9 +69,8 @@ impl TryFrom<&WalletRecord> for WalletResponse {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The wallet", body = WalletResponse),
-        (status = 403, response = docs::Forbidden),
+        docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
-        (status = 500, response = docs::InternalError),
     )
 )]
 async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<WalletResponse>> {
@@ -85,12 +83,7 @@ async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<W
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = WalletInput)]
 pub struct WalletRequest {
-    #[schema(
-        min_length = 1,
-        max_length = 100,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$",
-        example = "Main wallet"
-    )]
+    #[schema(value_type = docs::Name)]
     pub name: String,
     /// A JSON number or a decimal string (may be negative), with at most the currency's decimals.
     #[schema(schema_with = signed_amount)]
@@ -133,13 +126,7 @@ fn parse_currency(v: &Value) -> Option<Currency> {
     request_body = WalletRequest,
     responses(
         (status = 200, description = "Updated", body = WalletResponse),
-        (status = 400, response = docs::BadRequest),
-        (status = 403, response = docs::Forbidden),
-        (status = 404, response = docs::NotFound),
-        (status = 409, response = docs::Conflict),
-        (status = 413, response = docs::PayloadTooLarge),
-        (status = 415, response = docs::UnsupportedMediaType),
-        (status = 500, response = docs::InternalError),
+        docs::UpdateErrors,
     )
 )]
 async fn update(

@@ -12,7 +12,7 @@ pub mod violation;
 
 pub use category::CategoryType;
 pub use email::Email;
-pub use money::{Currency, Money, MoneyDto, MoneyError};
+pub use money::{Currency, Money, MoneyError};
 pub use password::Password;
 pub use role::Role;
 pub use violation::Violation;

@@ -1,9 +1,11 @@
-//! Pieces of the OpenAPI document shared by every function: the error responses, the
-//! schema of exact decimal numbers, and the bearer security scheme.
+//! Pieces of the OpenAPI document shared by every function: the error responses and the
+//! sets of them operations declare, the id path parameter, the name schema, the schema of
+//! exact decimal numbers, and the bearer security scheme.
 
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, ToResponse};
+use utoipa::openapi::{KnownFormat, RefOr, SchemaFormat};
+use utoipa::{Modify, PartialSchema, ToResponse, ToSchema};
 
 use super::Problem;
 
@@ -66,6 +68,92 @@ pub struct InternalError(pub Problem);
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]
 pub struct Unavailable(pub Problem);
+
+/// A set of error responses, each a reference to the shared response of its status:
+/// operations list it in `responses(...)` beside their success and their own extras.
+macro_rules! error_set {
+    ($(#[$doc:meta])* $set:ident: $($status:tt => $response:ident),+ $(,)?) => {
+        $(#[$doc])*
+        #[derive(utoipa::IntoResponses)]
+        pub enum $set {
+            $(#[response(status = $status)] $response(#[ref_response] $response),)+
+        }
+    };
+}
+
+error_set!(
+    /// Any protected operation: 403 and 500.
+    ProtectedErrors: 403 => Forbidden, 500 => InternalError
+);
+error_set!(
+    /// A protected list with query parameters.
+    ListErrors: 400 => BadRequest, 403 => Forbidden, 500 => InternalError
+);
+error_set!(
+    /// A protected read of one item (also a write without a body).
+    ReadErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 500 => InternalError
+);
+error_set!(
+    /// A protected create from a JSON body.
+    CreateErrors: 400 => BadRequest, 403 => Forbidden, 409 => Conflict,
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected update of one item from a JSON body.
+    UpdateErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected delete of one item, refused while something uses it.
+    DeleteErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
+        500 => InternalError
+);
+error_set!(
+    /// A public operation reading a JSON body.
+    BodyErrors: 400 => BadRequest, 413 => PayloadTooLarge, 415 => UnsupportedMediaType,
+        500 => InternalError
+);
+
+/// The id in an item's path (`/users/{id}`, `/api/tags/{id}`, ...).
+/// Operations declare it with `params(("id" = inline(docs::Id), Path))`: a typed tuple, because
+/// utoipa-axum also derives an `id` parameter from the handler's `Path<u64>` and merges
+/// only a tuple parameter of the same name with it (a `params(IntoParams type)` would
+/// list `id` twice).
+pub struct Id;
+
+impl PartialSchema for Id {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Integer))
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+            .maximum(Some(crate::domain::ids::MAX_SAFE_ID as f64))
+            .description(Some("An id: 1 to 2^53 − 1, exact as a JSON number."))
+            .into()
+    }
+}
+
+impl ToSchema for Id {}
+
+/// A name (person, wallet, category, tag, provider), as the `Name` component; fields use
+/// it with `#[schema(value_type = docs::Name)]`.
+pub struct Name;
+
+impl PartialSchema for Name {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .min_length(Some(1))
+            .max_length(Some(crate::domain::text::NAME_MAX_LEN))
+            .pattern(Some(NAME_PATTERN))
+            .description(Some(
+                "At least one visible character and no control characters; trimmed, 1 to 100 characters.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for Name {}
 
 /// Raw image bytes in a request or response body.
 #[derive(utoipa::ToSchema)]
@@ -197,5 +285,24 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_id_schema_spans_every_id() {
+        let json = serde_json::to_value(Id::schema()).unwrap();
+        assert_eq!(json["minimum"], 1);
+        assert_eq!(json["maximum"], (1u64 << 53) - 1);
+    }
+
+    #[test]
+    fn the_name_schema_has_the_name_rules() {
+        let json = serde_json::to_value(Name::schema()).unwrap();
+        assert_eq!(json["pattern"], NAME_PATTERN);
+        assert_eq!(json["maxLength"], crate::domain::text::NAME_MAX_LEN);
     }
 }

@@ -87,7 +87,7 @@ macro_rules! named_resource_api {
         #[serde(deny_unknown_fields)]
         pub struct $input {
             #[serde(rename = $field)]
-            #[schema(min_length = 1, max_length = 100, pattern = r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$")]
+            #[schema(value_type = docs::Name)]
             pub name: String,
         }
 
@@ -116,8 +116,7 @@ macro_rules! named_resource_api {
         #[utoipa::path(get, path = $path, tag = $tag, security(("bearer" = [])),
             responses(
                 (status = 200, description = "All of the caller's", body = Vec<$output>),
-                (status = 403, response = docs::Forbidden),
-                (status = 500, response = docs::InternalError),
+                docs::ProtectedErrors,
             ))]
         async fn list(axum::extract::State(state): axum::extract::State<AppState>, user: AuthUser) -> ApiResult<Json<Vec<$output>>> {
             let all = $api.list(&state, user.id).await?;
@@ -128,12 +127,7 @@ macro_rules! named_resource_api {
         #[utoipa::path(post, path = $path, tag = $tag, security(("bearer" = [])), request_body = $input,
             responses(
                 (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"))),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 409, response = docs::Conflict),
-                (status = 413, response = docs::PayloadTooLarge),
-                (status = 415, response = docs::UnsupportedMediaType),
-                (status = 500, response = docs::InternalError),
+                docs::CreateErrors,
             ))]
         async fn create(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -146,13 +140,10 @@ macro_rules! named_resource_api {
 
         /// One of the caller's own.
         #[utoipa::path(get, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 200, description = "Found", body = $output),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 500, response = docs::InternalError),
+                docs::ReadErrors,
             ))]
         async fn read(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -164,16 +155,10 @@ macro_rules! named_resource_api {
 
         /// Renames one of the caller's own.
         #[utoipa::path(put, path = $item_path, tag = $tag, security(("bearer" = [])), request_body = $input,
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 200, description = "Renamed", body = $output),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 409, response = docs::Conflict),
-                (status = 413, response = docs::PayloadTooLarge),
-                (status = 415, response = docs::UnsupportedMediaType),
-                (status = 500, response = docs::InternalError),
+                docs::UpdateErrors,
             ))]
         async fn update(
             axum::extract::State(state): axum::extract::State<AppState>,
@@ -186,14 +171,10 @@ macro_rules! named_resource_api {
 
         /// Deletes one of the caller's own, unless transactions use it.
         #[utoipa::path(delete, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = u64, Path, minimum = 1, maximum = 9007199254740991.0)),
+            params(("id" = inline(docs::Id), Path)),
             responses(
                 (status = 204, description = "Deleted"),
-                (status = 400, response = docs::BadRequest),
-                (status = 403, response = docs::Forbidden),
-                (status = 404, response = docs::NotFound),
-                (status = 409, response = docs::Conflict),
-                (status = 500, response = docs::InternalError),
+                docs::DeleteErrors,
             ))]
         async fn remove(
             axum::extract::State(state): axum::extract::State<AppState>,
