@@ -1,5 +1,5 @@
-//! Each transaction endpoint makes the DynamoDB calls DESIGN.md §5 budgets, counted by the
-//! SDK interceptor: reads one round trip, lists one Query, writes one TransactWriteItems
+//! Each transaction endpoint makes the DynamoDB calls the README (Storage) promises,
+//! counted by the SDK interceptor: reads one round trip, lists one Query, writes one TransactWriteItems
 //! after one BatchGetItem (or GetItem) of what they depend on.
 
 use std::collections::BTreeMap;

@@ -87,12 +87,11 @@ async fn create(
     });
     let created = service::create(&state.store, user.id, input, idempotency).await?;
     let t = &created.transaction;
-    let response = Created::at(
+    let body = Created::at(
         format!("/api/transactions/{}", t.id),
         TransactionResponse::try_from(t)?,
-    )
-    .versioned(t.version)
-    .into_response();
+    );
+    let response = body.versioned(t.version).into_response();
     Ok(if created.replayed {
         replayed(response)
     } else {
@@ -121,14 +120,8 @@ async fn list(
     let (filter, limit) = query.parse()?;
     let cursors = state.tokens.cursors();
     // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
-    let position = match &query.cursor {
-        Some(c) => Some(
-            cursors
-                .open(user.id, c)
-                .ok_or_else(service::invalid_cursor)?,
-        ),
-        None => None,
-    };
+    let open = |c: &String| cursors.open(user.id, c).ok_or_else(service::invalid_cursor);
+    let position = query.cursor.as_ref().map(open).transpose()?;
     let page = service::list(&state.store, user.id, &filter, limit, position.as_deref()).await?;
     let items = page
         .items

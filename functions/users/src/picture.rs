@@ -54,16 +54,23 @@ pub async fn store(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<StatusCode> {
     require_self_or_admin(&state, &user, id).await?;
+    let picture = parse_picture(&headers, body)?;
+    state
+        .store
+        .put_picture(id, &picture, &now_local_date_time())
+        .await
+        .or_not_found("user not found")?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The body as a picture: a declared type we accept, at most the size bound, and bytes
+/// that really are an image of the declared type.
+fn parse_picture(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> ApiResult<Picture> {
     let declared = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| {
-            v.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
         .unwrap_or_default();
     if !["image/png", "image/jpeg", "image/webp"].contains(&declared.as_str()) {
         return Err(ApiError::UnsupportedMediaType(
@@ -75,20 +82,13 @@ pub async fn store(
         return Err(too_large());
     }
     if sniff(&bytes) != Some(declared.as_str()) {
-        return Err(ApiError::UnsupportedMediaType(format!(
-            "the body is not a valid {declared} image"
-        )));
+        let message = format!("the body is not a valid {declared} image");
+        return Err(ApiError::UnsupportedMediaType(message));
     }
-    let picture = Picture {
+    Ok(Picture {
         content_type: declared,
         bytes: bytes.to_vec(),
-    };
-    state
-        .store
-        .put_picture(id, &picture, &now_local_date_time())
-        .await
-        .or_not_found("user not found")?;
-    Ok(StatusCode::NO_CONTENT)
+    })
 }
 
 /// The picture with its content type.
