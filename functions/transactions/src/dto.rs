@@ -10,10 +10,9 @@ use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::text::{parse_note, NOTE_MAX_LEN};
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::CategoryType;
-use shared::domain::Money;
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
-use shared::store::transactions::{TransactionRecord, TxnFilter};
+use shared::store::transactions::{Transaction, TxnFilter};
 
 /// At most this many tags per transaction.
 pub const MAX_TAGS: usize = 20;
@@ -117,10 +116,7 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
         let category_id = parse_id(&r.category_id)
             .map_err(|e| keep("categoryId", e))
             .ok();
-        let date = parse_date(&r.date)
-            .map(format_date)
-            .map_err(|e| keep("date", e))
-            .ok();
+        let date = parse_date(&r.date).map_err(|e| keep("date", e)).ok();
         let note = parse_note(r.note.as_deref(), NOTE_MAX_LEN)
             .map_err(|e| keep("note", e))
             .ok();
@@ -206,23 +202,20 @@ pub struct TransactionResponse {
     pub updated_at: String,
 }
 
-impl TryFrom<&TransactionRecord> for TransactionResponse {
-    type Error = ApiError;
-
-    fn try_from(t: &TransactionRecord) -> Result<Self, ApiError> {
-        let money = Money::new(t.amount, t.currency).map_err(|e| ApiError::Internal(e.into()))?;
-        Ok(Self {
+impl From<&Transaction> for TransactionResponse {
+    fn from(t: &Transaction) -> Self {
+        Self {
             id: t.id,
-            amount: money.into(),
-            date: t.date.clone(),
+            amount: t.amount.into(),
+            date: format_date(t.date),
             note: t.note.clone(),
             category_id: t.category_id,
             category_type: t.category_type,
             provider_id: t.provider_id,
             tag_ids: t.tag_ids.clone(),
-            created_at: t.created_at.clone(),
-            updated_at: t.updated_at.clone(),
-        })
+            created_at: t.created_at.to_string(),
+            updated_at: t.updated_at.to_string(),
+        }
     }
 }
 

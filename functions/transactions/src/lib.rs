@@ -15,7 +15,7 @@ use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
-use shared::store::transactions::TransactionRecord;
+use shared::store::transactions::Transaction;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -28,11 +28,11 @@ pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-fn versioned(t: &TransactionRecord) -> ApiResult<Versioned<TransactionResponse>> {
-    Ok(Versioned {
+fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {
+    Versioned {
         version: t.version,
-        body: TransactionResponse::try_from(t)?,
-    })
+        body: TransactionResponse::from(t),
+    }
 }
 
 /// An `Idempotency-Key` header: 1 to 255 visible ASCII characters.
@@ -89,7 +89,7 @@ async fn create(
     let t = &created.transaction;
     let body = Created::at(
         format!("/api/transactions/{}", t.id),
-        TransactionResponse::try_from(t)?,
+        TransactionResponse::from(t),
     );
     let response = body.versioned(t.version).into_response();
     Ok(if created.replayed {
@@ -123,11 +123,7 @@ async fn list(
     let open = |c: &String| cursors.open(user.id, c).ok_or_else(service::invalid_cursor);
     let position = query.cursor.as_ref().map(open).transpose()?;
     let page = service::list(&state.store, user.id, &filter, limit, position.as_deref()).await?;
-    let items = page
-        .items
-        .iter()
-        .map(TransactionResponse::try_from)
-        .collect::<ApiResult<_>>()?;
+    let items = page.items.iter().map(TransactionResponse::from).collect();
     let next = page.next_cursor.map(|p| {
         let query = query.next_page(&cursors.seal(user.id, &p));
         format!("/api/transactions?{query}")
@@ -152,7 +148,7 @@ async fn read(
     user: AuthUser,
     Path(id): Path<u64>,
 ) -> ApiResult<Versioned<TransactionResponse>> {
-    versioned(&service::get(&state.store, user.id, id).await?)
+    Ok(versioned(&service::get(&state.store, user.id, id).await?))
 }
 
 /// `If-Match` with the ETag of a read makes the update conditional on that version.
@@ -198,7 +194,9 @@ async fn update(
 ) -> ApiResult<Versioned<TransactionResponse>> {
     let expected = if_match(&headers)?;
     let input = ValidTransaction::try_from(body)?;
-    versioned(&service::update(&state.store, user.id, id, input, expected).await?)
+    Ok(versioned(
+        &service::update(&state.store, user.id, id, input, expected).await?,
+    ))
 }
 
 /// Deletes one of the caller's transactions and reverts its effect on the balance.

@@ -123,12 +123,17 @@ async fn main() -> anyhow::Result<()> {
                 )
                 .await
                 .ok();
-            let record = shared::store::transactions::TransactionRecord {
+            let at =
+                shared::domain::time::Timestamp::parse("2026-01-01T00:00:00").expect("timestamp");
+            let record = shared::store::transactions::Transaction {
                 user_id,
                 id: shared::domain::ids::new_id(),
-                amount: rust_decimal::Decimal::new(1234, 2),
-                currency: shared::domain::Currency::eur(),
-                date: "2026-03-01".into(),
+                amount: shared::domain::Money::new(
+                    rust_decimal::Decimal::new(1234, 2),
+                    shared::domain::Currency::eur(),
+                )
+                .expect("valid money"),
+                date: time::macros::date!(2026 - 03 - 01),
                 note: Some("bench".into()),
                 category_id: 4,
                 category_type: refs
@@ -139,8 +144,8 @@ async fn main() -> anyhow::Result<()> {
                 provider_id: None,
                 tag_ids: vec![],
                 version: 1,
-                created_at: "2026-01-01T00:00:00".into(),
-                updated_at: "2026-01-01T00:00:00".into(),
+                created_at: at,
+                updated_at: at,
             };
             let _ = store
                 .insert_transaction(&record, None, "2026-01-01T00:00:00")

@@ -4,10 +4,12 @@
 use rust_decimal::Decimal;
 
 use super::{AppError, AppResult, WRITE_ATTEMPTS};
-use crate::domain::time::now_local_date_time;
+use time::Date;
+
+use crate::domain::time::Timestamp;
 use crate::domain::{Currency, Money, MoneyError, Violation};
 use crate::store::transactions::{
-    IdempotencyRecord, RefKeys, Refs, TransactionRecord, TxnFilter, TxnPage,
+    IdempotencyRecord, RefKeys, Refs, Transaction, TxnFilter, TxnPage,
 };
 use crate::store::{with_fresh_id, ConflictKind, Ref, Store, StoreError};
 
@@ -18,8 +20,7 @@ pub struct TransactionInput {
     /// The currency the client named, if any: it must be the wallet's.
     pub currency: Option<String>,
     pub category_id: u64,
-    /// `YYYY-MM-DD`.
-    pub date: String,
+    pub date: Date,
     pub note: Option<String>,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
@@ -52,7 +53,7 @@ pub struct Idempotency<'a> {
 /// The result of a create: the transaction, and whether it is a replay of an earlier one.
 #[derive(Debug)]
 pub struct Created {
-    pub transaction: TransactionRecord,
+    pub transaction: Transaction,
     pub replayed: bool,
 }
 
@@ -73,9 +74,9 @@ pub fn build_record(
     refs: &Refs,
     id: u64,
     version: u64,
-    created_at: Option<&str>,
-    now: &str,
-) -> AppResult<TransactionRecord> {
+    created_at: Option<Timestamp>,
+    now: Timestamp,
+) -> AppResult<Transaction> {
     let wallet = refs
         .wallet
         .as_ref()
@@ -89,14 +90,18 @@ pub fn build_record(
             ));
         }
     }
-    match Money::new(input.amount, wallet.currency) {
-        Ok(_) => {}
-        Err(MoneyError::TooManyDecimals { code, allowed }) => errors.push(Violation::new(
-            "amount",
-            format!("{code} amounts have at most {allowed} decimals"),
-        )),
-        Err(_) => errors.push(Violation::new("amount", "must be below 10^13")),
-    }
+    let amount = match Money::new(input.amount, wallet.currency) {
+        Ok(money) => Some(money),
+        Err(MoneyError::TooManyDecimals { code, allowed }) => {
+            let message = format!("{code} amounts have at most {allowed} decimals");
+            errors.push(Violation::new("amount", message));
+            None
+        }
+        Err(_) => {
+            errors.push(Violation::new("amount", "must be below 10^13"));
+            None
+        }
+    };
     if refs.category.is_none() {
         errors.push(Violation::new("categoryId", "no such category"));
     }
@@ -115,14 +120,16 @@ pub fn build_record(
             format!("no such tag: {}", missing.join(", ")),
         ));
     }
-    let Some(category) = refs.category.as_ref().filter(|_| errors.is_empty()) else {
+    let (Some(category), Some(amount)) = (refs.category.as_ref(), amount) else {
         return Err(AppError::Invalid(errors));
     };
-    Ok(TransactionRecord {
+    if !errors.is_empty() {
+        return Err(AppError::Invalid(errors));
+    }
+    Ok(Transaction {
         user_id,
         id,
-        amount: input.amount,
-        currency: wallet.currency,
+        amount,
         date: input.date,
         note: input.note,
         category_id: category.id,
@@ -131,8 +138,8 @@ pub fn build_record(
         provider_id: input.provider_id,
         tag_ids: input.tag_ids,
         version,
-        created_at: created_at.unwrap_or(now).to_owned(),
-        updated_at: now.to_owned(),
+        created_at: created_at.unwrap_or(now),
+        updated_at: now,
     })
 }
 
@@ -217,10 +224,11 @@ pub async fn create(
                 replayed: true,
             });
         }
-        let now = now_local_date_time();
-        let draft = build_record(user_id, input.clone(), &refs, 0, 1, None, &now)?;
+        let now = Timestamp::now();
+        let draft = build_record(user_id, input.clone(), &refs, 0, 1, None, now)?;
+        let now = now.to_string();
         let written = with_fresh_id(|id| {
-            let record = TransactionRecord {
+            let record = Transaction {
                 id,
                 ..draft.clone()
             };
@@ -249,7 +257,7 @@ pub async fn create(
 }
 
 /// One of the user's transactions.
-pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<TransactionRecord> {
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Transaction> {
     store
         .get_transaction(user_id, id)
         .await?
@@ -264,7 +272,7 @@ pub async fn update(
     id: u64,
     input: TransactionInput,
     expected: Option<IfMatch>,
-) -> AppResult<TransactionRecord> {
+) -> AppResult<Transaction> {
     for _ in 0..WRITE_ATTEMPTS {
         let refs = store
             .fetch_refs(
@@ -276,8 +284,8 @@ pub async fn update(
             )
             .await?;
         let old = refs.transaction.clone().ok_or_else(not_found)?;
-        let now = now_local_date_time();
-        let created = Some(old.created_at.as_str());
+        let now = Timestamp::now();
+        let created = Some(old.created_at);
         let new = build_record(
             user_id,
             input.clone(),
@@ -285,12 +293,15 @@ pub async fn update(
             id,
             old.version + 1,
             created,
-            &now,
+            now,
         )?;
         if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(stale());
         }
-        match store.replace_transaction(&old, &new, &now).await {
+        match store
+            .replace_transaction(&old, &new, &now.to_string())
+            .await
+        {
             Ok(()) => return Ok(new),
             Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
                 return Err(stale())
@@ -309,7 +320,10 @@ pub async fn update(
 pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
     for _ in 0..WRITE_ATTEMPTS {
         let old = get(store, user_id, id).await?;
-        match store.remove_transaction(&old, &now_local_date_time()).await {
+        match store
+            .remove_transaction(&old, &Timestamp::now().to_string())
+            .await
+        {
             Ok(()) => return Ok(()),
             Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
             Err(e) => return Err(write_error(e)),
@@ -349,12 +363,16 @@ mod tests {
     use crate::store::categories::CategoryRecord;
     use crate::store::wallet::WalletRecord;
 
+    fn at(text: &str) -> Timestamp {
+        Timestamp::parse(text).unwrap()
+    }
+
     fn input() -> TransactionInput {
         TransactionInput {
             amount: Decimal::new(1250, 2),
             currency: None,
             category_id: 4,
-            date: "2026-11-03".into(),
+            date: time::macros::date!(2026 - 11 - 03),
             note: Some("Market".into()),
             provider_id: None,
             tag_ids: vec![],
@@ -391,23 +409,23 @@ mod tests {
 
     #[test]
     fn a_valid_input_becomes_a_record_with_the_categorys_type_and_the_wallets_currency() {
-        let r = build_record(7, input(), &refs(), 42, 1, None, "2026-11-03T10:00:00").unwrap();
+        let r = build_record(7, input(), &refs(), 42, 1, None, at("2026-11-03T10:00:00")).unwrap();
         assert_eq!((r.user_id, r.id, r.version), (7, 42, 1));
         assert_eq!(r.category_type, CategoryType::Debit);
         assert!(r.category_global);
-        assert_eq!(r.currency.code(), "EUR");
-        assert_eq!(r.created_at, "2026-11-03T10:00:00");
+        assert_eq!(r.amount.currency().code(), "EUR");
+        assert_eq!(r.created_at.to_string(), "2026-11-03T10:00:00");
         let kept = build_record(
             7,
             input(),
             &refs(),
             42,
             2,
-            Some("2026-01-01T00:00:00"),
-            "now",
+            Some(at("2026-01-01T00:00:00")),
+            at("2026-11-03T10:00:00"),
         )
         .unwrap();
-        assert_eq!(kept.created_at, "2026-01-01T00:00:00");
+        assert_eq!(kept.created_at.to_string(), "2026-01-01T00:00:00");
     }
 
     #[test]
@@ -420,7 +438,9 @@ mod tests {
         let mut r = refs();
         r.category = None;
         r.tags_found.insert(1);
-        let fields = violations(build_record(7, bad, &r, 1, 1, None, "now").unwrap_err());
+        let fields = violations(
+            build_record(7, bad, &r, 1, 1, None, at("2026-11-03T10:00:00")).unwrap_err(),
+        );
         assert_eq!(
             fields,
             ["currency", "amount", "categoryId", "providerId", "tagIds"]
@@ -432,7 +452,7 @@ mod tests {
         let mut r = refs();
         r.wallet = None;
         assert!(matches!(
-            build_record(7, input(), &r, 1, 1, None, "now"),
+            build_record(7, input(), &r, 1, 1, None, at("2026-11-03T10:00:00")),
             Err(AppError::Forbidden(_))
         ));
     }

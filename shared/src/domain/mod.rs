@@ -8,6 +8,7 @@ pub mod password;
 pub mod role;
 pub mod text;
 pub mod time;
+pub mod transaction;
 pub mod violation;
 
 pub use category::CategoryType;
@@ -15,4 +16,5 @@ pub use email::Email;
 pub use money::{Currency, Money, MoneyError};
 pub use password::Password;
 pub use role::Role;
+pub use transaction::Transaction;
 pub use violation::Violation;

@@ -8,6 +8,7 @@ mod attr;
 pub mod batch;
 pub mod categories;
 mod counter;
+pub mod items;
 pub mod keys;
 pub mod named;
 pub mod pictures;

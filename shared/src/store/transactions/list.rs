@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use super::super::attr::{n, s, Item};
 use super::super::keys::{user_pk, LSI1};
 use super::super::{sdk_error, Store, StoreError, StoreResult};
-use super::TransactionRecord;
+use super::Transaction;
 use crate::domain::CategoryType;
 
 /// Filters of the transaction list; all optional and combined with AND.
@@ -28,7 +28,7 @@ pub struct TxnFilter {
 /// One page of transactions and the cursor of the next, if any.
 #[derive(Debug)]
 pub struct TxnPage {
-    pub items: Vec<TransactionRecord>,
+    pub items: Vec<Transaction>,
     pub next_cursor: Option<String>,
 }
 
@@ -135,7 +135,7 @@ impl Store {
             .items
             .unwrap_or_default()
             .iter()
-            .map(TransactionRecord::try_from)
+            .map(Transaction::try_from)
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(TxnPage {
             items,

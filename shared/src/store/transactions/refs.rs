@@ -12,7 +12,7 @@ use super::super::keys::{
 };
 use super::super::wallet::WalletRecord;
 use super::super::{Store, StoreResult};
-use super::TransactionRecord;
+use super::Transaction;
 
 /// A stored idempotency key: which request (by hash) created which transaction.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,7 +28,7 @@ pub struct Refs {
     pub category: Option<CategoryRecord>,
     pub provider_found: bool,
     pub tags_found: BTreeSet<u64>,
-    pub transaction: Option<TransactionRecord>,
+    pub transaction: Option<Transaction>,
     pub idempotency: Option<IdempotencyRecord>,
 }
 
@@ -79,7 +79,7 @@ impl Store {
             } else if let Some(t) = sk.strip_prefix("TAG#").and_then(|t| t.parse().ok()) {
                 refs.tags_found.insert(t);
             } else if sk.starts_with("TXN#") {
-                refs.transaction = Some(TransactionRecord::try_from(&item)?);
+                refs.transaction = Some(Transaction::try_from(&item)?);
             } else if sk.starts_with("IDEM#") {
                 refs.idempotency = Some(IdempotencyRecord {
                     request_hash: get_s(&item, "requestHash")?.to_owned(),

@@ -13,7 +13,7 @@ use super::super::keys::{
 };
 use super::super::transact::TxItems;
 use super::super::{ConflictKind, Ref, Store, StoreResult};
-use super::TransactionRecord;
+use super::Transaction;
 
 /// Idempotency keys are remembered for a day.
 const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
@@ -23,12 +23,16 @@ impl Store {
     /// the idempotency record `(key, request hash)` when given.
     pub async fn insert_transaction(
         &self,
-        txn: &TransactionRecord,
+        txn: &Transaction,
         idempotency: Option<(&str, &str)>,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
-        tx.put(txn.to_item(), Some("attribute_not_exists(PK)"), None)?;
+        tx.put(
+            super::super::items::transaction::to_item(txn),
+            Some("attribute_not_exists(PK)"),
+            None,
+        )?;
         tx.on_conflict(ConflictKind::IdTaken);
         add_wallet_change(&mut tx, txn, txn.signed_amount(), 1, now)?;
         add_category_use(&mut tx, txn, 1)?;
@@ -57,13 +61,13 @@ impl Store {
     /// the difference and the reference counts of what changed.
     pub async fn replace_transaction(
         &self,
-        old: &TransactionRecord,
-        new: &TransactionRecord,
+        old: &Transaction,
+        new: &Transaction,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         tx.put(
-            new.to_item(),
+            super::super::items::transaction::to_item(new),
             Some("attribute_exists(PK) AND version = :v"),
             Some(Item::from([(":v".into(), n(old.version))])),
         )?;
@@ -94,7 +98,7 @@ impl Store {
 
     /// Deletes `old` if it is still the stored version, reverting its balance change and
     /// releasing its references.
-    pub async fn remove_transaction(&self, old: &TransactionRecord, now: &str) -> StoreResult<()> {
+    pub async fn remove_transaction(&self, old: &Transaction, now: &str) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         tx.delete(
             &user_pk(old.user_id),
@@ -118,7 +122,7 @@ impl Store {
 /// written for a deleted user) and on its currency being the transaction's.
 fn add_wallet_change(
     tx: &mut TxItems<'_>,
-    txn: &TransactionRecord,
+    txn: &Transaction,
     delta: Decimal,
     count: i64,
     now: &str,
@@ -132,7 +136,7 @@ fn add_wallet_change(
             (":delta".into(), n(delta)),
             (":count".into(), n(count)),
             (":now".into(), s(now)),
-            (":cur".into(), s(txn.currency.code())),
+            (":cur".into(), s(txn.amount.currency().code())),
         ]),
         None,
     )?;
@@ -175,11 +179,7 @@ fn use_tag(tx: &mut TxItems<'_>, user_id: u64, id: u64, delta: i64) -> anyhow::R
 
 /// Counts a use of an own category (taking one requires it to exist with the same type);
 /// a global category is only checked when taken, never written (no hot key).
-fn add_category_use(
-    tx: &mut TxItems<'_>,
-    txn: &TransactionRecord,
-    delta: i64,
-) -> anyhow::Result<()> {
+fn add_category_use(tx: &mut TxItems<'_>, txn: &Transaction, delta: i64) -> anyhow::Result<()> {
     let condition = "attribute_exists(PK) AND categoryType = :t";
     let values = Item::from([(":t".into(), s(txn.category_type.as_str()))]);
     if txn.category_global {

@@ -1,0 +1,64 @@
+//! A transaction: an exact amount in its wallet's currency, on a calendar date, in a
+//! category whose type gives its direction (DEBIT subtracts, CREDIT adds).
+
+use rust_decimal::Decimal;
+use time::Date;
+
+use super::time::Timestamp;
+use super::{CategoryType, Money};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transaction {
+    pub user_id: u64,
+    pub id: u64,
+    /// Always positive; the category type gives the direction.
+    pub amount: Money,
+    pub date: Date,
+    pub note: Option<String>,
+    pub category_id: u64,
+    pub category_type: CategoryType,
+    /// The category is a global one (shared by everyone) rather than the user's own.
+    pub category_global: bool,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+    /// Starts at 1; every change adds one (the ETag).
+    pub version: u64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+impl Transaction {
+    /// The change this transaction makes to its wallet's balance.
+    pub fn signed_amount(&self) -> Decimal {
+        self.category_type.signed(self.amount.amount())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Currency;
+
+    #[test]
+    fn debits_subtract_and_credits_add() {
+        let eur = Currency::from_code("EUR").unwrap();
+        let mut t = Transaction {
+            user_id: 1,
+            id: 2,
+            amount: Money::new(Decimal::new(4210, 2), eur).unwrap(),
+            date: time::macros::date!(2026 - 11 - 03),
+            note: None,
+            category_id: 4,
+            category_type: CategoryType::Debit,
+            category_global: true,
+            provider_id: None,
+            tag_ids: vec![],
+            version: 1,
+            created_at: Timestamp::parse("2026-11-03T10:00:00").unwrap(),
+            updated_at: Timestamp::parse("2026-11-03T10:00:00").unwrap(),
+        };
+        assert_eq!(t.signed_amount(), Decimal::new(-4210, 2));
+        t.category_type = CategoryType::Credit;
+        assert_eq!(t.signed_amount(), Decimal::new(4210, 2));
+    }
+}

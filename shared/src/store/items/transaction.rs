@@ -1,0 +1,119 @@
+//! A transaction's item: `PK = USER#<id>`, `SK = TXN#<id>`, `LSI1SK = TXN#<date>#<id>`
+//! (the date-ordered index), and its fields; `noteLc` is the lower-cased note that `q`
+//! searches.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::super::attr::{
+    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
+};
+use super::super::keys::{txn_lsi, txn_sk, user_pk};
+use crate::domain::time::{format_date, parse_date, Timestamp};
+use crate::domain::{CategoryType, Currency, Money, Transaction};
+
+/// The item of a transaction.
+pub fn to_item(t: &Transaction) -> Item {
+    let date = format_date(t.date);
+    let mut item = Item::from([
+        ("PK".into(), s(user_pk(t.user_id))),
+        ("SK".into(), s(txn_sk(t.id))),
+        ("LSI1SK".into(), s(txn_lsi(&date, t.id))),
+        ("id".into(), n(t.id)),
+        ("amount".into(), n(t.amount.amount())),
+        ("currencyCode".into(), s(t.amount.currency().code())),
+        ("date".into(), s(date)),
+        ("categoryId".into(), n(t.category_id)),
+        ("categoryType".into(), s(t.category_type.as_str())),
+        (
+            "categoryGlobal".into(),
+            AttributeValue::Bool(t.category_global),
+        ),
+        ("version".into(), n(t.version)),
+        ("createdAt".into(), s(t.created_at.to_string())),
+        ("updatedAt".into(), s(t.updated_at.to_string())),
+    ]);
+    if let Some(note) = &t.note {
+        item.insert("note".into(), s(note));
+        // Lower-cased copy for case-insensitive `q` search.
+        item.insert("noteLc".into(), s(note.to_lowercase()));
+    }
+    if let Some(p) = t.provider_id {
+        item.insert("providerId".into(), n(p));
+    }
+    if !t.tag_ids.is_empty() {
+        // Sets may not be empty in DynamoDB, so no tags means no attribute.
+        item.insert(
+            "tagIds".into(),
+            AttributeValue::Ns(t.tag_ids.iter().map(u64::to_string).collect()),
+        );
+    }
+    item
+}
+
+impl TryFrom<&Item> for Transaction {
+    type Error = anyhow::Error;
+
+    fn try_from(item: &Item) -> anyhow::Result<Self> {
+        let user_id = get_s(item, "PK")?
+            .strip_prefix("USER#")
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| anyhow::anyhow!("transaction item has a malformed PK"))?;
+        let code = get_s(item, "currencyCode")?;
+        let currency = Currency::from_code(code)
+            .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?;
+        let kind = get_s(item, "categoryType")?;
+        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
+        Ok(Self {
+            user_id,
+            id: get_u64(item, "id")?,
+            amount: Money::new(get_decimal(item, "amount")?, currency)?,
+            date: parse_date(get_s(item, "date")?).map_err(anyhow::Error::msg)?,
+            note: get_opt_s(item, "note"),
+            category_id: get_u64(item, "categoryId")?,
+            category_type: CategoryType::parse(kind)
+                .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
+            category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
+            provider_id: get_opt_u64(item, "providerId"),
+            tag_ids: get_u64_list(item, "tagIds"),
+            version: get_u64(item, "version")?,
+            created_at: timestamp("createdAt")?,
+            updated_at: timestamp("updatedAt")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::Decimal;
+
+    #[test]
+    fn a_transaction_survives_its_item() {
+        let eur = Currency::from_code("EUR").unwrap();
+        let t = Transaction {
+            user_id: 7,
+            id: 42,
+            amount: Money::new(Decimal::new(1250, 2), eur).unwrap(),
+            date: time::macros::date!(2026 - 02 - 28),
+            note: Some("Café".into()),
+            category_id: 4,
+            category_type: CategoryType::Debit,
+            category_global: true,
+            provider_id: Some(9),
+            tag_ids: vec![1, 3],
+            version: 2,
+            created_at: Timestamp::parse("2026-02-28T09:00:00").unwrap(),
+            updated_at: Timestamp::parse("2026-02-28T10:00:00").unwrap(),
+        };
+        let item = to_item(&t);
+        assert_eq!(
+            item["LSI1SK"].as_s().unwrap(),
+            "TXN#2026-02-28#0000000000000042"
+        );
+        assert_eq!(item["noteLc"].as_s().unwrap(), "café");
+        assert_eq!(Transaction::try_from(&item).unwrap(), t);
+        let mut broken = item.clone();
+        broken.insert("currencyCode".into(), s("XXX"));
+        assert!(Transaction::try_from(&broken).is_err());
+    }
+}
