@@ -15,7 +15,7 @@ use shared::domain::CategoryType;
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Query};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::categories::CategoryRecord;
+use shared::store::categories::Category;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -49,17 +49,17 @@ pub struct CategoryResponse {
     pub updated_at: String,
 }
 
-impl From<CategoryRecord> for CategoryResponse {
-    fn from(c: CategoryRecord) -> Self {
+impl From<Category> for CategoryResponse {
+    fn from(c: Category) -> Self {
         Self {
+            is_global: c.is_global(),
             id: c.id,
             category_name: c.name,
             icon: c.icon,
             color: c.color,
-            is_global: c.is_global,
             category_type: c.category_type,
-            created_at: c.created_at,
-            updated_at: c.updated_at,
+            created_at: c.created_at.to_string(),
+            updated_at: c.updated_at.to_string(),
         }
     }
 }

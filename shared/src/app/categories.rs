@@ -6,10 +6,9 @@
 use super::users::require_admin;
 use super::{AppError, AppResult};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
-use crate::domain::time::now_local_date_time;
+use crate::domain::time::Timestamp;
 use crate::domain::{CategoryType, Violation};
-use crate::store::categories::{CategoryRecord, MAX_OWN_CATEGORIES};
-use crate::store::keys::{cat_sk, user_pk, GLOBAL_PK};
+use crate::store::categories::{Category, MAX_OWN_CATEGORIES};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
 /// A category's editable fields, checked.
@@ -98,29 +97,22 @@ pub async fn create(
     user_id: u64,
     fields: CategoryFields,
     global: bool,
-) -> AppResult<CategoryRecord> {
+) -> AppResult<Category> {
     if global {
         require_admin(store, user_id).await?;
     }
-    let now = now_local_date_time();
-    let pk = if global {
-        GLOBAL_PK.into()
-    } else {
-        user_pk(user_id)
-    };
+    let now = Timestamp::now();
     with_fresh_id(|id| {
-        let record = CategoryRecord {
-            pk: pk.clone(),
-            sk: cat_sk(id),
+        let record = Category {
             id,
+            owner: (!global).then_some(user_id),
             name: fields.name.clone(),
             icon: fields.icon.clone(),
             color: fields.color.clone(),
-            is_global: global,
             category_type: fields.category_type,
             use_count: 0,
-            created_at: now.clone(),
-            updated_at: now.clone(),
+            created_at: now,
+            updated_at: now,
         };
         async move {
             store.create_category(user_id, &record).await?;
@@ -135,7 +127,7 @@ pub async fn create(
 }
 
 /// A global category or one of the user's own.
-pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<CategoryRecord> {
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Category> {
     store.get_category(user_id, id).await?.ok_or_else(not_found)
 }
 
@@ -145,9 +137,9 @@ pub async fn update(
     user_id: u64,
     id: u64,
     fields: CategoryFields,
-) -> AppResult<CategoryRecord> {
+) -> AppResult<Category> {
     let current = get(store, user_id, id).await?;
-    if current.is_global {
+    if current.is_global() {
         require_admin(store, user_id).await?;
         if fields.category_type != current.category_type {
             return Err(AppError::Conflict(
@@ -155,12 +147,12 @@ pub async fn update(
             ));
         }
     }
-    let next = CategoryRecord {
+    let next = Category {
         name: fields.name,
         icon: fields.icon,
         color: fields.color,
         category_type: fields.category_type,
-        updated_at: now_local_date_time(),
+        updated_at: Timestamp::now(),
         ..current.clone()
     };
     store
@@ -173,7 +165,7 @@ pub async fn update(
 /// Deletes one of the user's own categories unless transactions use it.
 pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
     let current = get(store, user_id, id).await?;
-    if current.is_global {
+    if current.is_global() {
         require_admin(store, user_id).await?;
         return Err(AppError::Conflict(
             "global categories cannot be deleted: any user's transactions may use them".into(),
@@ -190,11 +182,10 @@ pub async fn list(
     store: &Store,
     user_id: u64,
     wanted: Option<CategoryType>,
-) -> AppResult<Vec<CategoryRecord>> {
-    let own_pk = user_pk(user_id);
+) -> AppResult<Vec<Category>> {
     let (global, own) = tokio::try_join!(
-        store.list_categories_in(GLOBAL_PK),
-        store.list_categories_in(&own_pk),
+        store.list_categories(None),
+        store.list_categories(Some(user_id)),
     )?;
     Ok(global
         .into_iter()

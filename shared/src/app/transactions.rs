@@ -134,7 +134,7 @@ pub fn build_record(
         note: input.note,
         category_id: category.id,
         category_type: category.category_type,
-        category_global: category.is_global,
+        category_global: category.is_global(),
         provider_id: input.provider_id,
         tag_ids: input.tag_ids,
         version,
@@ -360,7 +360,7 @@ pub fn invalid_cursor() -> AppError {
 mod tests {
     use super::*;
     use crate::domain::CategoryType;
-    use crate::store::categories::CategoryRecord;
+    use crate::store::categories::Category;
     use crate::store::wallet::WalletRecord;
 
     fn at(text: &str) -> Timestamp {
@@ -380,18 +380,16 @@ mod tests {
     }
 
     fn refs() -> Refs {
-        let category = CategoryRecord {
-            pk: "GLOBAL".into(),
-            sk: "CAT#4".into(),
+        let category = Category {
             id: 4,
+            owner: None,
             name: "Groceries".into(),
             icon: "cart".into(),
             color: "#000000".into(),
-            is_global: true,
             category_type: CategoryType::Debit,
             use_count: 0,
-            created_at: "2026-01-01T00:00:00".into(),
-            updated_at: "2026-01-01T00:00:00".into(),
+            created_at: at("2026-01-01T00:00:00"),
+            updated_at: at("2026-01-01T00:00:00"),
         };
         Refs {
             wallet: Some(WalletRecord::new_default(7, 1, "2026-11-01T00:00:00")),

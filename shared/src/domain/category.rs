@@ -1,8 +1,9 @@
-//! Category kinds: a DEBIT category takes money out of the wallet, a CREDIT one adds it.
+//! Categories: a DEBIT category takes money out of the wallet, a CREDIT one adds it.
+//! Global categories are shared by everyone; the others belong to one user.
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum CategoryType {
     Debit,
@@ -31,6 +32,31 @@ impl CategoryType {
             CategoryType::Debit => -amount,
             CategoryType::Credit => amount,
         }
+    }
+}
+
+/// A category: global (no owner, shared by everyone) or one user's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Category {
+    pub id: u64,
+    /// The user it belongs to; `None` for a global category.
+    pub owner: Option<u64>,
+    pub name: String,
+    /// An icon name.
+    pub icon: String,
+    /// `#RRGGBB`, upper-case.
+    pub color: String,
+    pub category_type: CategoryType,
+    /// Transactions using it (own categories only: counting uses of a global category
+    /// would make it an item written by every user).
+    pub use_count: u64,
+    pub created_at: super::time::Timestamp,
+    pub updated_at: super::time::Timestamp,
+}
+
+impl Category {
+    pub fn is_global(&self) -> bool {
+        self.owner.is_none()
     }
 }
 

@@ -11,7 +11,7 @@ pub mod time;
 pub mod transaction;
 pub mod violation;
 
-pub use category::CategoryType;
+pub use category::{Category, CategoryType};
 pub use email::Email;
 pub use money::{Currency, Money, MoneyError};
 pub use password::Password;

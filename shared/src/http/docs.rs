@@ -224,6 +224,19 @@ impl utoipa::PartialSchema for crate::domain::Role {
 
 impl utoipa::ToSchema for crate::domain::Role {}
 
+/// The schema of [`CategoryType`](crate::domain::CategoryType), kept out of the domain.
+impl utoipa::PartialSchema for crate::domain::CategoryType {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .enum_values(Some(["DEBIT", "CREDIT"]))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for crate::domain::CategoryType {}
+
 pub const NAME_PATTERN: &str =
     r"^[^\x00-\x1F\x7F-\x9F]*[^\s\x00-\x1F\x7F-\x9F][^\x00-\x1F\x7F-\x9F]*$";
 

@@ -1,38 +1,14 @@
 //! Categories: global ones (partition `GLOBAL`, seeded) and each user's own.
 
-use serde::{Deserialize, Serialize};
-
 use super::attr::s;
-use super::keys::user_pk;
-use super::keys::{cat_sk, CAT_PREFIX, GLOBAL_PK};
+use super::items::category::{key, partition, to_item};
+use super::keys::{cat_sk, user_pk, CAT_PREFIX, GLOBAL_PK};
 use super::transact::TxItems;
 use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use crate::domain::time::Timestamp;
 use crate::domain::CategoryType;
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct CategoryRecord {
-    #[serde(rename = "PK")]
-    pub pk: String,
-    #[serde(rename = "SK")]
-    pub sk: String,
-    pub id: u64,
-    #[serde(rename = "categoryName")]
-    pub name: String,
-    pub icon: String,
-    pub color: String,
-    #[serde(rename = "isGlobal")]
-    pub is_global: bool,
-    #[serde(rename = "categoryType")]
-    pub category_type: CategoryType,
-    /// Transactions referencing this category (own categories only: counting uses of a
-    /// global category would make it a key written by every user).
-    #[serde(rename = "useCount", default)]
-    pub use_count: u64,
-    #[serde(rename = "createdAt")]
-    pub created_at: String,
-    #[serde(rename = "updatedAt")]
-    pub updated_at: String,
-}
+pub use crate::domain::Category;
 
 /// Global categories every user starts with: (id, name, icon, color, type).
 /// Their ids are small and fixed so seeding is idempotent; generated ids are far larger.
@@ -79,27 +55,24 @@ impl Store {
     /// Writes the global categories that are missing; existing ones (perhaps edited by
     /// an admin) are left as they are.
     pub async fn seed_global_categories(&self, now: &str) -> StoreResult<()> {
+        let now = Timestamp::parse(now).map_err(anyhow::Error::msg)?;
         for &(id, name, icon, color, category_type) in GLOBAL_CATEGORIES {
-            let record = CategoryRecord {
-                pk: GLOBAL_PK.into(),
-                sk: cat_sk(id),
+            let record = Category {
                 id,
+                owner: None,
                 name: name.into(),
                 icon: icon.into(),
                 color: color.into(),
-                is_global: true,
                 category_type,
                 use_count: 0,
-                created_at: now.into(),
-                updated_at: now.into(),
+                created_at: now,
+                updated_at: now,
             };
             let result = self
                 .client
                 .put_item()
                 .table_name(&self.table)
-                .set_item(Some(
-                    serde_dynamo::to_item(&record).map_err(anyhow::Error::from)?,
-                ))
+                .set_item(Some(to_item(&record)))
                 .condition_expression("attribute_not_exists(PK)")
                 .send()
                 .await;
@@ -127,8 +100,13 @@ impl Store {
         Ok(out.item.is_some())
     }
 
-    /// Categories in one partition (`GLOBAL` or a user's), ordered by id.
-    pub async fn list_categories_in(&self, pk: &str) -> StoreResult<Vec<CategoryRecord>> {
+    /// The global categories (`owner: None`) or one user's own, ordered by id.
+    pub async fn list_categories(&self, owner: Option<u64>) -> StoreResult<Vec<Category>> {
+        self.list_categories_in(&partition(owner)).await
+    }
+
+    /// The categories in one partition (`GLOBAL` or `USER#<id>`), ordered by id.
+    pub async fn list_categories_in(&self, pk: &str) -> StoreResult<Vec<Category>> {
         let mut out = Vec::new();
         let mut start = None;
         loop {
@@ -144,14 +122,14 @@ impl Store {
                 .await
                 .map_err(sdk_error)?;
             for item in page.items.unwrap_or_default() {
-                out.push(serde_dynamo::from_item(item).map_err(anyhow::Error::from)?);
+                out.push(Category::try_from(&item)?);
             }
             start = page.last_evaluated_key;
             if start.is_none() {
                 break;
             }
         }
-        out.sort_by_key(|c: &CategoryRecord| c.id);
+        out.sort_by_key(|c: &Category| c.id);
         Ok(out)
     }
 }
@@ -163,12 +141,11 @@ impl Store {
     /// Stores a new category: a global one in `GLOBAL`, an own one in the user's partition
     /// (counted on the profile, which must exist): `Conflict(IdTaken)`,
     /// `Conflict(LimitReached)` or `NotFound`.
-    pub async fn create_category(&self, user_id: u64, record: &CategoryRecord) -> StoreResult<()> {
-        let item = serde_dynamo::to_item(record).map_err(anyhow::Error::from)?;
+    pub async fn create_category(&self, user_id: u64, record: &Category) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
-        tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        tx.put(to_item(record), Some("attribute_not_exists(PK)"), None)?;
         tx.on_conflict(ConflictKind::IdTaken);
-        if !record.is_global {
+        if !record.is_global() {
             self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
         }
         match self.transact(tx).await {
@@ -180,7 +157,7 @@ impl Store {
     }
 
     /// A category visible to the user: their own or a global one (one `BatchGetItem`).
-    pub async fn get_category(&self, user_id: u64, id: u64) -> StoreResult<Option<CategoryRecord>> {
+    pub async fn get_category(&self, user_id: u64, id: u64) -> StoreResult<Option<Category>> {
         let keys = vec![
             super::batch::key(GLOBAL_PK, &cat_sk(id)),
             super::batch::key(&user_pk(user_id), &cat_sk(id)),
@@ -193,15 +170,12 @@ impl Store {
 
     /// Updates name, icon, colour and type, keeping the use count. The type may change
     /// only while no transaction uses the category (it would flip their sign).
-    pub async fn update_category(
-        &self,
-        current: &CategoryRecord,
-        next: &CategoryRecord,
-    ) -> StoreResult<()> {
+    pub async fn update_category(&self, current: &Category, next: &Category) -> StoreResult<()> {
+        let (pk, sk) = key(current);
         let mut tx = TxItems::new(self);
         tx.update(
-            &current.pk,
-            &current.sk,
+            &pk,
+            &sk,
             "SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now",
             Some("attribute_exists(PK) AND (categoryType = :type OR attribute_not_exists(useCount) OR useCount = :zero)"),
             super::attr::Item::from([
@@ -209,7 +183,7 @@ impl Store {
                 (":icon".into(), s(&next.icon)),
                 (":color".into(), s(&next.color)),
                 (":type".into(), s(next.category_type.as_str())),
-                (":now".into(), s(&next.updated_at)),
+                (":now".into(), s(next.updated_at.to_string())),
                 (":zero".into(), super::attr::n(0)),
             ]),
             None,
@@ -222,15 +196,12 @@ impl Store {
 
     /// Deletes an own category unless a transaction uses it: `Conflict(InUse)` or
     /// `NotFound`.
-    pub async fn delete_own_category(
-        &self,
-        user_id: u64,
-        current: &CategoryRecord,
-    ) -> StoreResult<()> {
+    pub async fn delete_own_category(&self, user_id: u64, current: &Category) -> StoreResult<()> {
+        let (pk, sk) = key(current);
         let mut tx = TxItems::new(self);
         tx.delete(
-            &current.pk,
-            &current.sk,
+            &pk,
+            &sk,
             Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
             Some(super::attr::Item::from([(
                 ":zero".into(),
@@ -244,14 +215,12 @@ impl Store {
         }
     }
 
-    async fn missing_or_in_use(&self, current: &CategoryRecord) -> StoreError {
-        let owner = current
-            .pk
-            .strip_prefix("USER#")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        match self.get_category(owner, current.id).await {
-            Ok(Some(c)) if c.pk == current.pk => StoreError::Conflict(ConflictKind::InUse),
+    async fn missing_or_in_use(&self, current: &Category) -> StoreError {
+        match self
+            .get_category(current.owner.unwrap_or(0), current.id)
+            .await
+        {
+            Ok(Some(c)) if c.owner == current.owner => StoreError::Conflict(ConflictKind::InUse),
             Ok(_) => StoreError::NotFound,
             Err(e) => e,
         }
@@ -263,8 +232,8 @@ impl Store {
 pub(crate) fn pick_category(
     own_pk: &str,
     items: Vec<super::attr::Item>,
-) -> anyhow::Result<Option<CategoryRecord>> {
-    let mut found: Option<CategoryRecord> = None;
+) -> anyhow::Result<Option<Category>> {
+    let mut found: Option<Category> = None;
     for item in items {
         let is_category = item
             .get("SK")
@@ -273,8 +242,8 @@ pub(crate) fn pick_category(
         if !is_category {
             continue;
         }
-        let category: CategoryRecord = serde_dynamo::from_item(item)?;
-        if category.pk == own_pk || found.is_none() {
+        let category = Category::try_from(&item)?;
+        if partition(category.owner) == own_pk || found.is_none() {
             found = Some(category);
         }
     }

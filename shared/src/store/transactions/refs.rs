@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::super::attr::{get_s, get_u64};
 use super::super::batch::key;
-use super::super::categories::{pick_category, CategoryRecord};
+use super::super::categories::{pick_category, Category};
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
@@ -25,7 +25,7 @@ pub struct IdempotencyRecord {
 #[derive(Debug, Default)]
 pub struct Refs {
     pub wallet: Option<WalletRecord>,
-    pub category: Option<CategoryRecord>,
+    pub category: Option<Category>,
     pub provider_found: bool,
     pub tags_found: BTreeSet<u64>,
     pub transaction: Option<Transaction>,
