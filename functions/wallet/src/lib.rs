@@ -14,7 +14,7 @@ use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
 use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
-use shared::store::wallet::WalletRecord;
+use shared::store::wallet::Wallet;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -43,10 +43,10 @@ pub struct WalletResponse {
     pub updated_at: String,
 }
 
-impl TryFrom<&WalletRecord> for WalletResponse {
+impl TryFrom<&Wallet> for WalletResponse {
     type Error = ApiError;
 
-    fn try_from(w: &WalletRecord) -> ApiResult<Self> {
+    fn try_from(w: &Wallet) -> ApiResult<Self> {
         let money = |amount| -> ApiResult<MoneyDto> { Ok(MoneyDto::total(amount, w.currency)) };
         Ok(Self {
             id: w.id,
@@ -55,8 +55,8 @@ impl TryFrom<&WalletRecord> for WalletResponse {
             initial_balance: money(w.initial_balance)?,
             amount_balance: money(w.balance())?,
             transaction_count: w.txn_count,
-            created_at: w.created_at.clone(),
-            updated_at: w.updated_at.clone(),
+            created_at: w.created_at.to_string(),
+            updated_at: w.updated_at.to_string(),
         })
     }
 }

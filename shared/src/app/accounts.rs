@@ -16,7 +16,7 @@ use crate::domain::{Email, Password, Violation};
 use crate::store::accounts::{ProfileChanges, Purge};
 use crate::store::sessions::{self, Rotation};
 use crate::store::users::{NewUser, Role, UserRecord};
-use crate::store::wallet::WalletRecord;
+use crate::store::wallet::Wallet;
 use crate::store::{ConflictKind, Store, StoreError};
 
 fn now_secs() -> i64 {
@@ -37,7 +37,7 @@ pub async fn register(
     client: &str,
     per_hour: u64,
     r: Registration,
-) -> AppResult<(UserRecord, WalletRecord)> {
+) -> AppResult<(UserRecord, Wallet)> {
     if let Err(t) = store
         .reserve_registration(client, per_hour, now_secs())
         .await?

@@ -3,7 +3,7 @@
 
 use super::{AppError, AppResult};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
-use crate::domain::time::now_local_date_time;
+use crate::domain::time::Timestamp;
 use crate::store::named::{Kind, NamedRecord};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
@@ -57,8 +57,8 @@ impl Named {
         raw_name: &str,
     ) -> AppResult<NamedRecord> {
         let name = self.parse_name(raw_name)?;
-        let now = now_local_date_time();
-        with_fresh_id(|id| store.create_named(user_id, self.kind, id, &name, &now))
+        let now = Timestamp::now();
+        with_fresh_id(|id| store.create_named(user_id, self.kind, id, &name, now))
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
@@ -83,7 +83,7 @@ impl Named {
         let name = self.parse_name(raw_name)?;
         let current = self.get(store, user_id, id).await?;
         store
-            .rename_named(user_id, self.kind, &current, &name, &now_local_date_time())
+            .rename_named(user_id, self.kind, &current, &name, Timestamp::now())
             .await
             .map_err(|e| self.error(e))
     }

@@ -361,7 +361,7 @@ mod tests {
     use super::*;
     use crate::domain::CategoryType;
     use crate::store::categories::Category;
-    use crate::store::wallet::WalletRecord;
+    use crate::store::wallet::Wallet;
 
     fn at(text: &str) -> Timestamp {
         Timestamp::parse(text).unwrap()
@@ -392,7 +392,7 @@ mod tests {
             updated_at: at("2026-01-01T00:00:00"),
         };
         Refs {
-            wallet: Some(WalletRecord::new_default(7, 1, "2026-11-01T00:00:00")),
+            wallet: Some(Wallet::new_default(7, 1, at("2026-11-01T00:00:00"))),
             category: Some(category),
             ..Default::default()
         }

@@ -7,7 +7,7 @@ use super::{AppError, AppResult};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::now_local_date_time;
 use crate::domain::{Currency, Money, Violation};
-use crate::store::wallet::WalletRecord;
+use crate::store::wallet::Wallet;
 use crate::store::{ConflictKind, Store, StoreError};
 
 fn not_found() -> AppError {
@@ -57,17 +57,13 @@ pub fn check(change: &WalletChange<'_>) -> AppResult<(String, Decimal, Currency)
 }
 
 /// The user's wallet.
-pub async fn get(store: &Store, user_id: u64) -> AppResult<WalletRecord> {
+pub async fn get(store: &Store, user_id: u64) -> AppResult<Wallet> {
     store.get_wallet(user_id).await?.ok_or_else(not_found)
 }
 
 /// Renames the wallet, sets its initial balance, and changes its currency while it holds
 /// no transactions (checked in the same conditional write).
-pub async fn update(
-    store: &Store,
-    user_id: u64,
-    change: WalletChange<'_>,
-) -> AppResult<WalletRecord> {
+pub async fn update(store: &Store, user_id: u64, change: WalletChange<'_>) -> AppResult<Wallet> {
     let (name, initial, currency) = check(&change)?;
     store
         .update_wallet(user_id, &name, initial, currency, &now_local_date_time())

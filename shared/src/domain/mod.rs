@@ -3,6 +3,7 @@
 pub mod category;
 pub mod email;
 pub mod ids;
+pub mod label;
 pub mod money;
 pub mod password;
 pub mod role;
@@ -10,11 +11,14 @@ pub mod text;
 pub mod time;
 pub mod transaction;
 pub mod violation;
+pub mod wallet;
 
 pub use category::{Category, CategoryType};
 pub use email::Email;
+pub use label::{Label, Provider, Tag};
 pub use money::{Currency, Money, MoneyError};
 pub use password::Password;
 pub use role::Role;
 pub use transaction::Transaction;
 pub use violation::Violation;
+pub use wallet::Wallet;

@@ -108,7 +108,7 @@ macro_rules! named_resource_api {
 
         impl From<NamedRecord> for $output {
             fn from(r: NamedRecord) -> Self {
-                Self { id: r.id, name: r.name, transaction_count: r.use_count, created_at: r.created_at, updated_at: r.updated_at }
+                Self { id: r.id, name: r.name, transaction_count: r.use_count, created_at: r.created_at.to_string(), updated_at: r.updated_at.to_string() }
             }
         }
 

@@ -5,6 +5,7 @@ use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
 use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use crate::domain::time::Timestamp;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -48,26 +49,20 @@ impl Kind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NamedRecord {
-    pub id: u64,
-    pub name: String,
-    /// Transactions referencing it.
-    pub use_count: u64,
-    pub created_at: String,
-    pub updated_at: String,
-}
+/// A tag or a provider, as the store returns them.
+pub type NamedRecord = crate::domain::Label;
 
 impl TryFrom<&Item> for NamedRecord {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
+        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             id: get_u64(item, "id")?,
             name: get_s(item, "name")?.to_owned(),
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
-            created_at: get_s(item, "createdAt")?.to_owned(),
-            updated_at: get_s(item, "updatedAt")?.to_owned(),
+            created_at: timestamp("createdAt")?,
+            updated_at: timestamp("updatedAt")?,
         })
     }
 }
@@ -89,14 +84,14 @@ impl Store {
         kind: Kind,
         id: u64,
         name: &str,
-        now: &str,
+        now: Timestamp,
     ) -> StoreResult<NamedRecord> {
         let record = NamedRecord {
             id,
             name: name.to_owned(),
             use_count: 0,
-            created_at: now.into(),
-            updated_at: now.into(),
+            created_at: now,
+            updated_at: now,
         };
         let item = Item::from([
             ("PK".into(), s(user_pk(user_id))),
@@ -104,8 +99,8 @@ impl Store {
             ("id".into(), n(id)),
             ("name".into(), s(name)),
             ("useCount".into(), n(0)),
-            ("createdAt".into(), s(now)),
-            ("updatedAt".into(), s(now)),
+            ("createdAt".into(), s(now.to_string())),
+            ("updatedAt".into(), s(now.to_string())),
         ]);
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
@@ -226,7 +221,7 @@ impl Store {
         kind: Kind,
         current: &NamedRecord,
         name: &str,
-        now: &str,
+        now: Timestamp,
     ) -> StoreResult<NamedRecord> {
         let mut tx = TxItems::new(self);
         tx.update(
@@ -234,7 +229,10 @@ impl Store {
             &kind.sk(current.id),
             "SET #name = :name, updatedAt = :now",
             Some("attribute_exists(PK)"),
-            Item::from([(":name".into(), s(name)), (":now".into(), s(now))]),
+            Item::from([
+                (":name".into(), s(name)),
+                (":now".into(), s(now.to_string())),
+            ]),
             Some(std::collections::HashMap::from([(
                 "#name".to_owned(),
                 "name".to_owned(),
@@ -252,7 +250,7 @@ impl Store {
         match self.transact(tx).await {
             Ok(()) => Ok(NamedRecord {
                 name: name.to_owned(),
-                updated_at: now.to_owned(),
+                updated_at: now,
                 ..current.clone()
             }),
             Err(e) if e.is_conflict(ConflictKind::Changed) => Err(StoreError::NotFound),

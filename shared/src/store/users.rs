@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::attr::{s, Item};
 use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE, USERS_INDEX_PK};
 use super::transact::TxItems;
-use super::wallet::WalletRecord;
+use super::wallet::Wallet;
 use super::{sdk_error, with_fresh_id, ConflictKind, Store, StoreResult};
 use crate::domain::ids::new_id;
 
@@ -56,15 +56,11 @@ pub struct NewUser {
 impl Store {
     /// Creates the user, reserves the e-mail and creates the wallet in one transaction:
     /// `Conflict(EmailTaken)` when the e-mail is registered.
-    pub async fn create_user(&self, new: NewUser) -> StoreResult<(UserRecord, WalletRecord)> {
+    pub async fn create_user(&self, new: NewUser) -> StoreResult<(UserRecord, Wallet)> {
         with_fresh_id(|id| self.try_create_user(&new, id)).await
     }
 
-    async fn try_create_user(
-        &self,
-        new: &NewUser,
-        id: u64,
-    ) -> StoreResult<(UserRecord, WalletRecord)> {
+    async fn try_create_user(&self, new: &NewUser, id: u64) -> StoreResult<(UserRecord, Wallet)> {
         let user = UserRecord {
             pk: user_pk(id),
             sk: PROFILE.into(),
@@ -80,7 +76,8 @@ impl Store {
             gsi1pk: USERS_INDEX_PK.into(),
             gsi1sk: user_pk(id),
         };
-        let wallet = WalletRecord::new_default(id, new_id(), &new.now);
+        let now = crate::domain::time::Timestamp::parse(&new.now).map_err(anyhow::Error::msg)?;
+        let wallet = Wallet::new_default(id, new_id(), now);
         let reservation = Item::from([
             ("PK".into(), s(email_pk(&new.normalized_email))),
             ("SK".into(), s(EMAIL_SK)),
@@ -96,7 +93,7 @@ impl Store {
             None,
         )?;
         tx.on_conflict(ConflictKind::IdTaken);
-        tx.put(wallet.to_item(), not_exists, None)?;
+        tx.put(super::items::wallet::to_item(&wallet), not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);
         self.transact(tx).await?;
         Ok((user, wallet))

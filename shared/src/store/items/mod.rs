@@ -3,3 +3,4 @@
 
 pub mod category;
 pub mod transaction;
+pub mod wallet;

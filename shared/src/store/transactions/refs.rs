@@ -10,7 +10,7 @@ use super::super::categories::{pick_category, Category};
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
-use super::super::wallet::WalletRecord;
+use super::super::wallet::Wallet;
 use super::super::{Store, StoreResult};
 use super::Transaction;
 
@@ -24,7 +24,7 @@ pub struct IdempotencyRecord {
 /// What a transaction write refers to.
 #[derive(Debug, Default)]
 pub struct Refs {
-    pub wallet: Option<WalletRecord>,
+    pub wallet: Option<Wallet>,
     pub category: Option<Category>,
     pub provider_found: bool,
     pub tags_found: BTreeSet<u64>,
@@ -71,7 +71,7 @@ impl Store {
         for item in found {
             let sk = get_s(&item, "SK")?.to_owned();
             if sk == WALLET {
-                refs.wallet = Some(WalletRecord::try_from(&item)?);
+                refs.wallet = Some(Wallet::try_from(&item)?);
             } else if sk.starts_with("CAT#") {
                 categories.push(item);
             } else if sk.starts_with("PROV#") {

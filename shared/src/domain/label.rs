@@ -1,0 +1,19 @@
+//! Tags and providers: names a user gives to group transactions (what it was for, who was
+//! paid), unique per user ignoring case, undeletable while transactions use them.
+
+use super::time::Timestamp;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub id: u64,
+    pub name: String,
+    /// Transactions using it.
+    pub use_count: u64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A tag of transactions.
+pub type Tag = Label;
+/// Who a transaction paid or was paid by.
+pub type Provider = Label;
