@@ -11,7 +11,7 @@ use super::{AppError, AppResult};
 use crate::auth::password;
 use crate::auth::token::TokenKeys;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
-use crate::domain::time::now_local_date_time;
+use crate::domain::time::Timestamp;
 use crate::domain::{Email, Password, Violation};
 use crate::store::accounts::{ProfileChanges, Purge};
 use crate::store::sessions::{self, Rotation};
@@ -54,7 +54,7 @@ pub async fn register(
         first_name: r.first_name,
         last_name: r.last_name,
         password_hash,
-        now: now_local_date_time(),
+        now: Timestamp::now().to_string(),
     };
     store.create_user(new).await.map_err(|e| match e {
         StoreError::Conflict(ConflictKind::EmailTaken) => {
@@ -339,7 +339,7 @@ pub async fn update_profile(
         changes.password_hash = Some(password::hash_off_thread(p.expose().to_owned()).await?);
     }
     store
-        .update_user(&current, changes, &now_local_date_time())
+        .update_user(&current, changes, Timestamp::now())
         .await
         .map_err(|e| match e {
             StoreError::Conflict(ConflictKind::EmailTaken) => {

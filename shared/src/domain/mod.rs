@@ -10,6 +10,7 @@ pub mod role;
 pub mod text;
 pub mod time;
 pub mod transaction;
+pub mod user;
 pub mod violation;
 pub mod wallet;
 
@@ -20,5 +21,6 @@ pub use money::{Currency, Money, MoneyError};
 pub use password::Password;
 pub use role::Role;
 pub use transaction::Transaction;
+pub use user::User;
 pub use violation::Violation;
 pub use wallet::Wallet;

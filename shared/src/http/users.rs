@@ -30,8 +30,8 @@ impl From<&UserRecord> for UserResponse {
             last_name: u.last_name.clone(),
             email: u.email.clone(),
             role: u.role,
-            created_at: u.created_at.clone(),
-            updated_at: u.updated_at.clone(),
+            created_at: u.created_at.to_string(),
+            updated_at: u.updated_at.to_string(),
         }
     }
 }

@@ -15,6 +15,7 @@ use super::keys::{email_pk, user_pk, EMAIL_SK, GSI1, PROFILE, USERS_INDEX_PK, WA
 use super::transact::TxItems;
 use super::users::{Role, UserRecord};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+use crate::domain::time::Timestamp;
 
 /// A user as listed from the index (no password hash there).
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -63,12 +64,12 @@ impl Store {
         &self,
         current: &UserRecord,
         changes: ProfileChanges,
-        now: &str,
+        now: Timestamp,
     ) -> StoreResult<UserRecord> {
         let mut next = current.clone();
         let mut sets = vec!["updatedAt = :now".to_owned()];
         let mut values = Item::from([
-            (":now".into(), s(now)),
+            (":now".into(), s(now.to_string())),
             (":oldEmail".into(), s(&current.email)),
         ]);
         if let Some(v) = changes.first_name {
@@ -106,7 +107,7 @@ impl Store {
             end_sessions |= email != current.email;
             next.email = email;
         }
-        next.updated_at = now.to_owned();
+        next.updated_at = now;
         let mut expression = format!("SET {}", sets.join(", "));
         if end_sessions {
             expression.push_str(" ADD sessionEpoch :one");

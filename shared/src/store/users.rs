@@ -1,10 +1,9 @@
 //! Users, their e-mail reservations and their wallet's creation.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde::{Deserialize, Serialize};
 
 use super::attr::{s, Item};
-use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE, USERS_INDEX_PK};
+use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE};
 use super::transact::TxItems;
 use super::wallet::Wallet;
 use super::{sdk_error, with_fresh_id, ConflictKind, Store, StoreResult};
@@ -12,36 +11,8 @@ use crate::domain::ids::new_id;
 
 pub use crate::domain::Role;
 
-/// The stored user (PK `USER#<id>`, SK `PROFILE`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct UserRecord {
-    #[serde(rename = "PK")]
-    pub pk: String,
-    #[serde(rename = "SK")]
-    pub sk: String,
-    pub id: u64,
-    pub email: String,
-    #[serde(rename = "firstName")]
-    pub first_name: String,
-    #[serde(rename = "lastName")]
-    pub last_name: String,
-    #[serde(rename = "passwordHash")]
-    pub password_hash: String,
-    pub role: Role,
-    #[serde(rename = "createdAt")]
-    pub created_at: String,
-    #[serde(rename = "updatedAt")]
-    pub updated_at: String,
-    /// Moved whenever every session must end (password, e-mail or role change, log out
-    /// everywhere): sessions started at another epoch can no longer refresh.
-    #[serde(rename = "sessionEpoch", default)]
-    pub session_epoch: u64,
-    /// Index keys of the user list (admins only): one partition, written at registration.
-    #[serde(rename = "GSI1PK")]
-    pub gsi1pk: String,
-    #[serde(rename = "GSI1SK")]
-    pub gsi1sk: String,
-}
+/// A user as the store returns them.
+pub type UserRecord = crate::domain::User;
 
 /// What registration supplies; the store assigns ids.
 pub struct NewUser {
@@ -50,6 +21,7 @@ pub struct NewUser {
     pub first_name: String,
     pub last_name: String,
     pub password_hash: String,
+    /// `YYYY-MM-DDTHH:MM:SS`, UTC.
     pub now: String,
 }
 
@@ -61,22 +33,18 @@ impl Store {
     }
 
     async fn try_create_user(&self, new: &NewUser, id: u64) -> StoreResult<(UserRecord, Wallet)> {
+        let now = crate::domain::time::Timestamp::parse(&new.now).map_err(anyhow::Error::msg)?;
         let user = UserRecord {
-            pk: user_pk(id),
-            sk: PROFILE.into(),
             id,
             email: new.email.clone(),
             first_name: new.first_name.clone(),
             last_name: new.last_name.clone(),
             password_hash: new.password_hash.clone(),
             role: Role::User,
-            created_at: new.now.clone(),
-            updated_at: new.now.clone(),
             session_epoch: 0,
-            gsi1pk: USERS_INDEX_PK.into(),
-            gsi1sk: user_pk(id),
+            created_at: now,
+            updated_at: now,
         };
-        let now = crate::domain::time::Timestamp::parse(&new.now).map_err(anyhow::Error::msg)?;
         let wallet = Wallet::new_default(id, new_id(), now);
         let reservation = Item::from([
             ("PK".into(), s(email_pk(&new.normalized_email))),
@@ -87,11 +55,7 @@ impl Store {
         let not_exists = Some("attribute_not_exists(PK)");
         tx.put(reservation, not_exists, None)?;
         tx.on_conflict(ConflictKind::EmailTaken);
-        tx.put(
-            serde_dynamo::to_item(&user).map_err(anyhow::Error::from)?,
-            not_exists,
-            None,
-        )?;
+        tx.put(super::items::user::to_item(&user), not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);
         tx.put(super::items::wallet::to_item(&wallet), not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);
@@ -115,9 +79,7 @@ impl Store {
     pub async fn get_user(&self, id: u64) -> StoreResult<Option<UserRecord>> {
         let out = self.get(&user_pk(id), PROFILE).await?;
         match out {
-            Some(item) => Ok(Some(
-                serde_dynamo::from_item(item).map_err(anyhow::Error::from)?,
-            )),
+            Some(item) => Ok(Some(UserRecord::try_from(&item)?)),
             None => Ok(None),
         }
     }

@@ -3,4 +3,5 @@
 
 pub mod category;
 pub mod transaction;
+pub mod user;
 pub mod wallet;
