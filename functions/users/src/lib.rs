@@ -205,11 +205,31 @@ pub struct DeleteRequest {
     pub current_password: Option<String>,
 }
 
+/// The optional body: absent, empty or JSON `null` all mean no fields.
 fn parse_delete_body(body: &[u8]) -> ApiResult<DeleteRequest> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(DeleteRequest::default());
     }
-    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("invalid body: {e}")))
+    let parsed: Option<DeleteRequest> = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("invalid body: {e}")))?;
+    Ok(parsed.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deletion_body_is_optional_and_strict() {
+        for empty in [&b""[..], b"  ", b"null", b"{}"] {
+            let parsed = parse_delete_body(empty).unwrap();
+            assert_eq!(parsed.current_password, None, "{empty:?}");
+        }
+        let given = parse_delete_body(br#"{"currentPassword":"secret words"}"#).unwrap();
+        assert_eq!(given.current_password.as_deref(), Some("secret words"));
+        assert!(parse_delete_body(br#"{"password":"x"}"#).is_err());
+        assert!(parse_delete_body(b"[1]").is_err());
+    }
 }
 
 /// Time a deletion may spend purging before answering (API Gateway waits at most 30 s).
