@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::CategoryResponse;
-use shared::app::categories::{self as service, parse_fields};
+use shared::app::categories::{self as service, parse_fields, CategoryFields};
 use shared::domain::CategoryType;
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Path};
@@ -44,6 +44,14 @@ macro_rules! category_body {
             #[serde(rename = "type")]
             pub category_type: CategoryType,
             $($extra)*
+        }
+
+        impl $name {
+            /// The checked fields (every invalid one reported).
+            fn fields(&self) -> ApiResult<CategoryFields> {
+                let (icon, color) = (self.icon.as_deref(), self.color.as_deref());
+                Ok(parse_fields(&self.category_name, icon, color, self.category_type)?)
+            }
         }
     };
 }
@@ -80,13 +88,7 @@ pub async fn create(
     user: AuthUser,
     Json(body): Json<CategoryRequest>,
 ) -> ApiResult<Created<CategoryResponse>> {
-    let icon = body.icon.as_deref();
-    let fields = parse_fields(
-        &body.category_name,
-        icon,
-        body.color.as_deref(),
-        body.category_type,
-    )?;
+    let fields = body.fields()?;
     let record = service::create(&state.store, user.id, fields, body.is_global).await?;
     Ok(Created::at(
         format!("/api/categories/{}", record.id),
@@ -133,13 +135,7 @@ pub async fn update(
     Path(id): Path<u64>,
     Json(body): Json<CategoryUpdateRequest>,
 ) -> ApiResult<Json<CategoryResponse>> {
-    let icon = body.icon.as_deref();
-    let fields = parse_fields(
-        &body.category_name,
-        icon,
-        body.color.as_deref(),
-        body.category_type,
-    )?;
+    let fields = body.fields()?;
     Ok(Json(
         service::update(&state.store, user.id, id, fields)
             .await?

@@ -27,6 +27,11 @@ pub fn get_s<'a>(item: &'a Item, name: &str) -> anyhow::Result<&'a str> {
         .ok_or_else(|| missing(name))
 }
 
+/// A `YYYY-MM-DDTHH:MM:SS` timestamp attribute.
+pub fn get_timestamp(item: &Item, name: &str) -> anyhow::Result<crate::domain::time::Timestamp> {
+    crate::domain::time::Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg)
+}
+
 pub fn get_opt_s(item: &Item, name: &str) -> Option<String> {
     item.get(name).and_then(|v| v.as_s().ok()).cloned()
 }

@@ -1,7 +1,7 @@
 //! Tags and providers: named things a user owns, unique by name (case-insensitively) per
 //! user, counted on the profile (bounded), and undeletable while a transaction uses them.
 
-use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
 use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
@@ -56,13 +56,12 @@ impl TryFrom<&Item> for NamedRecord {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
-        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             id: get_u64(item, "id")?,
             name: get_s(item, "name")?.to_owned(),
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
-            created_at: timestamp("createdAt")?,
-            updated_at: timestamp("updatedAt")?,
+            created_at: get_timestamp(item, "createdAt")?,
+            updated_at: get_timestamp(item, "updatedAt")?,
         })
     }
 }

@@ -2,9 +2,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::super::keys::{cat_sk, user_pk, GLOBAL_PK};
-use crate::domain::time::Timestamp;
 use crate::domain::{Category, CategoryType};
 
 /// The partition of a category: `GLOBAL`, or its owner's.
@@ -48,7 +47,6 @@ impl TryFrom<&Item> for Category {
             ),
         };
         let kind = get_s(item, "categoryType")?;
-        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             id: get_u64(item, "id")?,
             owner,
@@ -58,8 +56,8 @@ impl TryFrom<&Item> for Category {
             category_type: CategoryType::parse(kind)
                 .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
-            created_at: timestamp("createdAt")?,
-            updated_at: timestamp("updatedAt")?,
+            created_at: get_timestamp(item, "createdAt")?,
+            updated_at: get_timestamp(item, "updatedAt")?,
         })
     }
 }
@@ -67,6 +65,7 @@ impl TryFrom<&Item> for Category {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::time::Timestamp;
 
     #[test]
     fn own_and_global_categories_survive_their_items() {

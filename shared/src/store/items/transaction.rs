@@ -5,10 +5,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::super::attr::{
-    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
+    get_decimal, get_opt_s, get_opt_u64, get_s, get_timestamp, get_u64, get_u64_list, n, s, Item,
 };
 use super::super::keys::{txn_lsi, txn_sk, user_pk};
-use crate::domain::time::{format_date, parse_date, Timestamp};
+use crate::domain::time::{format_date, parse_date};
 use crate::domain::{CategoryType, Currency, Money, Transaction};
 
 /// The item of a transaction.
@@ -62,7 +62,6 @@ impl TryFrom<&Item> for Transaction {
         let currency = Currency::from_code(code)
             .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?;
         let kind = get_s(item, "categoryType")?;
-        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             user_id,
             id: get_u64(item, "id")?,
@@ -76,8 +75,8 @@ impl TryFrom<&Item> for Transaction {
             provider_id: get_opt_u64(item, "providerId"),
             tag_ids: get_u64_list(item, "tagIds"),
             version: get_u64(item, "version")?,
-            created_at: timestamp("createdAt")?,
-            updated_at: timestamp("updatedAt")?,
+            created_at: get_timestamp(item, "createdAt")?,
+            updated_at: get_timestamp(item, "updatedAt")?,
         })
     }
 }
@@ -85,6 +84,7 @@ impl TryFrom<&Item> for Transaction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::time::Timestamp;
     use rust_decimal::Decimal;
 
     #[test]

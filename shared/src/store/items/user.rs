@@ -1,9 +1,8 @@
 //! A user's profile item: `PK = USER#<id>`, `SK = PROFILE`, and the keys of the admins'
 //! user list (`GSI1PK = USERS`, `GSI1SK = USER#<id>`).
 
-use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::super::keys::{user_pk, PROFILE, USERS_INDEX_PK};
-use crate::domain::time::Timestamp;
 use crate::domain::{Role, User};
 
 pub fn to_item(u: &User) -> Item {
@@ -36,7 +35,6 @@ impl TryFrom<&Item> for User {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
-        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             id: get_u64(item, "id")?,
             email: get_s(item, "email")?.to_owned(),
@@ -46,8 +44,8 @@ impl TryFrom<&Item> for User {
             role: parse_role(get_s(item, "role")?)?,
             // Profiles written before sessions had epochs have none: epoch 0.
             session_epoch: get_opt_u64(item, "sessionEpoch").unwrap_or(0),
-            created_at: timestamp("createdAt")?,
-            updated_at: timestamp("updatedAt")?,
+            created_at: get_timestamp(item, "createdAt")?,
+            updated_at: get_timestamp(item, "updatedAt")?,
         })
     }
 }
@@ -55,6 +53,7 @@ impl TryFrom<&Item> for User {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::time::Timestamp;
 
     #[test]
     fn a_user_survives_the_profile_item() {

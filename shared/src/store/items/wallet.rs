@@ -1,8 +1,7 @@
 //! A wallet's item: `PK = USER#<id>`, `SK = WALLET`.
 
-use super::super::attr::{get_decimal, get_s, get_u64, n, s, Item};
+use super::super::attr::{get_decimal, get_s, get_timestamp, get_u64, n, s, Item};
 use super::super::keys::{user_pk, WALLET};
-use crate::domain::time::Timestamp;
 use crate::domain::{Currency, Wallet};
 
 pub fn to_item(w: &Wallet) -> Item {
@@ -29,7 +28,6 @@ impl TryFrom<&Item> for Wallet {
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| anyhow::anyhow!("wallet item has a malformed PK"))?;
         let code = get_s(item, "currencyCode")?;
-        let timestamp = |name| Timestamp::parse(get_s(item, name)?).map_err(anyhow::Error::msg);
         Ok(Self {
             user_id,
             id: get_u64(item, "id")?,
@@ -39,8 +37,8 @@ impl TryFrom<&Item> for Wallet {
             initial_balance: get_decimal(item, "initialBalance")?,
             txn_sum: get_decimal(item, "txnSum")?,
             txn_count: get_u64(item, "txnCount")?,
-            created_at: timestamp("createdAt")?,
-            updated_at: timestamp("updatedAt")?,
+            created_at: get_timestamp(item, "createdAt")?,
+            updated_at: get_timestamp(item, "updatedAt")?,
         })
     }
 }
@@ -48,6 +46,7 @@ impl TryFrom<&Item> for Wallet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::time::Timestamp;
 
     #[test]
     fn a_wallet_survives_its_item() {
