@@ -1,9 +1,13 @@
-//! Transaction writes: each is one `TransactWriteItems` with the transaction, the wallet's
-//! running sum and count, and the reference counts of what it uses. Every condition names
-//! its [`ConflictKind`]: `IdTaken`/`Changed` (the transaction), `Wallet`, `Reference(..)`,
-//! `IdempotencyKey`.
+//! Transaction writes: each is one `TransactWriteItems` with the transactions it puts or
+//! deletes and the counters they move, merged per item in [`Deltas`] (a transaction may
+//! touch an item only once): the wallet's running sum and count, and the reference counts
+//! of what they use. Every condition names its [`ConflictKind`]: `IdTaken`/`Changed` (the
+//! transaction), `Wallet`, `Reference(..)`, `IdempotencyKey`.
+//!
+//! A capability that keeps something in step with transactions (a change log, monthly
+//! totals) adds its items here, to the same `TxItems`, so it is never out of step.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
@@ -14,6 +18,7 @@ use super::super::keys::{
 use super::super::transact::TxItems;
 use super::super::{ConflictKind, Ref, Store, StoreResult};
 use super::Transaction;
+use crate::domain::{CategoryType, Currency};
 
 /// Idempotency keys are remembered for a day.
 const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
@@ -28,20 +33,10 @@ impl Store {
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
-        tx.put(
-            super::super::items::transaction::to_item(txn),
-            Some("attribute_not_exists(PK)"),
-            None,
-        )?;
-        tx.on_conflict(ConflictKind::IdTaken);
-        add_wallet_change(&mut tx, txn, txn.signed_amount(), 1, now)?;
-        add_category_use(&mut tx, txn, 1)?;
-        if let Some(p) = txn.provider_id {
-            use_provider(&mut tx, txn.user_id, p, 1)?;
-        }
-        for t in &txn.tag_ids {
-            use_tag(&mut tx, txn.user_id, *t, 1)?;
-        }
+        put_new(&mut tx, txn)?;
+        let mut deltas = Deltas::default();
+        deltas.add(txn, 1);
+        deltas.emit(&mut tx, now)?;
         if let Some((key, hash)) = idempotency {
             let expires = time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
             let item = Item::from([
@@ -71,28 +66,10 @@ impl Store {
             Some("attribute_exists(PK) AND version = :v"),
             Some(Item::from([(":v".into(), n(old.version))])),
         )?;
-        let delta = new.signed_amount() - old.signed_amount();
-        add_wallet_change(&mut tx, new, delta, 0, now)?;
-        if old.category_id != new.category_id || old.category_global != new.category_global {
-            add_category_use(&mut tx, old, -1)?;
-            add_category_use(&mut tx, new, 1)?;
-        }
-        if old.provider_id != new.provider_id {
-            if let Some(p) = old.provider_id {
-                use_provider(&mut tx, old.user_id, p, -1)?;
-            }
-            if let Some(p) = new.provider_id {
-                use_provider(&mut tx, new.user_id, p, 1)?;
-            }
-        }
-        let old_tags: BTreeSet<u64> = old.tag_ids.iter().copied().collect();
-        let new_tags: BTreeSet<u64> = new.tag_ids.iter().copied().collect();
-        for t in old_tags.difference(&new_tags) {
-            use_tag(&mut tx, old.user_id, *t, -1)?;
-        }
-        for t in new_tags.difference(&old_tags) {
-            use_tag(&mut tx, new.user_id, *t, 1)?;
-        }
+        let mut deltas = Deltas::default();
+        deltas.add(old, -1);
+        deltas.add(new, 1);
+        deltas.emit(&mut tx, now)?;
         self.transact(tx).await
     }
 
@@ -106,46 +83,130 @@ impl Store {
             Some("attribute_exists(PK) AND version = :v"),
             Some(Item::from([(":v".into(), n(old.version))])),
         )?;
-        add_wallet_change(&mut tx, old, -old.signed_amount(), -1, now)?;
-        add_category_use(&mut tx, old, -1)?;
-        if let Some(p) = old.provider_id {
-            use_provider(&mut tx, old.user_id, p, -1)?;
-        }
-        for t in &old.tag_ids {
-            use_tag(&mut tx, old.user_id, *t, -1)?;
-        }
+        let mut deltas = Deltas::default();
+        deltas.add(old, -1);
+        deltas.emit(&mut tx, now)?;
         self.transact(tx).await
     }
 }
 
-/// Moves the wallet's sum and count; conditional on the wallet existing (so nothing is
-/// written for a deleted user) and on its currency being the transaction's.
-fn add_wallet_change(
-    tx: &mut TxItems<'_>,
-    txn: &Transaction,
-    delta: Decimal,
-    count: i64,
-    now: &str,
-) -> anyhow::Result<()> {
-    tx.update(
-        &user_pk(txn.user_id),
-        WALLET,
-        "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now",
-        Some("attribute_exists(PK) AND currencyCode = :cur"),
-        Item::from([
-            (":delta".into(), n(delta)),
-            (":count".into(), n(count)),
-            (":now".into(), s(now)),
-            (":cur".into(), s(txn.amount.currency().code())),
-        ]),
+/// Puts a transaction that must not exist yet.
+fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
+    tx.put(
+        super::super::items::transaction::to_item(txn),
+        Some("attribute_not_exists(PK)"),
         None,
     )?;
-    tx.on_conflict(ConflictKind::Wallet);
+    tx.on_conflict(ConflictKind::IdTaken);
     Ok(())
 }
 
-/// A use taken (`delta > 0`: the item must exist) or released (never conditional: a
-/// release must not fail the write).
+/// What a transaction uses and counts a use of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Use {
+    Category { global: bool, id: u64 },
+    Provider(u64),
+    Tag(u64),
+}
+
+/// The counters a write moves, merged per item: one user's wallet and the uses of their
+/// categories, providers and tags. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
+/// out; an update is both, so what did not change nets to nothing and is not written.
+#[derive(Debug, Default)]
+pub struct Deltas {
+    user_id: Option<u64>,
+    currency: Option<Currency>,
+    sum: Decimal,
+    count: i64,
+    uses: BTreeMap<Use, i64>,
+    /// The type a category must have when a use of it is taken.
+    category_types: BTreeMap<(bool, u64), CategoryType>,
+}
+
+impl Deltas {
+    /// Counts `txn` in (`sign` = 1) or out (`sign` = -1). All transactions of one write
+    /// belong to one user.
+    pub fn add(&mut self, txn: &Transaction, sign: i64) {
+        debug_assert!(self.user_id.is_none_or(|u| u == txn.user_id));
+        self.user_id = Some(txn.user_id);
+        self.currency = Some(txn.amount.currency());
+        let signed = txn.signed_amount();
+        self.sum += if sign > 0 { signed } else { -signed };
+        self.count += sign;
+        let category = Use::Category {
+            global: txn.category_global,
+            id: txn.category_id,
+        };
+        let mut uses = vec![category];
+        uses.extend(txn.provider_id.map(Use::Provider));
+        uses.extend(txn.tag_ids.iter().copied().map(Use::Tag));
+        for u in uses {
+            *self.uses.entry(u).or_default() += sign;
+        }
+        if sign > 0 {
+            self.category_types
+                .insert((txn.category_global, txn.category_id), txn.category_type);
+        }
+    }
+
+    /// Adds the wallet update (always, conditional on the wallet existing with the
+    /// transactions' currency) and every use count that moved.
+    pub fn emit(self, tx: &mut TxItems<'_>, now: &str) -> anyhow::Result<()> {
+        let (Some(user_id), Some(currency)) = (self.user_id, self.currency) else {
+            return Ok(());
+        };
+        let pk = user_pk(user_id);
+        tx.update(
+            &pk,
+            WALLET,
+            "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now",
+            Some("attribute_exists(PK) AND currencyCode = :cur"),
+            Item::from([
+                (":delta".into(), n(self.sum)),
+                (":count".into(), n(self.count)),
+                (":now".into(), s(now)),
+                (":cur".into(), s(currency.code())),
+            ]),
+            None,
+        )?;
+        tx.on_conflict(ConflictKind::Wallet);
+        for (u, delta) in self.uses {
+            if delta == 0 {
+                continue;
+            }
+            match u {
+                Use::Category { global, id } => {
+                    let condition = "attribute_exists(PK) AND categoryType = :t";
+                    let kind = self.category_types.get(&(global, id)).copied();
+                    let values = |t: CategoryType| Item::from([(":t".into(), s(t.as_str()))]);
+                    if global {
+                        // A global category is only checked when taken, never written
+                        // (no hot key shared by every user).
+                        if let (true, Some(t)) = (delta > 0, kind) {
+                            tx.check(GLOBAL_PK, &cat_sk(id), condition, Some(values(t)))?;
+                            tx.on_conflict(ConflictKind::Reference(Ref::Category));
+                        }
+                    } else {
+                        let taken = kind.filter(|_| delta > 0).map(|t| (condition, values(t)));
+                        add_reference(tx, &pk, &cat_sk(id), delta, taken, Ref::Category)?;
+                    }
+                }
+                Use::Provider(id) => {
+                    let exists = Some(("attribute_exists(PK)", Item::new()));
+                    add_reference(tx, &pk, &provider_sk(id), delta, exists, Ref::Provider)?;
+                }
+                Use::Tag(id) => {
+                    let exists = Some(("attribute_exists(PK)", Item::new()));
+                    add_reference(tx, &pk, &tag_sk(id), delta, exists, Ref::Tag)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A use taken (`delta > 0`: the item must satisfy `condition`, e.g. exist) or released
+/// (never conditional: a release must not fail the write).
 fn add_reference(
     tx: &mut TxItems<'_>,
     pk: &str,
@@ -158,46 +219,4 @@ fn add_reference(
     tx.add_use(pk, sk, delta, condition)?;
     tx.on_conflict(ConflictKind::Reference(kind));
     Ok(())
-}
-
-fn use_provider(tx: &mut TxItems<'_>, user_id: u64, id: u64, delta: i64) -> anyhow::Result<()> {
-    let exists = Some(("attribute_exists(PK)", Item::new()));
-    add_reference(
-        tx,
-        &user_pk(user_id),
-        &provider_sk(id),
-        delta,
-        exists,
-        Ref::Provider,
-    )
-}
-
-fn use_tag(tx: &mut TxItems<'_>, user_id: u64, id: u64, delta: i64) -> anyhow::Result<()> {
-    let exists = Some(("attribute_exists(PK)", Item::new()));
-    add_reference(tx, &user_pk(user_id), &tag_sk(id), delta, exists, Ref::Tag)
-}
-
-/// Counts a use of an own category (taking one requires it to exist with the same type);
-/// a global category is only checked when taken, never written (no hot key).
-fn add_category_use(tx: &mut TxItems<'_>, txn: &Transaction, delta: i64) -> anyhow::Result<()> {
-    let condition = "attribute_exists(PK) AND categoryType = :t";
-    let values = Item::from([(":t".into(), s(txn.category_type.as_str()))]);
-    if txn.category_global {
-        if delta > 0 {
-            tx.check(GLOBAL_PK, &cat_sk(txn.category_id), condition, Some(values))?;
-            tx.on_conflict(ConflictKind::Reference(Ref::Category));
-        }
-        Ok(())
-    } else {
-        let pk = user_pk(txn.user_id);
-        let sk = cat_sk(txn.category_id);
-        add_reference(
-            tx,
-            &pk,
-            &sk,
-            delta,
-            Some((condition, values)),
-            Ref::Category,
-        )
-    }
 }
