@@ -58,7 +58,7 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
     );
     assert_eq!(
         calls_of(&app, app.delete_transaction(&user, id)).await,
-        ops(&[("GetItem", 1), ("TransactWriteItems", 1)])
+        ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
     );
     let wallet = async {
         app.client

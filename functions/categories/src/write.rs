@@ -13,8 +13,8 @@ use super::CategoryResponse;
 use shared::app::categories::{self as service, parse_fields, CategoryFields};
 use shared::domain::CategoryType;
 use shared::http::auth::AuthUser;
-use shared::http::extract::{Json, Path};
-use shared::http::respond::Created;
+use shared::http::extract::{IfMatchHeader, Json, Path};
+use shared::http::respond::{Created, Versioned};
 use shared::http::{docs, ApiResult, AppState};
 use utoipa::ToSchema;
 
@@ -79,7 +79,7 @@ category_body!(
     security(("bearer" = [])),
     request_body = CategoryRequest,
     responses(
-        (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"))),
+        (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"), ("ETag" = String, description = "Version, for If-Match"))),
         docs::CreateErrors,
     )
 )]
@@ -90,10 +90,8 @@ pub async fn create(
 ) -> ApiResult<Created<CategoryResponse>> {
     let fields = body.fields()?;
     let record = service::create(&state.store, user.id, fields, body.is_global).await?;
-    Ok(Created::at(
-        format!("/api/categories/{}", record.id),
-        record.into(),
-    ))
+    let version = record.version;
+    Ok(Created::at(format!("/api/categories/{}", record.id), record.into()).versioned(version))
 }
 
 /// A global category or one of the caller's own.
@@ -102,9 +100,10 @@ pub async fn create(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
-        (status = 200, description = "The category", body = CategoryResponse),
+        (status = 200, description = "The category", body = CategoryResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
         docs::ReadErrors,
     )
 )]
@@ -112,8 +111,15 @@ pub async fn read(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
-) -> ApiResult<Json<CategoryResponse>> {
-    Ok(Json(service::get(&state.store, user.id, id).await?.into()))
+) -> ApiResult<Versioned<CategoryResponse>> {
+    Ok(versioned(service::get(&state.store, user.id, id).await?))
+}
+
+fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryResponse> {
+    Versioned {
+        version: c.version,
+        body: c.into(),
+    }
 }
 
 /// Replaces name, icon, colour and type.
@@ -122,25 +128,23 @@ pub async fn read(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body = CategoryUpdateRequest,
     responses(
-        (status = 200, description = "Updated", body = CategoryResponse),
-        docs::UpdateErrors,
+        (status = 200, description = "Updated", body = CategoryResponse, headers(("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
     )
 )]
 pub async fn update(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<CategoryUpdateRequest>,
-) -> ApiResult<Json<CategoryResponse>> {
+) -> ApiResult<Versioned<CategoryResponse>> {
     let fields = body.fields()?;
-    Ok(Json(
-        service::update(&state.store, user.id, id, fields)
-            .await?
-            .into(),
-    ))
+    let updated = service::update(&state.store, user.id, id, fields, expected).await?;
+    Ok(versioned(updated))
 }
 
 /// Deletes one of the caller's own categories unless transactions use it.
@@ -149,17 +153,18 @@ pub async fn update(
     path = "/api/categories/{id}",
     tag = "categories",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     responses(
         (status = 204, description = "Deleted"),
-        docs::DeleteErrors,
+        docs::VersionedDeleteErrors,
     )
 )]
 pub async fn remove(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(&state.store, user.id, id).await?;
+    service::delete(&state.store, user.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -3,16 +3,16 @@
 pub mod dto;
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{ListQuery, TransactionRequest, TransactionResponse, ValidTransaction};
-use shared::app::transactions::{self as service, Idempotency, IfMatch};
+use shared::app::transactions::{self as service, Idempotency};
 use shared::http::auth::AuthUser;
-use shared::http::extract::{Json, Path, Query};
+use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 use shared::store::transactions::Transaction;
@@ -137,9 +137,10 @@ async fn list(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
         (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
         docs::ReadErrors,
     )
 )]
@@ -151,48 +152,26 @@ async fn read(
     Ok(versioned(&service::get(&state.store, user.id, id).await?))
 }
 
-/// `If-Match` with the ETag of a read makes the update conditional on that version.
-fn if_match(headers: &HeaderMap) -> ApiResult<Option<IfMatch>> {
-    let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
-    };
-    let text = value.to_str().unwrap_or_default().trim();
-    if text.len() > 64 {
-        return Err(ApiError::bad_request("If-Match is at most 64 characters"));
-    }
-    if text == "*" {
-        return Ok(Some(IfMatch::Any));
-    }
-    let text = text.strip_prefix("W/").unwrap_or(text);
-    // An ETag we never issued matches no version.
-    Ok(Some(IfMatch::Version(text.trim_matches('"').parse().ok())))
-}
-
 /// Replaces every field of one of the caller's transactions.
 #[utoipa::path(
     put,
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(
-        ("id" = inline(docs::Id), Path),
-        ("If-Match" = Option<String>, Header, max_length = 64, description = "ETag of the version this update is based on"),
-    ),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body = TransactionRequest,
     responses(
         (status = 200, description = "Updated", body = TransactionResponse, headers(("ETag" = String, description = "New version"))),
-        docs::UpdateErrors,
-        (status = 412, response = docs::PreconditionFailed),
+        docs::VersionedUpdateErrors,
     )
 )]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
-    headers: HeaderMap,
+    IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Versioned<TransactionResponse>> {
-    let expected = if_match(&headers)?;
     let input = ValidTransaction::try_from(body)?;
     Ok(versioned(
         &service::update(&state.store, user.id, id, input, expected).await?,
@@ -205,17 +184,18 @@ async fn update(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),
-        docs::DeleteErrors,
+        docs::VersionedDeleteErrors,
     )
 )]
 async fn remove(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(&state.store, user.id, id).await?;
+    service::delete(&state.store, user.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -15,8 +15,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use shared::app::accounts::{self as service, ProfileUpdate};
 use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
 use shared::http::client::ClientAddr;
-use shared::http::extract::{Json, Path, Query};
-use shared::http::respond::Page;
+use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError, OrNotFound};
 use shared::store::accounts::Purge;
@@ -39,13 +39,20 @@ pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-async fn load(state: &AppState, id: u64) -> ApiResult<UserResponse> {
+async fn load(state: &AppState, id: u64) -> ApiResult<Versioned<UserResponse>> {
     let user = state
         .store
         .get_user(id)
         .await
         .and_then(|u| u.ok_or(shared::store::StoreError::NotFound));
-    Ok(UserResponse::from(&user.or_not_found("user not found")?))
+    Ok(versioned(&user.or_not_found("user not found")?))
+}
+
+fn versioned(user: &shared::store::users::UserRecord) -> Versioned<UserResponse> {
+    Versioned {
+        version: user.version,
+        body: UserResponse::from(user),
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -101,14 +108,16 @@ async fn list(
     path = "/users/me",
     tag = "users",
     security(("bearer" = [])),
+    params(docs::IfNoneMatch),
     responses(
-        (status = 200, description = "The caller", body = UserResponse),
+        (status = 200, description = "The caller", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
         docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
     )
 )]
-async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<UserResponse>> {
-    Ok(Json(load(&state, user.id).await?))
+async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Versioned<UserResponse>> {
+    load(&state, user.id).await
 }
 
 /// A profile: one's own, or anyone's for an admin.
@@ -117,9 +126,10 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<Use
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
-        (status = 200, description = "The user", body = UserResponse),
+        (status = 200, description = "The user", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
         docs::ReadErrors,
     )
 )]
@@ -127,9 +137,9 @@ async fn read(
     State(state): State<AppState>,
     user: AuthUser,
     Path(id): Path<u64>,
-) -> ApiResult<Json<UserResponse>> {
+) -> ApiResult<Versioned<UserResponse>> {
     require_self_or_admin(&state, &user, id).await?;
-    Ok(Json(load(&state, id).await?))
+    load(&state, id).await
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
@@ -167,11 +177,11 @@ pub struct UpdateRequest {
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body = UpdateRequest,
     responses(
-        (status = 200, description = "Updated", body = UserResponse),
-        docs::UpdateErrors,
+        (status = 200, description = "Updated", body = UserResponse, headers(("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
         (status = 429, response = docs::TooManyRequests),
     )
 )]
@@ -180,8 +190,9 @@ async fn update(
     user: AuthUser,
     client: ClientAddr,
     Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<UpdateRequest>,
-) -> ApiResult<Json<UserResponse>> {
+) -> ApiResult<Versioned<UserResponse>> {
     let update = ProfileUpdate {
         first_name: body.first_name,
         last_name: body.last_name,
@@ -190,9 +201,10 @@ async fn update(
         current_password: body.current_password,
         role: body.role,
     };
+    let client = client.as_str();
     let updated =
-        service::update_profile(&state.store, user.id, id, client.as_str(), update).await?;
-    Ok(Json(UserResponse::from(&updated)))
+        service::update_profile(&state.store, user.id, id, client, update, expected).await?;
+    Ok(versioned(&updated))
 }
 
 /// Body of `DELETE /users/{id}`: the password, when deleting one's own account.
@@ -244,12 +256,13 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
     path = "/users/{id}",
     tag = "users",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path)),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body(content = Option<DeleteRequest>, content_type = "application/json"),
     responses(
         (status = 202, description = "Account closed; a very large remainder is still being purged: repeat the DELETE to finish"),
         (status = 204, description = "Deleted with all of its data"),
         docs::ReadErrors,
+        (status = 412, response = docs::PreconditionFailed),
         (status = 429, response = docs::TooManyRequests),
     )
 )]
@@ -258,12 +271,22 @@ async fn remove(
     user: AuthUser,
     client: ClientAddr,
     Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
     body: axum::body::Bytes,
 ) -> ApiResult<StatusCode> {
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
     let client = client.as_str();
-    match service::delete_user(&state.store, user.id, id, client, password, deadline).await? {
+    let purge = service::delete_user(
+        &state.store,
+        user.id,
+        id,
+        client,
+        password,
+        deadline,
+        expected,
+    );
+    match purge.await? {
         Purge::Complete { items } => {
             tracing::info!(user_id = id, items, "user deleted");
             Ok(StatusCode::NO_CONTENT)

@@ -11,8 +11,9 @@ use shared::domain::Currency;
 
 use shared::app::wallet::WalletChange;
 use shared::http::auth::AuthUser;
-use shared::http::extract::Json;
+use shared::http::extract::{IfMatchHeader, Json};
 use shared::http::money::{CurrencyDto, MoneyDto};
+use shared::http::respond::Versioned;
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
 use shared::store::wallet::Wallet;
 
@@ -67,15 +68,27 @@ impl TryFrom<&Wallet> for WalletResponse {
     path = "/api/wallet",
     tag = "wallet",
     security(("bearer" = [])),
+    params(docs::IfNoneMatch),
     responses(
-        (status = 200, description = "The wallet", body = WalletResponse),
+        (status = 200, description = "The wallet", body = WalletResponse, headers(("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
+        docs::Cached,
         docs::ProtectedErrors,
         (status = 404, response = docs::NotFound),
     )
 )]
-async fn read(State(state): State<AppState>, user: AuthUser) -> ApiResult<Json<WalletResponse>> {
+async fn read(
+    State(state): State<AppState>,
+    user: AuthUser,
+) -> ApiResult<Versioned<WalletResponse>> {
     let wallet = shared::app::wallet::get(&state.store, user.id).await?;
-    Ok(Json(WalletResponse::try_from(&wallet)?))
+    versioned(&wallet)
+}
+
+fn versioned(wallet: &Wallet) -> ApiResult<Versioned<WalletResponse>> {
+    Ok(Versioned {
+        version: wallet.version,
+        body: WalletResponse::try_from(wallet)?,
+    })
 }
 
 /// Body of `PUT /api/wallet`: every field is replaced.
@@ -123,22 +136,24 @@ fn parse_currency(v: &Value) -> Option<Currency> {
     path = "/api/wallet",
     tag = "wallet",
     security(("bearer" = [])),
+    params(docs::IfMatch),
     request_body = WalletRequest,
     responses(
-        (status = 200, description = "Updated", body = WalletResponse),
-        docs::UpdateErrors,
+        (status = 200, description = "Updated", body = WalletResponse, headers(("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
     )
 )]
 async fn update(
     State(state): State<AppState>,
     user: AuthUser,
+    IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<WalletRequest>,
-) -> ApiResult<Json<WalletResponse>> {
+) -> ApiResult<Versioned<WalletResponse>> {
     let change = WalletChange {
         name: &body.name,
         initial_balance: decimal::from_json(&body.initial_balance, true),
         currency: parse_currency(&body.currency),
     };
-    let wallet = shared::app::wallet::update(&state.store, user.id, change).await?;
-    Ok(Json(WalletResponse::try_from(&wallet)?))
+    let wallet = shared::app::wallet::update(&state.store, user.id, change, expected).await?;
+    versioned(&wallet)
 }

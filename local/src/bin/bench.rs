@@ -148,7 +148,7 @@ async fn main() -> anyhow::Result<()> {
                 updated_at: at,
             };
             let _ = store
-                .insert_transaction(&record, None, "2026-01-01T00:00:00")
+                .insert_transaction(&record, None, None, "2026-01-01T00:00:00")
                 .await;
         }
     })

@@ -7,7 +7,7 @@ use std::time::Instant;
 use base64::Engine;
 
 use super::users::{require_admin, require_self_or_admin};
-use super::{AppError, AppResult};
+use super::{AppError, AppResult, IfMatch};
 use crate::auth::password;
 use crate::auth::token::TokenKeys;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
@@ -325,12 +325,14 @@ pub async fn update_profile(
     target: u64,
     client: &str,
     update: ProfileUpdate,
+    expected: Option<IfMatch>,
 ) -> AppResult<UserRecord> {
     require_self_or_admin(store, caller, target).await?;
     if update.role.is_some() {
         require_admin(store, caller).await?;
     }
     let current = store.get_user(target).await?.ok_or_else(user_not_found)?;
+    let keep = super::version_to_keep(expected, current.version)?;
     let (mut changes, password) = check_update(&update)?;
     if caller == target && (password.is_some() || changes.email.is_some()) {
         confirm_password(store, client, &current, update.current_password).await?;
@@ -339,12 +341,13 @@ pub async fn update_profile(
         changes.password_hash = Some(password::hash_off_thread(p.expose().to_owned()).await?);
     }
     store
-        .update_user(&current, changes, Timestamp::now())
+        .update_user(&current, changes, Timestamp::now(), keep)
         .await
         .map_err(|e| match e {
             StoreError::Conflict(ConflictKind::EmailTaken) => {
                 AppError::Conflict("an account with this e-mail already exists".into())
             }
+            StoreError::Conflict(ConflictKind::Changed) if keep.is_some() => super::stale(),
             StoreError::Conflict(ConflictKind::Changed) => {
                 AppError::Conflict("the profile changed meanwhile; retry".into())
             }
@@ -366,10 +369,12 @@ pub async fn delete_user(
     client: &str,
     current_password: Option<String>,
     deadline: Instant,
+    expected: Option<IfMatch>,
 ) -> AppResult<Purge> {
     require_self_or_admin(store, caller, target).await?;
     match store.get_user(target).await? {
         Some(record) => {
+            super::check_version(expected, record.version)?;
             if caller == target {
                 confirm_password(store, client, &record, current_password).await?;
             }

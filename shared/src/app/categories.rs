@@ -4,7 +4,7 @@
 //! refused while transactions use them).
 
 use super::users::require_admin;
-use super::{AppError, AppResult};
+use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
 use crate::domain::{CategoryType, Violation};
@@ -80,6 +80,7 @@ fn not_found() -> AppError {
 fn store_error(e: StoreError) -> AppError {
     match e {
         StoreError::NotFound => not_found(),
+        StoreError::Conflict(ConflictKind::Changed) => super::stale(),
         StoreError::Conflict(ConflictKind::InUse) => AppError::Conflict(
             "transactions use this category: its type cannot change and it cannot be deleted"
                 .into(),
@@ -111,6 +112,7 @@ pub async fn create(
             color: fields.color.clone(),
             category_type: fields.category_type,
             use_count: 0,
+            version: 1,
             created_at: now,
             updated_at: now,
         };
@@ -137,6 +139,7 @@ pub async fn update(
     user_id: u64,
     id: u64,
     fields: CategoryFields,
+    expected: Option<IfMatch>,
 ) -> AppResult<Category> {
     let current = get(store, user_id, id).await?;
     if current.is_global() {
@@ -153,17 +156,24 @@ pub async fn update(
         color: fields.color,
         category_type: fields.category_type,
         updated_at: Timestamp::now(),
+        version: current.version + 1,
         ..current.clone()
     };
+    let keep = super::version_to_keep(expected, current.version)?;
     store
-        .update_category(&current, &next)
+        .update_category(&current, &next, keep)
         .await
         .map_err(store_error)?;
     Ok(next)
 }
 
 /// Deletes one of the user's own categories unless transactions use it.
-pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+pub async fn delete(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
     let current = get(store, user_id, id).await?;
     if current.is_global() {
         require_admin(store, user_id).await?;
@@ -171,8 +181,9 @@ pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
             "global categories cannot be deleted: any user's transactions may use them".into(),
         ));
     }
+    let keep = super::version_to_keep(expected, current.version)?;
     store
-        .delete_own_category(user_id, &current)
+        .delete_own_category(user_id, &current, keep)
         .await
         .map_err(store_error)
 }

@@ -65,3 +65,43 @@ pub type AppResult<T> = Result<T, AppError>;
 
 /// Attempts at a read-modify-write that lost a race before giving up.
 pub(crate) const WRITE_ATTEMPTS: usize = 5;
+
+/// The version a change is based on (`If-Match`): any current one, or one version (`None`
+/// for a tag this service never issued, which matches nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfMatch {
+    Any,
+    Version(Option<u64>),
+}
+
+impl IfMatch {
+    pub fn matches(self, version: u64) -> bool {
+        match self {
+            IfMatch::Any => true,
+            IfMatch::Version(v) => v == Some(version),
+        }
+    }
+}
+
+/// The answer when `If-Match` names another version than the current one.
+pub(crate) fn stale() -> AppError {
+    AppError::PreconditionFailed("If-Match does not match the current version".into())
+}
+
+/// Checks `If-Match` against the version read: `412` when it names another.
+pub(crate) fn check_version(expected: Option<IfMatch>, version: u64) -> AppResult<()> {
+    if expected.is_some_and(|e| !e.matches(version)) {
+        return Err(stale());
+    }
+    Ok(())
+}
+
+/// Checks `If-Match` against the version read and gives the version the write must
+/// still find (`None`: unconditional).
+pub(crate) fn version_to_keep(expected: Option<IfMatch>, version: u64) -> AppResult<Option<u64>> {
+    check_version(expected, version)?;
+    Ok(match expected {
+        Some(IfMatch::Version(_)) => Some(version),
+        _ => None,
+    })
+}

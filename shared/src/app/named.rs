@@ -1,7 +1,7 @@
 //! Tags and providers: named things a user owns, unique by name ignoring case, bounded in
 //! number, and undeletable while a transaction uses them. One implementation serves both.
 
-use super::{AppError, AppResult};
+use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
 use crate::store::named::{Kind, NamedRecord};
@@ -37,6 +37,7 @@ impl Named {
                 self.noun
             )),
             StoreError::NotFound => self.not_found(),
+            StoreError::Conflict(ConflictKind::Changed) => super::stale(),
             StoreError::Conflict(ConflictKind::InUse) => AppError::Conflict(format!(
                 "the {} is used by transactions; change them first",
                 self.noun
@@ -79,19 +80,28 @@ impl Named {
         user_id: u64,
         id: u64,
         raw_name: &str,
+        expected: Option<IfMatch>,
     ) -> AppResult<NamedRecord> {
         let name = self.parse_name(raw_name)?;
         let current = self.get(store, user_id, id).await?;
+        let keep = super::version_to_keep(expected, current.version)?;
         store
-            .rename_named(user_id, self.kind, &current, &name, Timestamp::now())
+            .rename_named(user_id, self.kind, &current, &name, Timestamp::now(), keep)
             .await
             .map_err(|e| self.error(e))
     }
 
-    pub async fn delete(&self, store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+    pub async fn delete(
+        &self,
+        store: &Store,
+        user_id: u64,
+        id: u64,
+        expected: Option<IfMatch>,
+    ) -> AppResult<()> {
         let current = self.get(store, user_id, id).await?;
+        let keep = super::version_to_keep(expected, current.version)?;
         store
-            .delete_named(user_id, self.kind, &current)
+            .delete_named(user_id, self.kind, &current, keep)
             .await
             .map_err(|e| self.error(e))
     }

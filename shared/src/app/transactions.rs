@@ -3,7 +3,8 @@
 
 use rust_decimal::Decimal;
 
-use super::{AppError, AppResult, WRITE_ATTEMPTS};
+pub use super::IfMatch;
+use super::{stale, AppError, AppResult, WRITE_ATTEMPTS};
 use time::Date;
 
 use crate::domain::time::Timestamp;
@@ -26,23 +27,6 @@ pub struct TransactionInput {
     pub tag_ids: Vec<u64>,
 }
 
-/// The version a change is based on (`If-Match`): any current one, or one version (`None`
-/// for a tag this service never issued, which matches nothing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IfMatch {
-    Any,
-    Version(Option<u64>),
-}
-
-impl IfMatch {
-    pub fn matches(self, version: u64) -> bool {
-        match self {
-            IfMatch::Any => true,
-            IfMatch::Version(v) => v == Some(version),
-        }
-    }
-}
-
 /// A client's idempotency key and the hash of the request it came with.
 #[derive(Debug, Clone, Copy)]
 pub struct Idempotency<'a> {
@@ -59,10 +43,6 @@ pub struct Created {
 
 fn not_found() -> AppError {
     AppError::NotFound("transaction not found".into())
-}
-
-fn stale() -> AppError {
-    AppError::PreconditionFailed("If-Match does not match the current version".into())
 }
 
 /// Checks the input against what it refers to and builds the record to store: the wallet
@@ -227,6 +207,7 @@ pub async fn create(
         let now = Timestamp::now();
         let draft = build_record(user_id, input.clone(), &refs, 0, 1, None, now)?;
         let now = now.to_string();
+        let head = Some(refs.feed_head);
         let written = with_fresh_id(|id| {
             let record = Transaction {
                 id,
@@ -235,7 +216,7 @@ pub async fn create(
             let now = &now;
             async move {
                 let idem = idempotency.map(|i| (i.key, i.request_hash));
-                store.insert_transaction(&record, idem, now).await?;
+                store.insert_transaction(&record, idem, head, now).await?;
                 Ok(record)
             }
         })
@@ -299,7 +280,7 @@ pub async fn update(
             return Err(stale());
         }
         match store
-            .replace_transaction(&old, &new, &now.to_string())
+            .replace_transaction(&old, &new, Some(refs.feed_head), &now.to_string())
             .await
         {
             Ok(()) => return Ok(new),
@@ -316,15 +297,34 @@ pub async fn update(
     ))
 }
 
-/// Deletes one of the user's transactions and reverts its effect on the balance.
-pub async fn delete(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+/// Deletes one of the user's transactions and reverts its effect on the balance;
+/// `expected` makes it conditional on a version (412).
+pub async fn delete(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
     for _ in 0..WRITE_ATTEMPTS {
-        let old = get(store, user_id, id).await?;
+        let refs = store
+            .fetch_refs(
+                user_id,
+                RefKeys {
+                    transaction_id: Some(id),
+                    ..Default::default()
+                },
+            )
+            .await?;
+        let old = refs.transaction.ok_or_else(not_found)?;
+        super::check_version(expected, old.version)?;
         match store
-            .remove_transaction(&old, &Timestamp::now().to_string())
+            .remove_transaction(&old, Some(refs.feed_head), &Timestamp::now().to_string())
             .await
         {
             Ok(()) => return Ok(()),
+            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
+                return Err(stale())
+            }
             Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
             Err(e) => return Err(write_error(e)),
         }
@@ -388,6 +388,7 @@ mod tests {
             color: "#000000".into(),
             category_type: CategoryType::Debit,
             use_count: 0,
+            version: 1,
             created_at: at("2026-01-01T00:00:00"),
             updated_at: at("2026-01-01T00:00:00"),
         };

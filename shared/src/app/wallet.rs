@@ -3,9 +3,9 @@
 
 use rust_decimal::Decimal;
 
-use super::{AppError, AppResult};
+use super::{AppError, AppResult, IfMatch, WRITE_ATTEMPTS};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
-use crate::domain::time::now_local_date_time;
+use crate::domain::time::Timestamp;
 use crate::domain::{Currency, Money, Violation};
 use crate::store::wallet::Wallet;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -62,19 +62,48 @@ pub async fn get(store: &Store, user_id: u64) -> AppResult<Wallet> {
 }
 
 /// Renames the wallet, sets its initial balance, and changes its currency while it holds
-/// no transactions (checked in the same conditional write).
-pub async fn update(store: &Store, user_id: u64, change: WalletChange<'_>) -> AppResult<Wallet> {
+/// no transactions (checked in the same conditional write). `expected` (`If-Match`) makes
+/// it conditional on a version: a transaction write moves the wallet's version too.
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    change: WalletChange<'_>,
+    expected: Option<IfMatch>,
+) -> AppResult<Wallet> {
     let (name, initial, currency) = check(&change)?;
-    store
-        .update_wallet(user_id, &name, initial, currency, &now_local_date_time())
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound => not_found(),
-            StoreError::Conflict(ConflictKind::HasTransactions) => AppError::Conflict(
-                "the currency can change only while the wallet has no transactions".into(),
-            ),
-            e => AppError::Store(e),
-        })
+    for _ in 0..WRITE_ATTEMPTS {
+        let (current, head) = store.get_wallet_and_head(user_id).await?;
+        let current = current.ok_or_else(not_found)?;
+        super::check_version(expected, current.version)?;
+        if currency != current.currency && current.txn_count > 0 {
+            return Err(has_transactions());
+        }
+        let next = Wallet {
+            name: name.clone(),
+            initial_balance: initial,
+            currency,
+            version: current.version + 1,
+            updated_at: Timestamp::now(),
+            ..current.clone()
+        };
+        match store.update_wallet(&current, &next, head).await {
+            Ok(()) => return Ok(next),
+            Err(StoreError::NotFound) => return Err(not_found()),
+            Err(StoreError::Conflict(ConflictKind::Changed)) if expected.is_some() => {
+                return Err(super::stale())
+            }
+            // A transaction or another change landed meanwhile: read again.
+            Err(StoreError::Conflict(ConflictKind::Changed)) => continue,
+            Err(e) => return Err(AppError::Store(e)),
+        }
+    }
+    Err(AppError::Conflict(
+        "the wallet keeps changing; retry".into(),
+    ))
+}
+
+fn has_transactions() -> AppError {
+    AppError::Conflict("the currency can change only while the wallet has no transactions".into())
 }
 
 #[cfg(test)]

@@ -50,6 +50,8 @@ pub struct Category {
     /// Transactions using it (own categories only: counting uses of a global category
     /// would make it an item written by every user).
     pub use_count: u64,
+    /// Starts at 1; every change adds one (the ETag).
+    pub version: u64,
     pub created_at: super::time::Timestamp,
     pub updated_at: super::time::Timestamp,
 }

@@ -16,6 +16,8 @@ pub struct Wallet {
     /// Credits minus debits of every transaction.
     pub txn_sum: Decimal,
     pub txn_count: u64,
+    /// Starts at 1; every change, a transaction's included, adds one (the ETag).
+    pub version: u64,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -31,6 +33,7 @@ impl Wallet {
             initial_balance: Decimal::ZERO,
             txn_sum: Decimal::ZERO,
             txn_count: 0,
+            version: 1,
             created_at: now,
             updated_at: now,
         }

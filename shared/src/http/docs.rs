@@ -109,6 +109,45 @@ error_set!(
         500 => InternalError
 );
 error_set!(
+    /// A protected update of one versioned item (`If-Match`) from a JSON body.
+    VersionedUpdateErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound,
+        409 => Conflict, 412 => PreconditionFailed, 413 => PayloadTooLarge,
+        415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected delete of one versioned item (`If-Match`), refused while in use.
+    VersionedDeleteErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound,
+        409 => Conflict, 412 => PreconditionFailed, 500 => InternalError
+);
+
+/// A read of one versioned item honours `If-None-Match`.
+#[derive(utoipa::IntoResponses)]
+pub enum Cached {
+    /// The item still has the version named in `If-None-Match`: no body.
+    #[response(status = 304, headers(("ETag" = String, description = "The current version")))]
+    NotModified,
+}
+
+/// `If-Match` on a change of a versioned item.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IfMatch {
+    /// The `ETag` of the version the change is based on (`*`: any); `412` when the item
+    /// has another version. Without it the change is unconditional.
+    #[param(rename = "If-Match", max_length = 64)]
+    pub if_match: Option<String>,
+}
+
+/// `If-None-Match` on a read of a versioned item.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IfNoneMatch {
+    /// `ETag`s the client holds: `304` without a body when one is current.
+    #[param(rename = "If-None-Match", max_length = 256)]
+    pub if_none_match: Option<String>,
+}
+
+error_set!(
     /// A public operation reading a JSON body.
     BodyErrors: 400 => BadRequest, 413 => PayloadTooLarge, 415 => UnsupportedMediaType,
         500 => InternalError

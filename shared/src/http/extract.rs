@@ -24,3 +24,33 @@ pub struct Path<T>(pub T);
 #[derive(Debug, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct Query<T>(pub T);
+
+/// The `If-Match` header: `*`, or the ETag of the version a change is based on (a tag this
+/// service never issued matches no version). Absent: the change is unconditional.
+#[derive(Debug, Clone, Copy)]
+pub struct IfMatchHeader(pub Option<crate::app::IfMatch>);
+
+impl<S: Send + Sync> FromRequestParts<S> for IfMatchHeader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, ApiError> {
+        use crate::app::IfMatch;
+        let Some(value) = parts.headers.get(axum::http::header::IF_MATCH) else {
+            return Ok(Self(None));
+        };
+        let text = value.to_str().unwrap_or_default().trim();
+        if text.len() > 64 {
+            return Err(ApiError::bad_request("If-Match is at most 64 characters"));
+        }
+        if text == "*" {
+            return Ok(Self(Some(IfMatch::Any)));
+        }
+        let text = text.strip_prefix("W/").unwrap_or(text);
+        Ok(Self(Some(IfMatch::Version(
+            text.trim_matches('"').parse().ok(),
+        ))))
+    }
+}

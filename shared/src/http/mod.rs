@@ -47,6 +47,7 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(fill_problem_path))
+        .layer(axum::middleware::from_fn(respond::not_modified))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()

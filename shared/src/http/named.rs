@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use super::respond::Created;
 use super::{ApiResult, AppState};
 use crate::app::named::Named;
+use crate::app::IfMatch;
 use crate::store::named::{Kind, NamedRecord};
 
 /// How one kind appears in the API; the rules are [`Named`]'s.
@@ -53,21 +54,37 @@ impl NamedApi {
         user_id: u64,
         id: u64,
         name: &str,
+        expected: Option<IfMatch>,
     ) -> ApiResult<NamedRecord> {
         Ok(self
             .service()
-            .rename(&state.store, user_id, id, name)
+            .rename(&state.store, user_id, id, name, expected)
             .await?)
     }
 
-    pub async fn remove(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<StatusCode> {
-        self.service().delete(&state.store, user_id, id).await?;
+    pub async fn remove(
+        &self,
+        state: &AppState,
+        user_id: u64,
+        id: u64,
+        expected: Option<IfMatch>,
+    ) -> ApiResult<StatusCode> {
+        self.service()
+            .delete(&state.store, user_id, id, expected)
+            .await?;
         Ok(StatusCode::NO_CONTENT)
     }
 
-    /// `201 Created` with `Location`.
-    pub fn created<T: serde::Serialize>(&self, id: u64, body: super::extract::Json<T>) -> Response {
-        Created::at(format!("{}/{id}", self.path), body.0).into_response()
+    /// `201 Created` with `Location` and `ETag`.
+    pub fn created<T: serde::Serialize>(
+        &self,
+        id: u64,
+        version: u64,
+        body: super::extract::Json<T>,
+    ) -> Response {
+        Created::at(format!("{}/{id}", self.path), body.0)
+            .versioned(version)
+            .into_response()
     }
 }
 
@@ -78,7 +95,8 @@ impl NamedApi {
 macro_rules! named_resource_api {
     ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
         use $crate::http::auth::AuthUser;
-        use $crate::http::extract::{Json, Path};
+        use $crate::http::extract::{IfMatchHeader, Json, Path};
+        use $crate::http::respond::Versioned;
         use $crate::http::{docs, ApiResult, AppState};
         use $crate::store::named::NamedRecord;
 
@@ -126,7 +144,7 @@ macro_rules! named_resource_api {
         /// Creates one; names are unique per user, ignoring case.
         #[utoipa::path(post, path = $path, tag = $tag, security(("bearer" = [])), request_body = $input,
             responses(
-                (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"))),
+                (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"), ("ETag" = String, description = "Version, for If-Match"))),
                 docs::CreateErrors,
             ))]
         async fn create(
@@ -135,53 +153,58 @@ macro_rules! named_resource_api {
             Json(body): Json<$input>,
         ) -> ApiResult<axum::response::Response> {
             let record = $api.create(&state, user.id, &body.name).await?;
-            Ok($api.created(record.id, Json($output::from(record))))
+            Ok($api.created(record.id, record.version, Json($output::from(record))))
         }
 
         /// One of the caller's own.
         #[utoipa::path(get, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = inline(docs::Id), Path)),
+            params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
             responses(
-                (status = 200, description = "Found", body = $output),
+                (status = 200, description = "Found", body = $output, headers(("ETag" = String, description = "Version, for If-Match"))),
+                docs::Cached,
                 docs::ReadErrors,
             ))]
         async fn read(
             axum::extract::State(state): axum::extract::State<AppState>,
             user: AuthUser,
             Path(id): Path<u64>,
-        ) -> ApiResult<Json<$output>> {
-            Ok(Json($api.read(&state, user.id, id).await?.into()))
+        ) -> ApiResult<Versioned<$output>> {
+            let record = $api.read(&state, user.id, id).await?;
+            Ok(Versioned { version: record.version, body: record.into() })
         }
 
         /// Renames one of the caller's own.
         #[utoipa::path(put, path = $item_path, tag = $tag, security(("bearer" = [])), request_body = $input,
-            params(("id" = inline(docs::Id), Path)),
+            params(("id" = inline(docs::Id), Path), docs::IfMatch),
             responses(
-                (status = 200, description = "Renamed", body = $output),
-                docs::UpdateErrors,
+                (status = 200, description = "Renamed", body = $output, headers(("ETag" = String, description = "New version"))),
+                docs::VersionedUpdateErrors,
             ))]
         async fn update(
             axum::extract::State(state): axum::extract::State<AppState>,
             user: AuthUser,
             Path(id): Path<u64>,
+            IfMatchHeader(expected): IfMatchHeader,
             Json(body): Json<$input>,
-        ) -> ApiResult<Json<$output>> {
-            Ok(Json($api.rename(&state, user.id, id, &body.name).await?.into()))
+        ) -> ApiResult<Versioned<$output>> {
+            let record = $api.rename(&state, user.id, id, &body.name, expected).await?;
+            Ok(Versioned { version: record.version, body: record.into() })
         }
 
         /// Deletes one of the caller's own, unless transactions use it.
         #[utoipa::path(delete, path = $item_path, tag = $tag, security(("bearer" = [])),
-            params(("id" = inline(docs::Id), Path)),
+            params(("id" = inline(docs::Id), Path), docs::IfMatch),
             responses(
                 (status = 204, description = "Deleted"),
-                docs::DeleteErrors,
+                docs::VersionedDeleteErrors,
             ))]
         async fn remove(
             axum::extract::State(state): axum::extract::State<AppState>,
             user: AuthUser,
             Path(id): Path<u64>,
+            IfMatchHeader(expected): IfMatchHeader,
         ) -> ApiResult<axum::http::StatusCode> {
-            $api.remove(&state, user.id, id).await
+            $api.remove(&state, user.id, id, expected).await
         }
 
         /// The routes with their documentation: a route cannot exist without it.

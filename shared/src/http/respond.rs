@@ -96,3 +96,35 @@ pub fn replayed(mut response: Response) -> Response {
     );
     response
 }
+
+/// `If-None-Match` on a read: `304 Not Modified` (no body, the same `ETag`) when the
+/// response's `ETag` is one the client already holds (or `*`).
+pub async fn not_modified(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let is_read = request.method() == axum::http::Method::GET;
+    let held = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let response = next.run(request).await;
+    let (true, Some(held), StatusCode::OK) = (is_read, held, response.status()) else {
+        return response;
+    };
+    let Some(current) = response.headers().get(header::ETAG).cloned() else {
+        return response;
+    };
+    let current_text = current.to_str().unwrap_or_default();
+    let weak = |t: &str| t.trim().trim_start_matches("W/").to_owned();
+    let matches = held
+        .split(',')
+        .any(|t| t.trim() == "*" || weak(t) == weak(current_text));
+    if !matches {
+        return response;
+    }
+    let mut not_modified = StatusCode::NOT_MODIFIED.into_response();
+    not_modified.headers_mut().insert(header::ETAG, current);
+    not_modified
+}

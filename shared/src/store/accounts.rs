@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, WriteRequest};
 use futures::stream::{self, TryStreamExt};
 
 use super::attr::{get_s, n, s, Item};
+use super::feed::{Change, Entity, Feed};
 use super::keys::{email_pk, user_pk, EMAIL_SK, GSI1, PROFILE, USERS_INDEX_PK, WALLET};
 use super::transact::TxItems;
 use super::users::{Role, UserRecord};
@@ -65,12 +66,18 @@ impl Store {
         current: &UserRecord,
         changes: ProfileChanges,
         now: Timestamp,
+        expected: Option<u64>,
     ) -> StoreResult<UserRecord> {
         let mut next = current.clone();
-        let mut sets = vec!["updatedAt = :now".to_owned()];
+        next.version += 1;
+        let mut sets = vec![
+            "updatedAt = :now".to_owned(),
+            "version = if_not_exists(version, :v1) + :v1".to_owned(),
+        ];
         let mut values = Item::from([
             (":now".into(), s(now.to_string())),
             (":oldEmail".into(), s(&current.email)),
+            (":v1".into(), n(1)),
         ]);
         if let Some(v) = changes.first_name {
             sets.push("firstName = :fn".into());
@@ -121,14 +128,25 @@ impl Store {
         let names = values
             .contains_key(":role")
             .then(|| std::collections::HashMap::from([("#role".to_owned(), "role".to_owned())]));
+        let condition = super::at_version(
+            "attribute_exists(PK) AND email = :oldEmail",
+            expected,
+            &mut values,
+        );
         tx.update(
             &user_pk(current.id),
             PROFILE,
             &expression,
-            Some("attribute_exists(PK) AND email = :oldEmail"),
+            Some(&condition),
             values,
             names,
         )?;
+        tx.record(Change::upsert(
+            Feed::User(current.id),
+            Entity::User,
+            current.id,
+            next.version,
+        ));
         if let Some((old, new)) = &email_swap {
             tx.delete(&email_pk(old), EMAIL_SK, None, None)?;
             let item = Item::from([

@@ -1,10 +1,11 @@
 //! Categories: global ones (partition `GLOBAL`, seeded) and each user's own.
 
 use super::attr::s;
+use super::feed::{Change, Entity, Feed};
 use super::items::category::{key, partition, to_item};
 use super::keys::{cat_sk, user_pk, CAT_PREFIX, GLOBAL_PK};
 use super::transact::TxItems;
-use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
 use crate::domain::time::Timestamp;
 use crate::domain::CategoryType;
 
@@ -65,6 +66,7 @@ impl Store {
                 color: color.into(),
                 category_type,
                 use_count: 0,
+                version: 1,
                 created_at: now,
                 updated_at: now,
             };
@@ -137,6 +139,11 @@ impl Store {
 /// Most own categories one user may create.
 pub const MAX_OWN_CATEGORIES: u64 = 200;
 
+/// The feed a category's changes go to: its owner's, or the shared global one.
+fn feed_of(c: &Category) -> Feed {
+    c.owner.map_or(Feed::Global, Feed::User)
+}
+
 impl Store {
     /// Stores a new category: a global one in `GLOBAL`, an own one in the user's partition
     /// (counted on the profile, which must exist): `Conflict(IdTaken)`,
@@ -145,6 +152,12 @@ impl Store {
         let mut tx = TxItems::new(self);
         tx.put(to_item(record), Some("attribute_not_exists(PK)"), None)?;
         tx.on_conflict(ConflictKind::IdTaken);
+        tx.record(Change::upsert(
+            feed_of(record),
+            Entity::Category,
+            record.id,
+            1,
+        ));
         if !record.is_global() {
             self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
         }
@@ -168,58 +181,91 @@ impl Store {
         )?)
     }
 
-    /// Updates name, icon, colour and type, keeping the use count. The type may change
-    /// only while no transaction uses the category (it would flip their sign).
-    pub async fn update_category(&self, current: &Category, next: &Category) -> StoreResult<()> {
+    /// Updates name, icon, colour and type, keeping the use count, to `next.version`. The
+    /// type may change only while no transaction uses the category (it would flip their
+    /// sign). With `expected` (`If-Match`), only from that version: `Conflict(Changed)`.
+    pub async fn update_category(
+        &self,
+        current: &Category,
+        next: &Category,
+        expected: Option<u64>,
+    ) -> StoreResult<()> {
         let (pk, sk) = key(current);
         let mut tx = TxItems::new(self);
+        let mut values = super::attr::Item::from([
+            (":name".into(), s(&next.name)),
+            (":icon".into(), s(&next.icon)),
+            (":color".into(), s(&next.color)),
+            (":type".into(), s(next.category_type.as_str())),
+            (":now".into(), s(next.updated_at.to_string())),
+            (":zero".into(), super::attr::n(0)),
+            (":one".into(), super::attr::n(1)),
+        ]);
+        let condition = super::at_version(
+            "attribute_exists(PK) AND (categoryType = :type OR attribute_not_exists(useCount) OR useCount = :zero)",
+            expected,
+            &mut values,
+        );
         tx.update(
             &pk,
             &sk,
-            "SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now",
-            Some("attribute_exists(PK) AND (categoryType = :type OR attribute_not_exists(useCount) OR useCount = :zero)"),
-            super::attr::Item::from([
-                (":name".into(), s(&next.name)),
-                (":icon".into(), s(&next.icon)),
-                (":color".into(), s(&next.color)),
-                (":type".into(), s(next.category_type.as_str())),
-                (":now".into(), s(next.updated_at.to_string())),
-                (":zero".into(), super::attr::n(0)),
-            ]),
+            &format!("SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now, {NEXT_VERSION}"),
+            Some(&condition),
+            values,
             None,
         )?;
+        tx.record(Change::upsert(
+            feed_of(next),
+            Entity::Category,
+            next.id,
+            next.version,
+        ));
         match self.transact(tx).await {
-            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current).await),
+            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,
         }
     }
 
     /// Deletes an own category unless a transaction uses it: `Conflict(InUse)` or
     /// `NotFound`.
-    pub async fn delete_own_category(&self, user_id: u64, current: &Category) -> StoreResult<()> {
+    pub async fn delete_own_category(
+        &self,
+        user_id: u64,
+        current: &Category,
+        expected: Option<u64>,
+    ) -> StoreResult<()> {
         let (pk, sk) = key(current);
         let mut tx = TxItems::new(self);
-        tx.delete(
-            &pk,
-            &sk,
-            Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
-            Some(super::attr::Item::from([(
-                ":zero".into(),
-                super::attr::n(0),
-            )])),
-        )?;
+        let mut values = super::attr::Item::from([(":zero".into(), super::attr::n(0))]);
+        let condition = super::at_version(
+            "attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)",
+            expected,
+            &mut values,
+        );
+        tx.delete(&pk, &sk, Some(&condition), Some(values))?;
+        tx.record(Change::delete(
+            feed_of(current),
+            Entity::Category,
+            current.id,
+            current.version,
+        ));
         self.count_on_profile(&mut tx, user_id, "categoryCount", -1, MAX_OWN_CATEGORIES)?;
         match self.transact(tx).await {
-            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current).await),
+            Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,
         }
     }
 
-    async fn missing_or_in_use(&self, current: &Category) -> StoreError {
+    /// After a failed condition: gone (`NotFound`), at another version than `expected`
+    /// (`Changed`), or in use.
+    async fn missing_or_in_use(&self, current: &Category, expected: Option<u64>) -> StoreError {
         match self
             .get_category(current.owner.unwrap_or(0), current.id)
             .await
         {
+            Ok(Some(c)) if c.owner == current.owner && expected.is_some_and(|v| v != c.version) => {
+                StoreError::Conflict(ConflictKind::Changed)
+            }
             Ok(Some(c)) if c.owner == current.owner => StoreError::Conflict(ConflictKind::InUse),
             Ok(_) => StoreError::NotFound,
             Err(e) => e,

@@ -8,6 +8,7 @@ mod attr;
 pub mod batch;
 pub mod categories;
 mod counter;
+pub mod feed;
 pub mod items;
 pub mod keys;
 pub mod named;
@@ -68,6 +69,9 @@ pub enum ConflictKind {
     /// The user's sessions were ended (session epoch moved) or the profile is gone.
     #[error("the user's sessions were ended")]
     SessionsEnded,
+    /// Another write moved the feed head meanwhile (handled inside `transact`).
+    #[error("the change feed moved on")]
+    FeedMoved,
     /// Concurrent writers kept conflicting after every retry.
     #[error("too much contention")]
     Contention,
@@ -104,6 +108,23 @@ impl StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// `condition` and, with an `expected` version (`If-Match`), that the item is still at it
+/// (items written before versions existed are at 1). Adds `:ver` to `values`.
+pub(crate) fn at_version(condition: &str, expected: Option<u64>, values: &mut Item) -> String {
+    let Some(v) = expected else {
+        return condition.to_owned();
+    };
+    values.insert(":ver".into(), attr::n(v));
+    if v == 1 {
+        format!("({condition}) AND (attribute_not_exists(version) OR version = :ver)")
+    } else {
+        format!("({condition}) AND version = :ver")
+    }
+}
+
+/// The update clause that moves an item to its next version.
+pub(crate) const NEXT_VERSION: &str = "version = if_not_exists(version, :one) + :one";
 
 /// Handle on the table, cheap to clone (the SDK client is reference counted).
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! user, counted on the profile (bounded), and undeletable while a transaction uses them.
 
 use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
+use super::feed::{Change, Entity, Feed};
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
 use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
@@ -14,6 +15,13 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// What the change feed calls it.
+    pub fn entity(self) -> Entity {
+        match self {
+            Kind::Tag => Entity::Tag,
+            Kind::Provider => Entity::Provider,
+        }
+    }
     fn prefix(self) -> &'static str {
         match self {
             Kind::Tag => "TAG#",
@@ -60,6 +68,7 @@ impl TryFrom<&Item> for NamedRecord {
             id: get_u64(item, "id")?,
             name: get_s(item, "name")?.to_owned(),
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
+            version: get_opt_u64(item, "version").unwrap_or(1),
             created_at: get_timestamp(item, "createdAt")?,
             updated_at: get_timestamp(item, "updatedAt")?,
         })
@@ -89,6 +98,7 @@ impl Store {
             id,
             name: name.to_owned(),
             use_count: 0,
+            version: 1,
             created_at: now,
             updated_at: now,
         };
@@ -98,12 +108,14 @@ impl Store {
             ("id".into(), n(id)),
             ("name".into(), s(name)),
             ("useCount".into(), n(0)),
+            ("version".into(), n(1)),
             ("createdAt".into(), s(now.to_string())),
             ("updatedAt".into(), s(now.to_string())),
         ]);
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
         tx.on_conflict(ConflictKind::IdTaken);
+        tx.record(Change::upsert(Feed::User(user_id), kind.entity(), id, 1));
         tx.put(
             reservation(user_id, kind, name, id),
             Some("attribute_not_exists(PK)"),
@@ -221,17 +233,24 @@ impl Store {
         current: &NamedRecord,
         name: &str,
         now: Timestamp,
+        expected: Option<u64>,
     ) -> StoreResult<NamedRecord> {
         let mut tx = TxItems::new(self);
+        let mut values = Item::from([
+            (":name".into(), s(name)),
+            (":now".into(), s(now.to_string())),
+            (":one".into(), n(1)),
+        ]);
+        let condition = super::at_version("attribute_exists(PK)", expected, &mut values);
         tx.update(
             &user_pk(user_id),
             &kind.sk(current.id),
-            "SET #name = :name, updatedAt = :now",
-            Some("attribute_exists(PK)"),
-            Item::from([
-                (":name".into(), s(name)),
-                (":now".into(), s(now.to_string())),
-            ]),
+            &format!(
+                "SET #name = :name, updatedAt = :now, {}",
+                super::NEXT_VERSION
+            ),
+            Some(&condition),
+            values,
             Some(std::collections::HashMap::from([(
                 "#name".to_owned(),
                 "name".to_owned(),
@@ -246,13 +265,26 @@ impl Store {
             )?;
             tx.on_conflict(ConflictKind::NameTaken);
         }
+        let version = current.version + 1;
+        tx.record(Change::upsert(
+            Feed::User(user_id),
+            kind.entity(),
+            current.id,
+            version,
+        ));
         match self.transact(tx).await {
             Ok(()) => Ok(NamedRecord {
                 name: name.to_owned(),
                 updated_at: now,
+                version,
                 ..current.clone()
             }),
-            Err(e) if e.is_conflict(ConflictKind::Changed) => Err(StoreError::NotFound),
+            Err(e) if e.is_conflict(ConflictKind::Changed) => {
+                match (expected, self.get_named(user_id, kind, current.id).await?) {
+                    (Some(_), Some(_)) => Err(e),
+                    _ => Err(StoreError::NotFound),
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -265,15 +297,28 @@ impl Store {
         user_id: u64,
         kind: Kind,
         current: &NamedRecord,
+        expected: Option<u64>,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
+        let mut values = Item::from([(":zero".into(), n(0))]);
+        let condition = super::at_version(
+            "attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)",
+            expected,
+            &mut values,
+        );
         tx.delete(
             &user_pk(user_id),
             &kind.sk(current.id),
-            Some("attribute_exists(PK) AND (attribute_not_exists(useCount) OR useCount = :zero)"),
-            Some(Item::from([(":zero".into(), n(0))])),
+            Some(&condition),
+            Some(values),
         )?;
         tx.on_conflict(ConflictKind::InUse);
+        tx.record(Change::delete(
+            Feed::User(user_id),
+            kind.entity(),
+            current.id,
+            current.version,
+        ));
         tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
         self.count_on_profile(
             &mut tx,
@@ -287,6 +332,9 @@ impl Store {
             // The item's own condition: in use, or already gone.
             Err(e) if e.is_conflict(ConflictKind::InUse) => {
                 match self.get_named(user_id, kind, current.id).await? {
+                    Some(found) if expected.is_some_and(|v| v != found.version) => {
+                        Err(StoreError::Conflict(ConflictKind::Changed))
+                    }
                     Some(_) => Err(e),
                     None => Err(StoreError::NotFound),
                 }

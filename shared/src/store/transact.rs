@@ -6,15 +6,46 @@ use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
-use super::attr::{s, Item};
+use std::collections::BTreeMap;
+
+use super::attr::{n, s, Item};
+use super::feed::{entry_item, head_update, now_ms, Change, Feed, FEED_SK};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
+/// A feed head that moved meanwhile (or writers that kept conflicting) is read again and
+/// the write re-sent this many times, within [`FEED_DEADLINE`].
+const FEED_ATTEMPTS: u32 = 24;
+const FEED_DEADLINE: std::time::Duration = std::time::Duration::from_secs(8);
+
 /// Builds the items of one transaction against the store's table.
+#[derive(Clone)]
 pub struct TxItems<'a> {
     table: &'a str,
     pub(crate) items: Vec<TransactWriteItem>,
     /// What a failed condition of each item means (`Changed` unless said otherwise).
     kinds: Vec<ConflictKind>,
+    /// Changes to record in the feeds with this write (see [`super::feed`]).
+    changes: Vec<Change>,
+    /// Feed heads already read with the write's other items.
+    heads: BTreeMap<FeedKey, u64>,
+}
+
+/// A feed as a map key.
+type FeedKey = (bool, u64);
+
+fn feed_key(feed: Feed) -> FeedKey {
+    match feed {
+        Feed::User(id) => (false, id),
+        Feed::Global => (true, 0),
+    }
+}
+
+fn key_feed(key: FeedKey) -> Feed {
+    if key.0 {
+        Feed::Global
+    } else {
+        Feed::User(key.1)
+    }
 }
 
 impl<'a> TxItems<'a> {
@@ -23,7 +54,28 @@ impl<'a> TxItems<'a> {
             table: &store.table,
             items: Vec::new(),
             kinds: Vec::new(),
+            changes: Vec::new(),
+            heads: BTreeMap::new(),
         }
+    }
+
+    /// Records a change in its feed with this write.
+    pub fn record(&mut self, change: Change) -> &mut Self {
+        self.changes.push(change);
+        self
+    }
+
+    /// The feed's head as read with the write's other items (saves reading it again).
+    pub fn feed_head_is(&mut self, feed: Feed, seq: u64) -> &mut Self {
+        self.heads.insert(feed_key(feed), seq);
+        self
+    }
+
+    /// Items the write will send, feed entries and heads included.
+    pub fn planned_len(&self) -> usize {
+        let feeds: std::collections::BTreeSet<FeedKey> =
+            self.changes.iter().map(|c| feed_key(c.feed)).collect();
+        self.items.len() + self.changes.len() + feeds.len()
     }
 
     pub fn len(&self) -> usize {
@@ -143,10 +195,70 @@ impl<'a> TxItems<'a> {
 }
 
 impl Store {
-    /// Runs the transaction, retrying with backoff while DynamoDB reports conflicts with
-    /// concurrent transactions on the same items.
+    /// Runs the transaction with its feed entries (when it records changes), retrying with
+    /// backoff while DynamoDB reports conflicts with concurrent transactions on the same
+    /// items, and re-reading a feed head another write moved meanwhile.
     /// A failed condition is `StoreError::Conflict` with the kind its item was given.
     pub async fn transact(&self, tx: TxItems<'_>) -> StoreResult<()> {
+        if tx.changes.is_empty() {
+            return self.transact_items(&tx).await;
+        }
+        let mut heads = tx.heads.clone();
+        for change in &tx.changes {
+            if let std::collections::btree_map::Entry::Vacant(e) =
+                heads.entry(feed_key(change.feed))
+            {
+                e.insert(self.feed_head(change.feed).await?);
+            }
+        }
+        let started = std::time::Instant::now();
+        for attempt in 1..=FEED_ATTEMPTS {
+            let mut full = tx.clone();
+            let at = now_ms();
+            let mut next = heads.clone();
+            for change in &tx.changes {
+                let seq = next.entry(feed_key(change.feed)).or_default();
+                *seq += 1;
+                full.put(
+                    entry_item(change, *seq, at),
+                    Some("attribute_not_exists(PK)"),
+                    None,
+                )?;
+                full.on_conflict(ConflictKind::FeedMoved);
+            }
+            for (key, seq) in &heads {
+                let Some(new) = next.get(key).filter(|n| *n != seq) else {
+                    continue;
+                };
+                let (condition, mut values) = head_update(*seq);
+                values.insert(":next".into(), n(*new));
+                full.update(
+                    &key_feed(*key).pk(),
+                    FEED_SK,
+                    "SET seq = :next",
+                    Some(condition),
+                    values,
+                    None,
+                )?;
+                full.on_conflict(ConflictKind::FeedMoved);
+            }
+            match self.transact_items(&full).await {
+                Err(StoreError::Conflict(ConflictKind::FeedMoved | ConflictKind::Contention))
+                    if started.elapsed() < FEED_DEADLINE =>
+                {
+                    // Wait first, then read the head: it is then as fresh as possible.
+                    backoff(attempt).await;
+                    for (key, seq) in heads.iter_mut() {
+                        *seq = self.feed_head(key_feed(*key)).await?;
+                    }
+                }
+                other => return other,
+            }
+        }
+        Err(StoreError::Conflict(ConflictKind::Contention))
+    }
+
+    async fn transact_items(&self, tx: &TxItems<'_>) -> StoreResult<()> {
         let mut attempt = 0;
         loop {
             attempt += 1;

@@ -42,6 +42,7 @@ impl Store {
             password_hash: new.password_hash.clone(),
             role: Role::User,
             session_epoch: 0,
+            version: 1,
             created_at: now,
             updated_at: now,
         };
@@ -108,20 +109,32 @@ impl Store {
         if user.role == role {
             return Ok(RoleChange::Unchanged { user_id: user.id });
         }
-        self.client
-            .update_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user.id)))
-            .key("SK", s(PROFILE))
-            .update_expression("SET #role = :role, updatedAt = :now ADD sessionEpoch :one")
-            .condition_expression("attribute_exists(PK)")
-            .expression_attribute_names("#role", "role")
-            .expression_attribute_values(":role", s(role.as_str()))
-            .expression_attribute_values(":now", s(now))
-            .expression_attribute_values(":one", AttributeValue::N("1".into()))
-            .send()
-            .await
-            .map_err(sdk_error)?;
+        let mut tx = super::transact::TxItems::new(self);
+        tx.update(
+            &user_pk(user.id),
+            PROFILE,
+            &format!(
+                "SET #role = :role, updatedAt = :now, {} ADD sessionEpoch :one",
+                super::NEXT_VERSION
+            ),
+            Some("attribute_exists(PK)"),
+            super::attr::Item::from([
+                (":role".into(), s(role.as_str())),
+                (":now".into(), s(now)),
+                (":one".into(), AttributeValue::N("1".into())),
+            ]),
+            Some(std::collections::HashMap::from([(
+                "#role".to_owned(),
+                "role".to_owned(),
+            )])),
+        )?;
+        tx.record(super::feed::Change::upsert(
+            super::feed::Feed::User(user.id),
+            super::feed::Entity::User,
+            user.id,
+            user.version + 1,
+        ));
+        self.transact(tx).await?;
         Ok(RoleChange::Changed { user_id: user.id })
     }
 

@@ -3,12 +3,11 @@
 //! `txnSum` and `txnCount` change in the same transaction as every transaction item,
 //! so `amountBalance = initialBalance + txnSum` is always exact and current (O(1) read).
 
-use rust_decimal::Decimal;
-
-use super::attr::{n, s};
+use super::attr::{n, s, Item};
+use super::feed::{head_seq, Change, Entity, Feed, FEED_SK};
 use super::keys::{user_pk, WALLET};
-use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
-use crate::domain::Currency;
+use super::transact::TxItems;
+use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
 
 pub use crate::domain::Wallet;
 
@@ -24,49 +23,77 @@ impl Store {
 }
 
 impl Store {
-    /// Sets name, initial balance and currency; a currency change requires an empty wallet
-    /// (checked in the same conditional write, so a concurrent transaction cannot slip in).
+    /// The wallet and the user's feed head, in one `BatchGetItem`.
+    pub async fn get_wallet_and_head(&self, user_id: u64) -> StoreResult<(Option<Wallet>, u64)> {
+        let pk = user_pk(user_id);
+        let items = self
+            .batch_get(vec![
+                super::batch::key(&pk, WALLET),
+                super::batch::key(&pk, FEED_SK),
+            ])
+            .await?;
+        let (mut wallet, mut head) = (None, 0);
+        for item in items {
+            match item
+                .get("SK")
+                .and_then(|v| v.as_s().ok())
+                .map(String::as_str)
+            {
+                Some(WALLET) => wallet = Some(Wallet::try_from(&item)?),
+                Some(FEED_SK) => head = head_seq(&item),
+                _ => {}
+            }
+        }
+        Ok((wallet, head))
+    }
+
+    /// Sets name, initial balance and currency if the wallet is still at the version read
+    /// (`Conflict(Changed)` otherwise, or `NotFound` when it is gone); a currency change
+    /// requires an empty wallet (checked in the same conditional write, so a concurrent
+    /// transaction cannot slip in: it moves the version).
     pub async fn update_wallet(
         &self,
-        user_id: u64,
-        name: &str,
-        initial_balance: Decimal,
-        currency: Currency,
-        now: &str,
-    ) -> StoreResult<Wallet> {
-        let result = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(WALLET))
-            .update_expression(
-                "SET #name = :name, initialBalance = :ib, currencyCode = :cur, updatedAt = :now",
-            )
-            .condition_expression(
-                "attribute_exists(PK) AND (currencyCode = :cur OR txnCount = :zero)",
-            )
-            .expression_attribute_names("#name", "name")
-            .expression_attribute_values(":name", s(name))
-            .expression_attribute_values(":ib", n(initial_balance))
-            .expression_attribute_values(":cur", s(currency.code()))
-            .expression_attribute_values(":now", s(now))
-            .expression_attribute_values(":zero", n(0))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
-            .send()
-            .await;
-        match result {
-            Ok(out) => {
-                let item = out
-                    .attributes
-                    .ok_or_else(|| anyhow::anyhow!("update returned no attributes"))?;
-                Ok(Wallet::try_from(&item)?)
+        current: &Wallet,
+        next: &Wallet,
+        head: u64,
+    ) -> StoreResult<()> {
+        let mut tx = TxItems::new(self);
+        tx.feed_head_is(Feed::User(current.user_id), head);
+        let mut values = Item::from([
+            (":name".into(), s(&next.name)),
+            (":ib".into(), n(next.initial_balance)),
+            (":cur".into(), s(next.currency.code())),
+            (":now".into(), s(next.updated_at.to_string())),
+            (":zero".into(), n(0)),
+            (":one".into(), n(1)),
+        ]);
+        let condition = super::at_version(
+            "attribute_exists(PK) AND (currencyCode = :cur OR txnCount = :zero)",
+            Some(current.version),
+            &mut values,
+        );
+        tx.update(
+            &user_pk(current.user_id),
+            WALLET,
+            &format!("SET #name = :name, initialBalance = :ib, currencyCode = :cur, updatedAt = :now, {NEXT_VERSION}"),
+            Some(&condition),
+            values,
+            Some(std::collections::HashMap::from([("#name".to_owned(), "name".to_owned())])),
+        )?;
+        tx.record(Change::upsert(
+            Feed::User(current.user_id),
+            Entity::Wallet,
+            current.id,
+            next.version,
+        ));
+        match self.transact(tx).await {
+            Err(StoreError::Conflict(ConflictKind::Changed)) => {
+                match self.get_wallet(current.user_id).await? {
+                    Some(_) => Err(StoreError::Conflict(ConflictKind::Changed)),
+                    None => Err(StoreError::NotFound),
+                }
             }
-            Err(e) if super::is_condition_failure(&e) => match self.get_wallet(user_id).await? {
-                Some(_) => Err(StoreError::Conflict(ConflictKind::HasTransactions)),
-                None => Err(StoreError::NotFound),
-            },
-            Err(e) => Err(sdk_error(e)),
+            other => other,
         }
     }
 }

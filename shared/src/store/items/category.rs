@@ -28,6 +28,7 @@ pub fn to_item(c: &Category) -> Item {
         ("isGlobal".into(), AttributeValue::Bool(c.is_global())),
         ("categoryType".into(), s(c.category_type.as_str())),
         ("useCount".into(), n(c.use_count)),
+        ("version".into(), n(c.version)),
         ("createdAt".into(), s(c.created_at.to_string())),
         ("updatedAt".into(), s(c.updated_at.to_string())),
     ])
@@ -56,6 +57,7 @@ impl TryFrom<&Item> for Category {
             category_type: CategoryType::parse(kind)
                 .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
+            version: get_opt_u64(item, "version").unwrap_or(1),
             created_at: get_timestamp(item, "createdAt")?,
             updated_at: get_timestamp(item, "updatedAt")?,
         })
@@ -78,6 +80,7 @@ mod tests {
             color: "#8E24AA".into(),
             category_type: CategoryType::Debit,
             use_count: 3,
+            version: 2,
             created_at: at,
             updated_at: at,
         };

@@ -18,6 +18,7 @@ pub fn to_item(u: &User) -> Item {
         ("passwordHash".into(), s(&u.password_hash)),
         ("role".into(), s(u.role.as_str())),
         ("sessionEpoch".into(), n(u.session_epoch)),
+        ("version".into(), n(u.version)),
         ("createdAt".into(), s(u.created_at.to_string())),
         ("updatedAt".into(), s(u.updated_at.to_string())),
     ])
@@ -44,6 +45,7 @@ impl TryFrom<&Item> for User {
             role: parse_role(get_s(item, "role")?)?,
             // Profiles written before sessions had epochs have none: epoch 0.
             session_epoch: get_opt_u64(item, "sessionEpoch").unwrap_or(0),
+            version: get_opt_u64(item, "version").unwrap_or(1),
             created_at: get_timestamp(item, "createdAt")?,
             updated_at: get_timestamp(item, "updatedAt")?,
         })
@@ -66,6 +68,7 @@ mod tests {
             password_hash: "$argon2id$...".into(),
             role: Role::Admin,
             session_epoch: 3,
+            version: 4,
             created_at: at,
             updated_at: at,
         };

@@ -1,6 +1,6 @@
 //! A wallet's item: `PK = USER#<id>`, `SK = WALLET`.
 
-use super::super::attr::{get_decimal, get_s, get_timestamp, get_u64, n, s, Item};
+use super::super::attr::{get_decimal, get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::super::keys::{user_pk, WALLET};
 use crate::domain::{Currency, Wallet};
 
@@ -14,6 +14,7 @@ pub fn to_item(w: &Wallet) -> Item {
         ("initialBalance".into(), n(w.initial_balance)),
         ("txnSum".into(), n(w.txn_sum)),
         ("txnCount".into(), n(w.txn_count)),
+        ("version".into(), n(w.version)),
         ("createdAt".into(), s(w.created_at.to_string())),
         ("updatedAt".into(), s(w.updated_at.to_string())),
     ])
@@ -37,6 +38,7 @@ impl TryFrom<&Item> for Wallet {
             initial_balance: get_decimal(item, "initialBalance")?,
             txn_sum: get_decimal(item, "txnSum")?,
             txn_count: get_u64(item, "txnCount")?,
+            version: get_opt_u64(item, "version").unwrap_or(1),
             created_at: get_timestamp(item, "createdAt")?,
             updated_at: get_timestamp(item, "updatedAt")?,
         })

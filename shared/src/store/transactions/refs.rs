@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use super::super::attr::{get_s, get_u64};
 use super::super::batch::key;
 use super::super::categories::{pick_category, Category};
+use super::super::feed::{head_seq, FEED_SK};
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
@@ -30,6 +31,8 @@ pub struct Refs {
     pub tags_found: BTreeSet<u64>,
     pub transaction: Option<Transaction>,
     pub idempotency: Option<IdempotencyRecord>,
+    /// The user's change feed head (see [`crate::store::feed`]).
+    pub feed_head: u64,
 }
 
 /// The keys to fetch for [`Store::fetch_refs`] (the wallet is always fetched).
@@ -46,7 +49,7 @@ impl Store {
     /// Fetches the wallet and everything a write refers to in one `BatchGetItem`.
     pub async fn fetch_refs(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
         let pk = user_pk(user_id);
-        let mut wanted = vec![key(&pk, WALLET)];
+        let mut wanted = vec![key(&pk, WALLET), key(&pk, FEED_SK)];
         if let Some(c) = keys.category_id {
             wanted.push(key(GLOBAL_PK, &cat_sk(c)));
             wanted.push(key(&pk, &cat_sk(c)));
@@ -70,7 +73,9 @@ impl Store {
         let mut categories = Vec::new();
         for item in found {
             let sk = get_s(&item, "SK")?.to_owned();
-            if sk == WALLET {
+            if sk == FEED_SK {
+                refs.feed_head = head_seq(&item);
+            } else if sk == WALLET {
                 refs.wallet = Some(Wallet::try_from(&item)?);
             } else if sk.starts_with("CAT#") {
                 categories.push(item);

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 
 use super::super::attr::{n, s, Item};
+use super::super::feed::{Change, Entity, Feed};
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
@@ -30,9 +31,11 @@ impl Store {
         &self,
         txn: &Transaction,
         idempotency: Option<(&str, &str)>,
+        head: Option<u64>,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
+        known_head(&mut tx, txn.user_id, head);
         put_new(&mut tx, txn)?;
         let mut deltas = Deltas::default();
         deltas.add(txn, 1);
@@ -58,9 +61,11 @@ impl Store {
         &self,
         old: &Transaction,
         new: &Transaction,
+        head: Option<u64>,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
+        known_head(&mut tx, new.user_id, head);
         tx.put(
             super::super::items::transaction::to_item(new),
             Some("attribute_exists(PK) AND version = :v"),
@@ -70,13 +75,25 @@ impl Store {
         deltas.add(old, -1);
         deltas.add(new, 1);
         deltas.emit(&mut tx, now)?;
+        tx.record(Change::upsert(
+            Feed::User(new.user_id),
+            Entity::Transaction,
+            new.id,
+            new.version,
+        ));
         self.transact(tx).await
     }
 
     /// Deletes `old` if it is still the stored version, reverting its balance change and
     /// releasing its references.
-    pub async fn remove_transaction(&self, old: &Transaction, now: &str) -> StoreResult<()> {
+    pub async fn remove_transaction(
+        &self,
+        old: &Transaction,
+        head: Option<u64>,
+        now: &str,
+    ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
+        known_head(&mut tx, old.user_id, head);
         tx.delete(
             &user_pk(old.user_id),
             &txn_sk(old.id),
@@ -86,18 +103,37 @@ impl Store {
         let mut deltas = Deltas::default();
         deltas.add(old, -1);
         deltas.emit(&mut tx, now)?;
+        tx.record(Change::delete(
+            Feed::User(old.user_id),
+            Entity::Transaction,
+            old.id,
+            old.version,
+        ));
         self.transact(tx).await
     }
 }
 
-/// Puts a transaction that must not exist yet.
-fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
+/// The user's feed head when it was read with the write's references (`head`).
+fn known_head(tx: &mut TxItems<'_>, user_id: u64, head: Option<u64>) {
+    if let Some(seq) = head {
+        tx.feed_head_is(Feed::User(user_id), seq);
+    }
+}
+
+/// Puts a transaction that must not exist yet, and records it in the user's feed.
+pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
     tx.put(
         super::super::items::transaction::to_item(txn),
         Some("attribute_not_exists(PK)"),
         None,
     )?;
     tx.on_conflict(ConflictKind::IdTaken);
+    tx.record(Change::upsert(
+        Feed::User(txn.user_id),
+        Entity::Transaction,
+        txn.id,
+        txn.version,
+    ));
     Ok(())
 }
 
@@ -159,13 +195,14 @@ impl Deltas {
         tx.update(
             &pk,
             WALLET,
-            "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now",
+            "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now, version = if_not_exists(version, :one) + :one",
             Some("attribute_exists(PK) AND currencyCode = :cur"),
             Item::from([
                 (":delta".into(), n(self.sum)),
                 (":count".into(), n(self.count)),
                 (":now".into(), s(now)),
                 (":cur".into(), s(currency.code())),
+                (":one".into(), n(1)),
             ]),
             None,
         )?;

@@ -1,0 +1,235 @@
+//! The change log behind `GET /api/sync`: every write of something a client syncs records
+//! a change entry in the same `TransactWriteItems` as the write itself, so an entry never
+//! exists without its write and a failed write leaves none.
+//!
+//! Each feed (one per user, in their partition, and one shared `GLOBAL` feed for global
+//! categories) has a head item `FEED` holding its sequence number; entries are
+//! `CHG#<seq, 16 digits>`. A write reads the head, puts the next entries and moves the head
+//! conditionally on it being unchanged: writers of one feed commit one after another, so
+//! sequence order is commit order and a reader never skips an entry that commits later
+//! with a lower number. When the head moved meanwhile, only the feed items are rebuilt and
+//! the write is sent again; the write's own conditions still guard everything else.
+//!
+//! Entries expire after [`RETENTION_DAYS`] (the table's TTL deletes them some time later).
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use super::keys::{user_pk, GLOBAL_PK};
+use super::{sdk_error, Store, StoreResult};
+
+/// Changes are kept at least this long.
+pub const RETENTION_DAYS: i64 = 90;
+/// Entries live a day beyond the retention, so a reader at the edge still finds them.
+const TTL_SECS: i64 = (RETENTION_DAYS + 1) * 24 * 3600;
+
+pub const FEED_SK: &str = "FEED";
+pub const CHANGE_PREFIX: &str = "CHG#";
+
+pub fn change_sk(seq: u64) -> String {
+    format!("{CHANGE_PREFIX}{seq:016}")
+}
+
+/// Which feed a change belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Feed {
+    User(u64),
+    Global,
+}
+
+impl Feed {
+    pub fn pk(self) -> String {
+        match self {
+            Feed::User(id) => user_pk(id),
+            Feed::Global => GLOBAL_PK.to_owned(),
+        }
+    }
+}
+
+/// What changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Entity {
+    User,
+    Wallet,
+    Category,
+    Tag,
+    Provider,
+    Transaction,
+}
+
+impl Entity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Entity::User => "user",
+            Entity::Wallet => "wallet",
+            Entity::Category => "category",
+            Entity::Tag => "tag",
+            Entity::Provider => "provider",
+            Entity::Transaction => "transaction",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "user" => Entity::User,
+            "wallet" => Entity::Wallet,
+            "category" => Entity::Category,
+            "tag" => Entity::Tag,
+            "provider" => Entity::Provider,
+            "transaction" => Entity::Transaction,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Upsert,
+    Delete,
+}
+
+/// One change to record with a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub feed: Feed,
+    pub entity: Entity,
+    pub id: u64,
+    pub op: Op,
+    /// The version the write leaves (for a delete: the version deleted).
+    pub version: u64,
+}
+
+impl Change {
+    pub fn upsert(feed: Feed, entity: Entity, id: u64, version: u64) -> Self {
+        Self {
+            feed,
+            entity,
+            id,
+            op: Op::Upsert,
+            version,
+        }
+    }
+
+    pub fn delete(feed: Feed, entity: Entity, id: u64, version: u64) -> Self {
+        Self {
+            op: Op::Delete,
+            ..Self::upsert(feed, entity, id, version)
+        }
+    }
+}
+
+/// A change entry as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub seq: u64,
+    pub entity: Entity,
+    pub id: u64,
+    pub op: Op,
+    pub version: u64,
+    /// Commit time, epoch milliseconds (orders the user's and the global feed).
+    pub at_ms: i64,
+}
+
+pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64) -> Item {
+    let op = match change.op {
+        Op::Upsert => "upsert",
+        Op::Delete => "delete",
+    };
+    Item::from([
+        ("PK".into(), s(change.feed.pk())),
+        ("SK".into(), s(change_sk(seq))),
+        ("entity".into(), s(change.entity.as_str())),
+        ("id".into(), n(change.id)),
+        ("op".into(), s(op)),
+        ("version".into(), n(change.version)),
+        ("atMs".into(), n(at_ms)),
+        ("expiresAt".into(), n(at_ms / 1000 + TTL_SECS)),
+    ])
+}
+
+impl TryFrom<&Item> for Entry {
+    type Error = anyhow::Error;
+
+    fn try_from(item: &Item) -> anyhow::Result<Self> {
+        let sk = get_s(item, "SK")?;
+        let seq = sk
+            .strip_prefix(CHANGE_PREFIX)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| anyhow::anyhow!("change entry with a malformed SK"))?;
+        let entity = get_s(item, "entity")?;
+        Ok(Self {
+            seq,
+            entity: Entity::parse(entity)
+                .ok_or_else(|| anyhow::anyhow!("unknown entity {entity}"))?,
+            id: get_u64(item, "id")?,
+            op: if get_s(item, "op")? == "delete" {
+                Op::Delete
+            } else {
+                Op::Upsert
+            },
+            version: get_opt_u64(item, "version").unwrap_or(1),
+            at_ms: get_opt_u64(item, "atMs").unwrap_or(0) as i64,
+        })
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
+    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+impl Store {
+    /// The last sequence number of a feed (0 when it has none yet).
+    pub async fn feed_head(&self, feed: Feed) -> StoreResult<u64> {
+        Ok(self
+            .get(&feed.pk(), FEED_SK)
+            .await?
+            .and_then(|item| get_opt_u64(&item, "seq"))
+            .unwrap_or(0))
+    }
+
+    /// Up to `limit` entries of a feed after sequence number `after`, oldest first.
+    pub async fn feed_entries(
+        &self,
+        feed: Feed,
+        after: u64,
+        limit: i32,
+    ) -> StoreResult<Vec<Entry>> {
+        let out = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
+            .expression_attribute_values(":pk", s(feed.pk()))
+            .expression_attribute_values(":from", s(change_sk(after.saturating_add(1))))
+            .expression_attribute_values(":to", s(change_sk(u64::MAX / 10)))
+            .consistent_read(true)
+            .limit(limit)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        out.items
+            .unwrap_or_default()
+            .iter()
+            .map(|item| Entry::try_from(item).map_err(Into::into))
+            .collect()
+    }
+}
+
+/// The head update that takes a feed from `seq` to `next`: conditional on it still being
+/// at `seq` (a head that does not exist yet is at 0).
+pub(crate) fn head_update(seq: u64) -> (&'static str, Item) {
+    let condition = if seq == 0 {
+        "attribute_not_exists(seq) OR seq = :seq"
+    } else {
+        "seq = :seq"
+    };
+    (condition, Item::from([(":seq".into(), n(seq))]))
+}
+
+/// Reads `seq` from a head item fetched with other items.
+pub fn head_seq(item: &Item) -> u64 {
+    match item.get("seq") {
+        Some(AttributeValue::N(v)) => v.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
