@@ -25,6 +25,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("categories", categories_fn::api()),
         ("tags", tags_fn::api()),
         ("providers", providers_fn::api()),
+        ("sync", sync_fn::api()),
     ]
 }
 
@@ -48,12 +49,13 @@ points to the next page.",
         (name = "categories", description = "Global and own categories"),
         (name = "tags", description = "The caller's tags"),
         (name = "providers", description = "The caller's providers (payees)"),
+        (name = "sync", description = "The change feed for offline clients"),
     ),
     components(
         schemas(Problem, FieldError),
         responses(
             docs::BadRequest, docs::Unauthorized, docs::Forbidden, docs::NotFound, docs::Conflict,
-            docs::PreconditionFailed, docs::PayloadTooLarge, docs::UnsupportedMediaType,
+            docs::PreconditionFailed, docs::Gone, docs::PayloadTooLarge, docs::UnsupportedMediaType,
             docs::Unprocessable, docs::TooManyRequests, docs::InternalError, docs::Unavailable
         )
     ),

@@ -11,6 +11,7 @@ mod lambda;
 mod matrix;
 mod resources;
 mod security;
+mod sync;
 mod tokens;
 mod transactions;
 mod users;

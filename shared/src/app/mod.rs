@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod categories;
 pub mod named;
+pub mod sync;
 pub mod transactions;
 pub mod users;
 pub mod wallet;
@@ -34,6 +35,9 @@ pub enum AppError {
     /// The version the client based its change on is no longer the current one.
     #[error("{0}")]
     PreconditionFailed(String),
+    /// What the request continues from is no longer kept (an expired sync cursor).
+    #[error("{0}")]
+    Gone(String),
     /// A repeated request that is not the same request (an idempotency key reused).
     #[error("{0}")]
     Unprocessable(String),

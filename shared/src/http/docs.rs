@@ -39,6 +39,11 @@ pub struct Conflict(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct PreconditionFailed(pub Problem);
 
+/// The sync cursor is older than the changes kept: sync again without a cursor.
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct Gone(pub Problem);
+
 /// The body is too large.
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]

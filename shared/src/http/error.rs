@@ -53,6 +53,7 @@ impl From<crate::app::AppError> for ApiError {
             AppError::Forbidden(m) => ApiError::Forbidden(m),
             AppError::Conflict(m) => ApiError::Conflict(m),
             AppError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
+            AppError::Gone(m) => ApiError::Gone(m),
             AppError::Unprocessable(m) => ApiError::Unprocessable(m),
             AppError::Store(e) => e.into(),
         }
@@ -82,6 +83,9 @@ pub enum ApiError {
     /// 409: duplicate, in use or changed meanwhile.
     #[error("{0}")]
     Conflict(String),
+    /// 410: what the request continues from is no longer kept.
+    #[error("{0}")]
+    Gone(String),
     /// 412: `If-Match` does not match the current version.
     #[error("{0}")]
     PreconditionFailed(String),
@@ -131,6 +135,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PreconditionFailed(_) => StatusCode::PRECONDITION_FAILED,
+            ApiError::Gone(_) => StatusCode::GONE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,

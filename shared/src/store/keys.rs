@@ -13,10 +13,11 @@
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
+//! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL` | `FEED` / `CHG#<seq, 16 digits>` | |
 //! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
 //!
-//! Sessions and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
+//! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS`, `GSI1SK = USER#<id>` so admins can page through
 //! users without a scan.

@@ -1,0 +1,616 @@
+//! The change feed (`GET /api/sync`) and conditional requests on every resource.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use reqwest::Method;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+
+/// A device: the state it rebuilt from the feed, and its cursor.
+#[derive(Default)]
+struct Device {
+    cursor: Option<String>,
+    /// (entity, id) → the JSON of GET.
+    items: BTreeMap<(String, u64), Value>,
+}
+
+impl Device {
+    /// Follows the feed until `hasMore` is false; returns the changes seen.
+    async fn sync(&mut self, app: &TestApp, user: &TestUser, limit: usize) -> usize {
+        let mut seen = 0;
+        for _ in 0..10_000 {
+            let mut path = format!("/api/sync?limit={limit}");
+            if let Some(c) = &self.cursor {
+                path.push_str(&format!("&cursor={}", urlencode(c)));
+            }
+            let r = app.call(Method::GET, &path, Some(user), None).await;
+            assert_eq!(r.status(), 200, "GET {path}");
+            let page: Value = r.json().await.unwrap();
+            for change in page["changes"].as_array().unwrap() {
+                seen += 1;
+                let key = (
+                    change["entity"].as_str().unwrap().to_owned(),
+                    change["id"].as_u64().unwrap(),
+                );
+                match change["op"].as_str().unwrap() {
+                    "upsert" => {
+                        assert!(change["version"].as_u64().unwrap() >= 1);
+                        self.items.insert(key, change["data"].clone());
+                    }
+                    "delete" => {
+                        assert!(change.get("data").is_none());
+                        self.items.remove(&key);
+                    }
+                    other => panic!("unknown op {other}"),
+                }
+            }
+            self.cursor = Some(page["nextCursor"].as_str().unwrap().to_owned());
+            if !page["hasMore"].as_bool().unwrap() {
+                return seen;
+            }
+        }
+        panic!("the feed never ended");
+    }
+
+    fn of(&self, entity: &str) -> BTreeMap<u64, Value> {
+        self.items
+            .iter()
+            .filter(|((e, _), _)| e == entity)
+            .map(|((_, id), v)| (*id, v.clone()))
+            .collect()
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+async fn get_json(app: &TestApp, user: &TestUser, path: &str) -> Value {
+    let r = app.call(Method::GET, path, Some(user), None).await;
+    assert_eq!(r.status(), 200, "GET {path}");
+    r.json().await.unwrap()
+}
+
+/// What the list endpoints say, keyed like a device's state.
+async fn server_state(app: &TestApp, user: &TestUser) -> BTreeMap<(String, u64), Value> {
+    let mut state = BTreeMap::new();
+    let me = get_json(app, user, "/users/me").await;
+    state.insert(("user".to_owned(), user.id), me);
+    let wallet = get_json(app, user, "/api/wallet").await;
+    state.insert(
+        ("wallet".to_owned(), wallet["id"].as_u64().unwrap()),
+        wallet,
+    );
+    for (entity, path) in [
+        ("category", "/api/categories"),
+        ("tag", "/api/tags"),
+        ("provider", "/api/providers"),
+    ] {
+        for item in get_json(app, user, path).await.as_array().unwrap() {
+            state.insert(
+                (entity.to_owned(), item["id"].as_u64().unwrap()),
+                item.clone(),
+            );
+        }
+    }
+    let mut path = "/api/transactions?limit=100".to_owned();
+    loop {
+        let r = app.call(Method::GET, &path, Some(user), None).await;
+        let next = r
+            .headers()
+            .get("link")
+            .map(|v| v.to_str().unwrap().to_owned());
+        for item in r.json::<Value>().await.unwrap().as_array().unwrap() {
+            state.insert(
+                ("transaction".to_owned(), item["id"].as_u64().unwrap()),
+                item.clone(),
+            );
+        }
+        match next {
+            Some(link) => path = link[1..link.find('>').unwrap()].to_owned(),
+            None => break,
+        }
+    }
+    state
+}
+
+fn amount(v: &Value) -> Decimal {
+    Decimal::from_str(v["amount"].to_string().trim_matches('"')).unwrap()
+}
+
+/// Two devices of one user make random creates, updates and deletes (deletes racing
+/// updates included); after a final sync each device's state equals the server's,
+/// field by field, and the balance equals the initial balance plus the signed sum.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_devices_converge_on_the_server_state_through_the_feed() {
+    use rand::{Rng, SeedableRng};
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
+    let mut a = Device::default();
+    let mut b = Device::default();
+    a.sync(&app, &user, 7).await;
+    b.sync(&app, &user, 50).await;
+    let wallet = json!({"name": "Main", "initialBalance": "100.00", "currency": "EUR"});
+    assert_eq!(
+        app.call(Method::PUT, "/api/wallet", Some(&user), Some(&wallet))
+            .await
+            .status(),
+        200
+    );
+
+    for step in 0..120 {
+        let device_ids: Vec<(String, u64)> = if step % 2 == 0 { &a } else { &b }
+            .items
+            .keys()
+            .cloned()
+            .collect();
+        let pick = |entity: &str, rng: &mut rand::rngs::StdRng| {
+            let ids: Vec<u64> = device_ids
+                .iter()
+                .filter(|(e, _)| e == entity)
+                .map(|(_, id)| *id)
+                .collect();
+            (!ids.is_empty()).then(|| ids[rng.random_range(0..ids.len())])
+        };
+        match rng.random_range(0..10) {
+            0 => {
+                app.create(&user, "/api/tags", &json!({"tagName": format!("t{step}")}))
+                    .await;
+            }
+            1 => {
+                app.create(
+                    &user,
+                    "/api/providers",
+                    &json!({"providerName": format!("p{step}")}),
+                )
+                .await;
+            }
+            2 => {
+                let body = json!({"categoryName": format!("c{step}"), "type": "DEBIT"});
+                app.create(&user, "/api/categories", &body).await;
+            }
+            3 => {
+                // A rename racing a delete of the same tag: one of them wins, either way
+                // the feed must end in the server's state.
+                if let Some(id) = pick("tag", &mut rng) {
+                    let path = format!("/api/tags/{id}");
+                    let rename = json!({"tagName": format!("r{step}")});
+                    let (r1, r2) = tokio::join!(
+                        app.call(Method::PUT, &path, Some(&user), Some(&rename)),
+                        app.call(Method::DELETE, &path, Some(&user), None),
+                    );
+                    assert!(
+                        [200, 404, 409].contains(&r1.status().as_u16()),
+                        "{}",
+                        r1.status()
+                    );
+                    assert!(
+                        [204, 404, 409].contains(&r2.status().as_u16()),
+                        "{}",
+                        r2.status()
+                    );
+                }
+            }
+            4..=6 => {
+                let category = if rng.random_bool(0.5) { 1 } else { 4 };
+                let cents: i64 = rng.random_range(1..100_000);
+                let body = json!({"amount": Decimal::new(cents, 2).to_string(), "categoryId": category,
+                    "date": format!("20{:02}-0{}-1{}", rng.random_range(10..27), rng.random_range(1..10), rng.random_range(0..10))});
+                assert_eq!(app.create_transaction(&user, &body).await.status(), 201);
+            }
+            7 | 8 => {
+                if let Some(id) = pick("transaction", &mut rng) {
+                    let body = json!({"amount": "3.33", "categoryId": 4, "date": "2019-02-03", "note": format!("edit {step}")});
+                    let (r1, r2) = tokio::join!(app.update_transaction(&user, id, &body), async {
+                        if rng_bool(step) {
+                            Some(app.delete_transaction(&user, id).await)
+                        } else {
+                            None
+                        }
+                    });
+                    assert!(
+                        [200, 404].contains(&r1.status().as_u16()),
+                        "{}",
+                        r1.status()
+                    );
+                    if let Some(r2) = r2 {
+                        assert!(
+                            [204, 404].contains(&r2.status().as_u16()),
+                            "{}",
+                            r2.status()
+                        );
+                    }
+                }
+            }
+            _ => {
+                if let Some(id) = pick("provider", &mut rng) {
+                    let r = app
+                        .call(
+                            Method::DELETE,
+                            &format!("/api/providers/{id}"),
+                            Some(&user),
+                            None,
+                        )
+                        .await;
+                    assert!([204, 404].contains(&r.status().as_u16()));
+                }
+            }
+        }
+        // Each device syncs now and then, with its own page size.
+        if step % 7 == 0 {
+            a.sync(&app, &user, 7).await;
+        }
+        if step % 11 == 0 {
+            b.sync(&app, &user, 50).await;
+        }
+    }
+    a.sync(&app, &user, 7).await;
+    b.sync(&app, &user, 50).await;
+    let server = server_state(&app, &user).await;
+    let count = |e: &str| server.keys().filter(|(k, _)| k == e).count();
+    eprintln!(
+        "server state: {} transactions, {} tags, {} providers, {} categories",
+        count("transaction"),
+        count("tag"),
+        count("provider"),
+        count("category")
+    );
+    assert!(count("transaction") >= 10 && count("tag") >= 1 && count("category") >= 10);
+    assert_eq!(a.items, server, "device A differs from the server");
+    assert_eq!(b.items, server, "device B differs from the server");
+
+    let signed: Decimal = a
+        .of("transaction")
+        .values()
+        .map(|t| {
+            if t["categoryType"] == "DEBIT" {
+                -amount(&t["amount"])
+            } else {
+                amount(&t["amount"])
+            }
+        })
+        .sum();
+    let wallet = a.of("wallet").into_values().next().unwrap();
+    assert_eq!(
+        amount(&wallet["amountBalance"]),
+        Decimal::from_str("100.00").unwrap() + signed
+    );
+}
+
+fn rng_bool(step: usize) -> bool {
+    step.is_multiple_of(3)
+}
+
+#[tokio::test]
+async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_order() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let old = app.add(&user, "12.00", 4, "2019-01-15").await["id"]
+        .as_u64()
+        .unwrap();
+    let mut device = Device::default();
+    device.sync(&app, &user, 200).await;
+    assert!(device.items.contains_key(&("transaction".to_owned(), old)));
+    let quiet = device.sync(&app, &user, 200).await;
+    assert_eq!(quiet, 0, "nothing changed: an incremental sync is empty");
+
+    let edit = json!({"amount": "13.00", "categoryId": 4, "date": "2019-01-15", "note": "fixed"});
+    assert_eq!(
+        app.update_transaction(&user, old, &edit).await.status(),
+        200
+    );
+    let newer = app.add(&user, "1.00", 1, "2026-11-01").await["id"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(app.delete_transaction(&user, newer).await.status(), 204);
+
+    let r = app
+        .call(
+            Method::GET,
+            &format!(
+                "/api/sync?cursor={}",
+                urlencode(device.cursor.as_ref().unwrap())
+            ),
+            Some(&user),
+            None,
+        )
+        .await;
+    let page: Value = r.json().await.unwrap();
+    let changes = page["changes"].as_array().unwrap();
+    let summary: Vec<(String, u64, String)> = changes
+        .iter()
+        .map(|c| {
+            (
+                c["entity"].as_str().unwrap().to_owned(),
+                c["id"].as_u64().unwrap(),
+                c["op"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    // The edit, then the create replaced by its delete, then the wallet they moved.
+    assert_eq!(
+        summary[0],
+        ("transaction".to_owned(), old, "upsert".to_owned())
+    );
+    assert_eq!(
+        summary[1],
+        ("transaction".to_owned(), newer, "delete".to_owned())
+    );
+    assert_eq!(summary[2].0, "wallet");
+    assert_eq!(changes[0]["data"]["note"], "fixed");
+    assert_eq!(changes[0]["version"], 2);
+    assert_eq!(page["hasMore"], false);
+    let get = get_json(&app, &user, &format!("/api/transactions/{old}")).await;
+    assert_eq!(changes[0]["data"], get, "data is exactly the JSON of GET");
+}
+
+#[tokio::test]
+async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users() {
+    let app = spawn_app().await;
+    let admin = app.new_admin().await;
+    let ann = app.new_user().await;
+    let bob = app.new_user().await;
+    let mut feed_ann = Device::default();
+    feed_ann.sync(&app, &ann, 100).await;
+    let mut feed_bob = Device::default();
+    feed_bob.sync(&app, &bob, 100).await;
+    let globals_before = feed_ann.of("category").len();
+
+    let body = json!({"categoryName": "Pets", "type": "DEBIT", "isGlobal": true});
+    let global = app.create(&admin, "/api/categories", &body).await;
+    app.create(&bob, "/api/tags", &json!({"tagName": "bob-only"}))
+        .await;
+    app.add(&bob, "9.99", 4, "2026-01-02").await;
+    let mine = app
+        .create(&ann, "/api/tags", &json!({"tagName": "ann-only"}))
+        .await;
+
+    feed_ann.sync(&app, &ann, 100).await;
+    assert!(feed_ann
+        .items
+        .contains_key(&("category".to_owned(), global)));
+    assert!(feed_ann.items.contains_key(&("tag".to_owned(), mine)));
+    assert_eq!(feed_ann.of("category").len(), globals_before + 1);
+    assert!(
+        feed_ann.of("transaction").is_empty(),
+        "Bob's transaction reached Ann"
+    );
+    assert_eq!(feed_ann.of("tag").len(), 1, "Bob's tag reached Ann");
+    assert_eq!(feed_ann.of("user").len(), 1);
+
+    // Bob's account goes: nothing of it ever reaches Ann.
+    let r = app
+        .call(
+            Method::DELETE,
+            &format!("/users/{}", bob.id),
+            Some(&bob),
+            Some(&json!({"currentPassword": crate::helpers::PASSWORD})),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    assert_eq!(feed_ann.sync(&app, &ann, 100).await, 0);
+
+    // A cursor is bound to its user.
+    let r = app
+        .call(
+            Method::GET,
+            &format!(
+                "/api/sync?cursor={}",
+                urlencode(feed_ann.cursor.as_ref().unwrap())
+            ),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_problem(r, 400).await;
+}
+
+#[tokio::test]
+async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let mut device = Device::default();
+    device.sync(&app, &user, 100).await;
+    let stale = device.cursor.clone().unwrap();
+    for i in 0..3 {
+        app.create(&user, "/api/tags", &json!({"tagName": format!("t{i}")}))
+            .await;
+    }
+    // The table's TTL removes entries older than the retention: remove the first one.
+    let store = &app.state.store;
+    store
+        .client()
+        .delete_item()
+        .table_name(store.table())
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("USER#{}", user.id)),
+        )
+        .key(
+            "SK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("CHG#{:016}", 1)),
+        )
+        .send()
+        .await
+        .unwrap();
+    let r = app
+        .call(
+            Method::GET,
+            &format!("/api/sync?cursor={}", urlencode(&stale)),
+            Some(&user),
+            None,
+        )
+        .await;
+    let problem = assert_problem(r, 410).await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("without a cursor"),
+        "{problem}"
+    );
+    // Starting again without a cursor works.
+    let mut fresh = Device::default();
+    fresh.sync(&app, &user, 100).await;
+    assert_eq!(fresh.of("tag").len(), 3);
+
+    for bad in ["nonsense", &stale[..stale.len() - 2]] {
+        let r = app
+            .call(
+                Method::GET,
+                &format!("/api/sync?cursor={}", urlencode(bad)),
+                Some(&user),
+                None,
+            )
+            .await;
+        assert_problem(r, 400).await;
+    }
+    for limit in ["0", "501", "x"] {
+        let r = app
+            .call(
+                Method::GET,
+                &format!("/api/sync?limit={limit}"),
+                Some(&user),
+                None,
+            )
+            .await;
+        assert_problem(r, 400).await;
+    }
+}
+
+/// Every versioned resource: GET gives an ETag, If-None-Match with it is 304, a PUT or
+/// DELETE with a stale If-Match is 412 and changes nothing, a current one succeeds.
+#[tokio::test]
+async fn every_resource_answers_304_and_412() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let tag = app
+        .create(&user, "/api/tags", &json!({"tagName": "a"}))
+        .await;
+    let provider = app
+        .create(&user, "/api/providers", &json!({"providerName": "b"}))
+        .await;
+    let category = app
+        .create(
+            &user,
+            "/api/categories",
+            &json!({"categoryName": "c", "type": "DEBIT"}),
+        )
+        .await;
+    let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
+        .as_u64()
+        .unwrap();
+    let resources = [
+        (format!("/api/tags/{tag}"), json!({"tagName": "a2"}), true),
+        (
+            format!("/api/providers/{provider}"),
+            json!({"providerName": "b2"}),
+            true,
+        ),
+        (
+            format!("/api/categories/{category}"),
+            json!({"categoryName": "c2", "type": "DEBIT"}),
+            true,
+        ),
+        (
+            format!("/api/transactions/{txn}"),
+            json!({"amount": "6.00", "categoryId": 4, "date": "2026-02-02"}),
+            true,
+        ),
+        (
+            "/api/wallet".to_owned(),
+            json!({"name": "W", "initialBalance": 1, "currency": "EUR"}),
+            false,
+        ),
+        (
+            format!("/users/{}", user.id),
+            json!({"firstName": "Ann"}),
+            true,
+        ),
+    ];
+    for (path, body, deletable) in resources {
+        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        assert_eq!(r.status(), 200, "{path}");
+        let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+        let cached = app
+            .client
+            .get(app.url(&path))
+            .bearer_auth(&user.token)
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(cached.status(), 304, "{path}");
+        assert_eq!(cached.headers()["etag"].to_str().unwrap(), etag);
+        assert!(cached.bytes().await.unwrap().is_empty());
+
+        let put = |tag: &str| {
+            app.client
+                .put(app.url(&path))
+                .bearer_auth(&user.token)
+                .header("If-Match", tag)
+                .json(&body)
+                .send()
+        };
+        assert_problem(put("\"999\"").await.unwrap(), 412).await;
+        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        assert_eq!(
+            r.headers()["etag"].to_str().unwrap(),
+            etag,
+            "{path}: a 412 changed nothing"
+        );
+        let r = put(&etag).await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        let new_tag = r.headers()["etag"].to_str().unwrap().to_owned();
+        assert_ne!(new_tag, etag, "{path}");
+        // The old version is stale now, for a read too.
+        let fresh = app
+            .client
+            .get(app.url(&path))
+            .bearer_auth(&user.token)
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(fresh.status(), 200, "{path}");
+        if deletable && !path.starts_with("/users/") {
+            let delete = |tag: &str| {
+                app.client
+                    .delete(app.url(&path))
+                    .bearer_auth(&user.token)
+                    .header("If-Match", tag)
+                    .send()
+            };
+            assert_problem(delete(&etag).await.unwrap(), 412).await;
+            assert_eq!(delete(&new_tag).await.unwrap().status(), 204, "{path}");
+        }
+    }
+    // A transaction write moves the wallet's version (its balance changed).
+    let before = app
+        .call(Method::GET, "/api/wallet", Some(&user), None)
+        .await
+        .headers()["etag"]
+        .clone();
+    app.add(&user, "1.00", 4, "2026-02-03").await;
+    let after = app
+        .call(Method::GET, "/api/wallet", Some(&user), None)
+        .await
+        .headers()["etag"]
+        .clone();
+    assert_ne!(before, after);
+    // A stale If-Match on the user's deletion is refused too.
+    let r = app
+        .client
+        .delete(app.url(&format!("/users/{}", user.id)))
+        .bearer_auth(&user.token)
+        .header("If-Match", "\"1\"")
+        .json(&json!({"currentPassword": crate::helpers::PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(r, 412).await;
+}
