@@ -614,3 +614,119 @@ async fn every_resource_answers_304_and_412() {
         .unwrap();
     assert_problem(r, 412).await;
 }
+
+async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
+    let r = app
+        .call(
+            Method::POST,
+            "/api/transactions/batch",
+            Some(user),
+            Some(&json!({"operations": operations})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    r.json::<Value>().await.unwrap()["results"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// An offline queue: each operation stands alone, in order; a repeated batch replays its
+/// results without applying anything twice; the balance is exact whatever failed.
+#[tokio::test]
+async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
+    let app = spawn_app().await;
+    let ann = app.new_user().await;
+    let bob = app.new_user().await;
+    let bobs = app.add(&bob, "1.00", 4, "2026-01-01").await["id"]
+        .as_u64()
+        .unwrap();
+    let kept = app.add(&ann, "10.00", 4, "2026-01-01").await["id"]
+        .as_u64()
+        .unwrap();
+    let gone = app.add(&ann, "20.00", 4, "2026-01-02").await["id"]
+        .as_u64()
+        .unwrap();
+    let ops = json!([
+        {"op": "create", "idempotencyKey": "c1", "body": {"amount": "5.00", "categoryId": 1, "date": "2026-03-01"}},
+        {"op": "create", "idempotencyKey": "c2", "body": {"amount": "-1", "categoryId": 1, "date": "2026-03-01"}},
+        {"op": "update", "id": kept, "ifMatch": "\"7\"", "idempotencyKey": "u0", "body": {"amount": "99.00", "categoryId": 4, "date": "2026-01-01"}},
+        {"op": "update", "id": kept, "ifMatch": "\"1\"", "idempotencyKey": "u1", "body": {"amount": "11.00", "categoryId": 4, "date": "2026-01-01"}},
+        {"op": "delete", "id": gone, "idempotencyKey": "d1"},
+        {"op": "delete", "id": bobs, "idempotencyKey": "d2"},
+        {"op": "create", "body": {"amount": "2.50", "categoryId": 4, "date": "2026-03-02"}},
+    ]);
+    let results = batch(&app, &ann, ops.clone()).await;
+    let statuses: Vec<u64> = results
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [201, 400, 412, 200, 204, 404, 201]);
+    assert_eq!(results[1]["body"]["status"], 400);
+    assert!(results[1]["body"]["errors"].is_array(), "{}", results[1]);
+    assert_eq!(results[3]["body"]["amount"]["amount"].to_string(), "11.00");
+    assert!(results.iter().all(|r| r.get("replayed").is_none()));
+    // 5.00 credit - 11.00 - 2.50 debits.
+    assert_eq!(app.balance(&ann).await, "-8.50");
+    assert_eq!(
+        app.get_transaction(&bob, bobs).await.status(),
+        200,
+        "Bob's transaction is untouched"
+    );
+
+    // The queue is sent again (the device never saw the answer): keys replay, nothing
+    // is applied twice; the operation without a key creates again, as a new request would.
+    let again = batch(&app, &ann, ops).await;
+    let statuses: Vec<u64> = again
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [201, 400, 412, 200, 204, 404, 201]);
+    for i in [0, 3, 4] {
+        assert_eq!(again[i]["replayed"], true, "{i}: {}", again[i]);
+    }
+    assert_eq!(again[0]["body"]["id"], results[0]["body"]["id"]);
+    assert_eq!(
+        again[3]["body"], results[3]["body"],
+        "an update replays its first result"
+    );
+    assert_eq!(app.balance(&ann).await, "-11.00");
+    let list: Vec<Value> = app
+        .list_transactions(&ann, "?limit=100")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list.len(), 4);
+
+    // A key reused for another operation is refused.
+    let reuse = batch(
+        &app,
+        &ann,
+        json!([{"op": "delete", "id": kept, "idempotencyKey": "u1"}]),
+    )
+    .await;
+    assert_eq!(reuse[0]["status"], 422);
+
+    let too_many: Vec<Value> = (0..101)
+        .map(|_| json!({"op": "delete", "id": kept}))
+        .collect();
+    let r = app
+        .call(
+            Method::POST,
+            "/api/transactions/batch",
+            Some(&ann),
+            Some(&json!({"operations": too_many})),
+        )
+        .await;
+    assert_problem(r, 400).await;
+    let r = app
+        .call(
+            Method::POST,
+            "/api/transactions/batch",
+            Some(&ann),
+            Some(&json!({"operations": [{"op": "merge"}]})),
+        )
+        .await;
+    assert_problem(r, 400).await;
+}

@@ -1,5 +1,6 @@
 //! Transaction endpoints (`/api/transactions`) and the wallet balance they move.
 
+pub mod batch;
 pub mod dto;
 
 use axum::extract::State;
@@ -21,6 +22,7 @@ use shared::store::transactions::Transaction;
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
+        .routes(routes!(batch::batch))
         .routes(routes!(read, update, remove))
 }
 
@@ -33,6 +35,16 @@ fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {
         version: t.version,
         body: TransactionResponse::from(t),
     }
+}
+
+/// `Idempotency-Key` on a create, update or delete.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyKey {
+    /// Repeating a request with the same key and body returns its first result instead of
+    /// applying it again (keys are kept 24 h); the same key with another request is `422`.
+    #[param(rename = "Idempotency-Key", min_length = 1, max_length = 255)]
+    pub idempotency_key: Option<String>,
 }
 
 /// An `Idempotency-Key` header: 1 to 255 visible ASCII characters.
@@ -51,7 +63,7 @@ fn idempotency_key(headers: &HeaderMap) -> ApiResult<Option<String>> {
 }
 
 /// The hash that tells a repeated request from another one under the same key.
-fn request_hash(body: &TransactionRequest) -> ApiResult<String> {
+fn request_hash(body: &impl serde::Serialize) -> ApiResult<String> {
     let bytes = serde_json::to_vec(body).map_err(anyhow::Error::from)?;
     Ok(hex::encode(Sha256::digest(bytes)))
 }
@@ -62,7 +74,7 @@ fn request_hash(body: &TransactionRequest) -> ApiResult<String> {
     path = "/api/transactions",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, description = "Repeating a request with the same key and body returns the first result instead of creating another transaction (kept 24 h).")),
+    params(IdempotencyKey),
     request_body = TransactionRequest,
     responses(
         (status = 201, description = "Created", body = TransactionResponse, headers(
@@ -158,11 +170,12 @@ async fn read(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
     request_body = TransactionRequest,
     responses(
         (status = 200, description = "Updated", body = TransactionResponse, headers(("ETag" = String, description = "New version"))),
         docs::VersionedUpdateErrors,
+        (status = 422, response = docs::Unprocessable),
     )
 )]
 async fn update(
@@ -170,12 +183,20 @@ async fn update(
     user: AuthUser,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
+    headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
-) -> ApiResult<Versioned<TransactionResponse>> {
+) -> ApiResult<Response> {
+    let key = idempotency_key(&headers)?;
+    let hash = request_hash(&("update", id, &body))?;
     let input = ValidTransaction::try_from(body)?;
-    Ok(versioned(
-        &service::update(&state.store, user.id, id, input, expected).await?,
-    ))
+    let idempotency = key.as_deref().map(|key| Idempotency {
+        key,
+        request_hash: &hash,
+    });
+    let (t, replay) =
+        service::update(&state.store, user.id, id, input, expected, idempotency).await?;
+    let response = versioned(&t).into_response();
+    Ok(if replay { replayed(response) } else { response })
 }
 
 /// Deletes one of the caller's transactions and reverts its effect on the balance.
@@ -184,10 +205,11 @@ async fn update(
     path = "/api/transactions/{id}",
     tag = "transactions",
     security(("bearer" = [])),
-    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),
         docs::VersionedDeleteErrors,
+        (status = 422, response = docs::Unprocessable),
     )
 )]
 async fn remove(
@@ -195,7 +217,15 @@ async fn remove(
     user: AuthUser,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
-) -> ApiResult<StatusCode> {
-    service::delete(&state.store, user.id, id, expected).await?;
-    Ok(StatusCode::NO_CONTENT)
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let key = idempotency_key(&headers)?;
+    let hash = request_hash(&("delete", id))?;
+    let idempotency = key.as_deref().map(|key| Idempotency {
+        key,
+        request_hash: &hash,
+    });
+    let replay = service::delete(&state.store, user.id, id, expected, idempotency).await?;
+    let response = StatusCode::NO_CONTENT.into_response();
+    Ok(if replay { replayed(response) } else { response })
 }

@@ -245,25 +245,51 @@ pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Transaction>
         .ok_or_else(not_found)
 }
 
+/// The idempotency rule for an update or delete: a key replays its first request when
+/// the request is the same (and did `op`), and refuses any other.
+fn replay_of(
+    refs: &Refs,
+    idempotency: Option<Idempotency<'_>>,
+    op: &str,
+) -> AppResult<Option<IdempotencyRecord>> {
+    let (Some(stored), Some(i)) = (&refs.idempotency, idempotency) else {
+        return Ok(None);
+    };
+    check_replay(stored, i.request_hash)?;
+    if stored.op != op {
+        return Err(AppError::Unprocessable(
+            "Idempotency-Key was already used for another operation".into(),
+        ));
+    }
+    Ok(Some(stored.clone()))
+}
+
 /// Replaces every field of one of the user's transactions. Existence (404) and the data
-/// (400) are checked first; `expected` then decides between valid updates (412).
+/// (400) are checked first; `expected` then decides between valid updates (412). With an
+/// idempotency key, a repeated request gets its first result again (`true`: a replay).
 pub async fn update(
     store: &Store,
     user_id: u64,
     id: u64,
     input: TransactionInput,
     expected: Option<IfMatch>,
-) -> AppResult<Transaction> {
+    idempotency: Option<Idempotency<'_>>,
+) -> AppResult<(Transaction, bool)> {
     for _ in 0..WRITE_ATTEMPTS {
         let refs = store
             .fetch_refs(
                 user_id,
                 RefKeys {
                     transaction_id: Some(id),
+                    idempotency_key: idempotency.map(|i| i.key),
                     ..keys(&input)
                 },
             )
             .await?;
+        if let Some(first) = replay_of(&refs, idempotency, "update")? {
+            let result = first.result.ok_or_else(not_found)?;
+            return Ok((result, true));
+        }
         let old = refs.transaction.clone().ok_or_else(not_found)?;
         let now = Timestamp::now();
         let created = Some(old.created_at);
@@ -280,10 +306,18 @@ pub async fn update(
             return Err(stale());
         }
         match store
-            .replace_transaction(&old, &new, Some(refs.feed_head), &now.to_string())
+            .replace_transaction(
+                &old,
+                &new,
+                Some(refs.feed_head),
+                idempotency.map(|i| (i.key, i.request_hash)),
+                &now.to_string(),
+            )
             .await
         {
-            Ok(()) => return Ok(new),
+            Ok(()) => return Ok((new, false)),
+            // A concurrent request with the same key won: the next pass replays it.
+            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
             Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
                 return Err(stale())
             }
@@ -298,30 +332,42 @@ pub async fn update(
 }
 
 /// Deletes one of the user's transactions and reverts its effect on the balance;
-/// `expected` makes it conditional on a version (412).
+/// `expected` makes it conditional on a version (412). With an idempotency key, a
+/// repeated request is answered as the first was (`true`: a replay).
 pub async fn delete(
     store: &Store,
     user_id: u64,
     id: u64,
     expected: Option<IfMatch>,
-) -> AppResult<()> {
+    idempotency: Option<Idempotency<'_>>,
+) -> AppResult<bool> {
     for _ in 0..WRITE_ATTEMPTS {
         let refs = store
             .fetch_refs(
                 user_id,
                 RefKeys {
                     transaction_id: Some(id),
+                    idempotency_key: idempotency.map(|i| i.key),
                     ..Default::default()
                 },
             )
             .await?;
+        if replay_of(&refs, idempotency, "delete")?.is_some() {
+            return Ok(true);
+        }
         let old = refs.transaction.ok_or_else(not_found)?;
         super::check_version(expected, old.version)?;
         match store
-            .remove_transaction(&old, Some(refs.feed_head), &Timestamp::now().to_string())
+            .remove_transaction(
+                &old,
+                Some(refs.feed_head),
+                idempotency.map(|i| (i.key, i.request_hash)),
+                &Timestamp::now().to_string(),
+            )
             .await
         {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(false),
+            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
             Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
                 return Err(stale())
             }
@@ -461,12 +507,34 @@ mod tests {
         let stored = IdempotencyRecord {
             request_hash: "abc".into(),
             transaction_id: 5,
+            op: "delete".into(),
+            result: None,
         };
         assert_eq!(check_replay(&stored, "abc").unwrap(), 5);
         assert!(matches!(
             check_replay(&stored, "xyz"),
             Err(AppError::Unprocessable(_))
         ));
+        // An update or delete replays only the operation the key first did.
+        let refs = Refs {
+            idempotency: Some(stored.clone()),
+            ..Default::default()
+        };
+        let key = |hash| {
+            Some(Idempotency {
+                key: "k",
+                request_hash: hash,
+            })
+        };
+        assert_eq!(
+            replay_of(&refs, key("abc"), "delete").unwrap(),
+            Some(stored)
+        );
+        assert!(matches!(
+            replay_of(&refs, key("abc"), "update"),
+            Err(AppError::Unprocessable(_))
+        ));
+        assert!(replay_of(&refs, None, "delete").unwrap().is_none());
     }
 
     #[test]

@@ -20,6 +20,10 @@ use super::Transaction;
 pub struct IdempotencyRecord {
     pub request_hash: String,
     pub transaction_id: u64,
+    /// What the request did: `create`, `update` or `delete`.
+    pub op: String,
+    /// For an update: the transaction it left.
+    pub result: Option<Transaction>,
 }
 
 /// What a transaction write refers to.
@@ -86,9 +90,17 @@ impl Store {
             } else if sk.starts_with("TXN#") {
                 refs.transaction = Some(Transaction::try_from(&item)?);
             } else if sk.starts_with("IDEM#") {
+                let result = match item.get("result") {
+                    Some(aws_sdk_dynamodb::types::AttributeValue::M(m)) => {
+                        Some(Transaction::try_from(m)?)
+                    }
+                    _ => None,
+                };
                 refs.idempotency = Some(IdempotencyRecord {
                     request_hash: get_s(&item, "requestHash")?.to_owned(),
                     transaction_id: get_u64(&item, "transactionId")?,
+                    op: get_s(&item, "op").unwrap_or("create").to_owned(),
+                    result,
                 });
             }
         }

@@ -40,17 +40,8 @@ impl Store {
         let mut deltas = Deltas::default();
         deltas.add(txn, 1);
         deltas.emit(&mut tx, now)?;
-        if let Some((key, hash)) = idempotency {
-            let expires = time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
-            let item = Item::from([
-                ("PK".into(), s(user_pk(txn.user_id))),
-                ("SK".into(), s(idem_sk(key))),
-                ("requestHash".into(), s(hash)),
-                ("transactionId".into(), n(txn.id)),
-                ("expiresAt".into(), n(expires)),
-            ]);
-            tx.put(item, Some("attribute_not_exists(PK)"), None)?;
-            tx.on_conflict(ConflictKind::IdempotencyKey);
+        if let Some(key) = idempotency {
+            put_idempotency(&mut tx, txn, key, "create", None)?;
         }
         self.transact(tx).await
     }
@@ -62,6 +53,7 @@ impl Store {
         old: &Transaction,
         new: &Transaction,
         head: Option<u64>,
+        idempotency: Option<(&str, &str)>,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
@@ -81,6 +73,9 @@ impl Store {
             new.id,
             new.version,
         ));
+        if let Some(key) = idempotency {
+            put_idempotency(&mut tx, new, key, "update", Some(new))?;
+        }
         self.transact(tx).await
     }
 
@@ -90,6 +85,7 @@ impl Store {
         &self,
         old: &Transaction,
         head: Option<u64>,
+        idempotency: Option<(&str, &str)>,
         now: &str,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
@@ -109,8 +105,41 @@ impl Store {
             old.id,
             old.version,
         ));
+        if let Some(key) = idempotency {
+            put_idempotency(&mut tx, old, key, "delete", None)?;
+        }
         self.transact(tx).await
     }
+}
+
+/// Remembers an idempotency key `(key, request hash)` for a day with what its request did
+/// to `txn` (`op`), and for an update the transaction it left (its first result).
+fn put_idempotency(
+    tx: &mut TxItems<'_>,
+    txn: &Transaction,
+    (key, hash): (&str, &str),
+    op: &str,
+    result: Option<&Transaction>,
+) -> anyhow::Result<()> {
+    let expires = time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
+    let mut item = Item::from([
+        ("PK".into(), s(user_pk(txn.user_id))),
+        ("SK".into(), s(idem_sk(key))),
+        ("requestHash".into(), s(hash)),
+        ("transactionId".into(), n(txn.id)),
+        ("op".into(), s(op)),
+        ("expiresAt".into(), n(expires)),
+    ]);
+    if let Some(r) = result {
+        let stored = super::super::items::transaction::to_item(r);
+        item.insert(
+            "result".into(),
+            aws_sdk_dynamodb::types::AttributeValue::M(stored),
+        );
+    }
+    tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+    tx.on_conflict(ConflictKind::IdempotencyKey);
+    Ok(())
 }
 
 /// The user's feed head when it was read with the write's references (`head`).
