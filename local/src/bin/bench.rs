@@ -10,6 +10,9 @@ use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, ReturnConsumedCapacity
 use serde_json::{json, Value};
 use shared::http::AppState;
 
+#[path = "bench_parts/sync.rs"]
+mod sync_bench;
+
 const WARMUP: usize = 20;
 const ROUNDS: usize = 300;
 
@@ -318,6 +321,7 @@ async fn main() -> anyhow::Result<()> {
         after.as_secs_f64() * 1e3,
         list_before.as_secs_f64() * 1e3,
     );
+    sync_bench::run(&state, &base, &http, &token, user_id).await?;
     client.delete_table().table_name(&table).send().await?;
     Ok(())
 }
