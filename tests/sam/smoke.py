@@ -168,6 +168,13 @@ def main():
     if expect("GET /api/wallet after the delete", r, 200):
         check("the balance is reverted", str(r.json()["amountBalance"]["amount"]) in ("0.00", "0", "0.0"))
 
+    # sync: a first sync ends with the deleted transaction absent
+    r = call("GET", "/api/sync?limit=500", token=ann, function="sync")
+    if expect("GET /api/sync", r, 200):
+        page = r.json()
+        check("the feed has a cursor", bool(page.get("nextCursor")))
+        check("the feed starts with the profile", page["changes"][0]["entity"] == "user")
+
 
 if __name__ == "__main__":
     print(f"== sam smoke against {BASE}", flush=True)
@@ -179,7 +186,7 @@ if __name__ == "__main__":
     # SAM_FUNCTIONS: the functions of the template (scripts/sam-local.sh reads them from it),
     # so a function added there without a call here fails this check.
     expected = set(os.environ.get("SAM_FUNCTIONS", "").split()) or {
-        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "docs"
+        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "docs", "sync"
     }
     check("every function answered", functions_seen >= expected, f"(missing {sorted(expected - functions_seen)})")
     print(f"sam smoke took {time.monotonic() - started:.0f} s")
