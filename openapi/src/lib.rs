@@ -55,7 +55,7 @@ points to the next page.",
         schemas(Problem, FieldError),
         responses(
             docs::BadRequest, docs::Unauthorized, docs::Forbidden, docs::NotFound, docs::Conflict,
-            docs::PreconditionFailed, docs::Gone, docs::PayloadTooLarge, docs::UnsupportedMediaType,
+            docs::PreconditionFailed, docs::Gone, docs::MethodNotAllowed, docs::PayloadTooLarge, docs::UnsupportedMediaType,
             docs::Unprocessable, docs::TooManyRequests, docs::InternalError, docs::Unavailable
         )
     ),

@@ -649,7 +649,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         .unwrap();
     let ops = json!([
         {"op": "create", "idempotencyKey": "c1", "body": {"amount": "5.00", "categoryId": 1, "date": "2026-03-01"}},
-        {"op": "create", "idempotencyKey": "c2", "body": {"amount": "-1", "categoryId": 1, "date": "2026-03-01"}},
+        {"op": "create", "idempotencyKey": "c2", "body": {"amount": "1", "categoryId": 999999, "date": "2026-03-01"}},
         {"op": "update", "id": kept, "ifMatch": "\"7\"", "idempotencyKey": "u0", "body": {"amount": "99.00", "categoryId": 4, "date": "2026-01-01"}},
         {"op": "update", "id": kept, "ifMatch": "\"1\"", "idempotencyKey": "u1", "body": {"amount": "11.00", "categoryId": 4, "date": "2026-01-01"}},
         {"op": "delete", "id": gone, "idempotencyKey": "d1"},
@@ -729,4 +729,23 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         )
         .await;
     assert_problem(r, 400).await;
+    // An operation that breaks the schema refuses the whole batch: nothing is applied.
+    let malformed = json!({"operations": [
+        {"op": "create", "body": {"amount": "2.00", "categoryId": 4, "date": "2026-03-01"}},
+        {"op": "create", "body": {"amount": "-1", "categoryId": 4, "date": "2026-03-01"}},
+    ]});
+    let r = app
+        .call(
+            Method::POST,
+            "/api/transactions/batch",
+            Some(&ann),
+            Some(&malformed),
+        )
+        .await;
+    let problem = assert_problem(r, 400).await;
+    assert_eq!(
+        problem["errors"][0]["field"], "operations[1].body.amount",
+        "{problem}"
+    );
+    assert_eq!(app.balance(&ann).await, "-11.00");
 }

@@ -172,8 +172,25 @@ def _consistent_positive_data(case) -> None:
             body["categoryId"] = 4
         body.pop("providerId", None)
         body.pop("tagIds", None)
-    if path == "/api/transactions" and method == "GET" and case.query:
+    if path in ("/api/transactions", "/api/sync") and method == "GET" and case.query:
         case.query.pop("cursor", None)
+    if path == "/api/transactions/batch" and method == "POST" and body is not None:
+        # Each body as a valid transaction body (as for POST /api/transactions); keys
+        # fresh, so a positive case is never a reuse of another case's key.
+        for op in body.get("operations") or []:
+            if not isinstance(op, dict):
+                continue
+            inner = op.get("body")
+            if isinstance(inner, dict):
+                amount = inner.get("amount")
+                inner["amount"] = _cents(amount.get("amount") if isinstance(amount, dict) else amount)
+                inner.pop("currency", None)
+                if inner.get("categoryId") not in _GLOBAL_CATEGORIES:
+                    inner["categoryId"] = 4
+                inner.pop("providerId", None)
+                inner.pop("tagIds", None)
+            if op.get("idempotencyKey") is not None:
+                op["idempotencyKey"] = uuid.uuid4().hex
     if case.headers:
         for name in list(case.headers):
             if name.lower() == "if-match":

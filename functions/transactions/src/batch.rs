@@ -13,7 +13,7 @@ use crate::request_hash;
 use shared::app::transactions::{self as service, Idempotency, IfMatch};
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
-use shared::http::{docs, ApiError, ApiResult, AppState, Problem};
+use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
 
 /// Operations per batch.
 pub const MAX_OPERATIONS: usize = 100;
@@ -32,13 +32,14 @@ pub enum OperationKind {
 pub struct Operation {
     pub op: OperationKind,
     /// The transaction (update and delete).
-    #[schema(minimum = 1, maximum = 9007199254740991.0)]
-    pub id: Option<u64>,
+    #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
+    pub id: Option<Value>,
     /// The `ETag` the change is based on (update and delete): `412` when stale.
     #[schema(max_length = 64)]
     pub if_match: Option<String>,
-    /// As the `Idempotency-Key` header: a repeated key replays its first result.
-    #[schema(min_length = 1, max_length = 255)]
+    /// As the `Idempotency-Key` header (1 to 255 visible ASCII characters): a repeated key
+    /// replays its first result.
+    #[schema(min_length = 1, max_length = 255, pattern = "^[!-~]{1,255}$")]
     pub idempotency_key: Option<String>,
     /// The body of `POST` or `PUT /api/transactions` (create and update).
     #[schema(value_type = Option<TransactionRequest>)]
@@ -76,7 +77,8 @@ pub struct BatchResponse {
 /// Applies queued creates, updates and deletes of the caller's transactions, in order,
 /// each on its own: one failing undoes no other, and the balance stays exact whatever
 /// fails. Each result is what the single request would have answered. A repeated
-/// `idempotencyKey` replays its first result.
+/// `idempotencyKey` replays its first result. An operation that breaks this document's
+/// schema (a malformed body, id or key) makes the whole batch `400`, nothing applied.
 #[utoipa::path(
     post,
     path = "/api/transactions/batch",
@@ -99,14 +101,117 @@ pub async fn batch(
             "operations must hold 1 to {MAX_OPERATIONS} operations"
         )));
     }
-    let mut results = Vec::with_capacity(n);
+    let mut checked = Vec::with_capacity(n);
+    let mut errors = Vec::new();
     for (i, operation) in request.operations.into_iter().enumerate() {
-        results.push(match apply(&state, user.id, operation).await {
+        match check(operation) {
+            Ok(c) => checked.push(c),
+            Err(e) => errors.extend(
+                e.into_iter()
+                    .map(|f| FieldError::new(format!("operations[{i}].{}", f.field), f.message)),
+            ),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let mut results = Vec::with_capacity(n);
+    for (i, c) in checked.into_iter().enumerate() {
+        results.push(match apply(&state, user.id, c).await {
             Ok(result) => result,
             Err(e) => failure(e, i),
         });
     }
     Ok(Json(BatchResponse { results }))
+}
+
+/// An operation whose fields passed parsing.
+struct Checked {
+    op: OperationKind,
+    id: Option<u64>,
+    if_match: Option<IfMatch>,
+    key: Option<String>,
+    input: Option<ValidTransaction>,
+    /// Tells a repeated operation from another under the same key.
+    hash: String,
+}
+
+/// Parses one operation: every field that breaks the schema is reported.
+fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    let hash = request_hash(&operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;
+    let id = match operation.id.as_ref().map(crate::dto::parse_id) {
+        Some(Ok(id)) => Some(id),
+        Some(Err(e)) => {
+            errors.push(FieldError::new("id", e));
+            None
+        }
+        None => None,
+    };
+    let key = match operation.idempotency_key {
+        Some(k) if k.is_empty() || k.len() > 255 || !k.bytes().all(|b| b.is_ascii_graphic()) => {
+            errors.push(FieldError::new(
+                "idempotencyKey",
+                "must be 1 to 255 visible ASCII characters",
+            ));
+            None
+        }
+        other => other,
+    };
+    let if_match = match operation.if_match.as_deref().map(str::trim) {
+        Some(t) if t.len() > 64 => {
+            errors.push(FieldError::new("ifMatch", "is at most 64 characters"));
+            None
+        }
+        Some("*") => Some(IfMatch::Any),
+        Some(t) => {
+            let t = t.strip_prefix("W/").unwrap_or(t);
+            Some(IfMatch::Version(t.trim_matches('"').parse().ok()))
+        }
+        None => None,
+    };
+    let input = match operation.body.filter(|b| !b.is_null()) {
+        Some(body) => match serde_json::from_value::<TransactionRequest>(body) {
+            Ok(request) => match ValidTransaction::try_from(request) {
+                Ok(input) => Some(input),
+                Err(ApiError::BadRequest {
+                    errors: fields,
+                    message,
+                }) if fields.is_empty() => {
+                    errors.push(FieldError::new("body", message));
+                    None
+                }
+                Err(ApiError::BadRequest { errors: fields, .. }) => {
+                    errors.extend(
+                        fields
+                            .into_iter()
+                            .map(|f| FieldError::new(format!("body.{}", f.field), f.message)),
+                    );
+                    None
+                }
+                Err(e) => {
+                    errors.push(FieldError::new("body", e.to_string()));
+                    None
+                }
+            },
+            Err(e) => {
+                errors.push(FieldError::new("body", format!("invalid: {e}")));
+                None
+            }
+        },
+        None => None,
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Checked {
+        op: operation.op,
+        id,
+        if_match,
+        key,
+        input,
+        hash,
+    })
 }
 
 fn failure(e: ApiError, index: usize) -> OperationResult {
@@ -125,44 +230,14 @@ fn failure(e: ApiError, index: usize) -> OperationResult {
     }
 }
 
-fn key_of(operation: &Operation) -> ApiResult<Option<&str>> {
-    match operation.idempotency_key.as_deref() {
-        Some(k) if k.is_empty() || k.len() > 255 || !k.bytes().all(|b| b.is_ascii_graphic()) => {
-            Err(ApiError::bad_request(
-                "idempotencyKey must be 1 to 255 visible ASCII characters",
-            ))
-        }
-        other => Ok(other),
-    }
+fn id_of(c: &Checked) -> ApiResult<u64> {
+    c.id.ok_or_else(|| ApiError::bad_request("id is required for update and delete"))
 }
 
-fn if_match(operation: &Operation) -> ApiResult<Option<IfMatch>> {
-    let Some(text) = operation.if_match.as_deref().map(str::trim) else {
-        return Ok(None);
-    };
-    if text.len() > 64 {
-        return Err(ApiError::bad_request("ifMatch is at most 64 characters"));
-    }
-    if text == "*" {
-        return Ok(Some(IfMatch::Any));
-    }
-    let text = text.strip_prefix("W/").unwrap_or(text);
-    Ok(Some(IfMatch::Version(text.trim_matches('"').parse().ok())))
-}
-
-fn input(body: Option<&Value>) -> ApiResult<ValidTransaction> {
-    let body =
-        body.ok_or_else(|| ApiError::bad_request("body is required for create and update"))?;
-    let request: TransactionRequest = serde_json::from_value(body.clone())
-        .map_err(|e| ApiError::bad_request(format!("invalid body: {e}")))?;
-    ValidTransaction::try_from(request)
-}
-
-fn id_of(operation: &Operation) -> ApiResult<u64> {
-    operation
-        .id
-        .filter(|id| (1..=shared::domain::ids::MAX_SAFE_ID).contains(id))
-        .ok_or_else(|| ApiError::bad_request("id is required for update and delete"))
+fn input_of(c: &mut Checked) -> ApiResult<ValidTransaction> {
+    c.input
+        .take()
+        .ok_or_else(|| ApiError::bad_request("body is required for create and update"))
 }
 
 fn transaction(
@@ -179,37 +254,37 @@ fn transaction(
     })
 }
 
-async fn apply(state: &AppState, user_id: u64, operation: Operation) -> ApiResult<OperationResult> {
-    let key = key_of(&operation)?;
+async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<OperationResult> {
     // The same key and operation replay; anything else under that key is refused.
-    let hash = request_hash(&operation)?;
-    let idempotency = key.map(|key| Idempotency {
+    let hash = std::mem::take(&mut c.hash);
+    let key = c.key.take();
+    let idempotency = key.as_deref().map(|key| Idempotency {
         key,
         request_hash: &hash,
     });
     let store = &state.store;
-    match operation.op {
+    match c.op {
         OperationKind::Create => {
-            if operation.id.is_some() || operation.if_match.is_some() {
+            if c.id.is_some() || c.if_match.is_some() {
                 return Err(ApiError::bad_request("a create takes no id or ifMatch"));
             }
-            let input = input(operation.body.as_ref())?;
+            let input = input_of(&mut c)?;
             let created = service::create(store, user_id, input, idempotency).await?;
             transaction(StatusCode::CREATED, &created.transaction, created.replayed)
         }
         OperationKind::Update => {
-            let (id, expected) = (id_of(&operation)?, if_match(&operation)?);
-            let input = input(operation.body.as_ref())?;
+            let id = id_of(&c)?;
+            let input = input_of(&mut c)?;
             let (t, replayed) =
-                service::update(store, user_id, id, input, expected, idempotency).await?;
+                service::update(store, user_id, id, input, c.if_match, idempotency).await?;
             transaction(StatusCode::OK, &t, replayed)
         }
         OperationKind::Delete => {
-            if operation.body.is_some() {
+            if c.input.is_some() {
                 return Err(ApiError::bad_request("a delete takes no body"));
             }
-            let (id, expected) = (id_of(&operation)?, if_match(&operation)?);
-            let replayed = service::delete(store, user_id, id, expected, idempotency).await?;
+            let id = id_of(&c)?;
+            let replayed = service::delete(store, user_id, id, c.if_match, idempotency).await?;
             Ok(OperationResult {
                 status: StatusCode::NO_CONTENT.as_u16(),
                 body: None,

@@ -85,7 +85,7 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
 }
 
 /// A positive id below 2^53, given as a JSON number (or a numeric string).
-fn parse_id(value: &Value) -> Result<u64, String> {
+pub(crate) fn parse_id(value: &Value) -> Result<u64, String> {
     let id = match value {
         // `1.0` is the integer 1 in JSON; anything with a fraction is not an id.
         Value::Number(_) => decimal::from_json(value, false)

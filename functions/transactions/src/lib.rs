@@ -154,6 +154,7 @@ async fn list(
         (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
         docs::Cached,
         docs::ReadErrors,
+        (status = 405, response = docs::MethodNotAllowed),
     )
 )]
 async fn read(
@@ -175,6 +176,7 @@ async fn read(
     responses(
         (status = 200, description = "Updated", body = TransactionResponse, headers(("ETag" = String, description = "New version"))),
         docs::VersionedUpdateErrors,
+        (status = 405, response = docs::MethodNotAllowed),
         (status = 422, response = docs::Unprocessable),
     )
 )]
@@ -209,6 +211,7 @@ async fn update(
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),
         docs::VersionedDeleteErrors,
+        (status = 405, response = docs::MethodNotAllowed),
         (status = 422, response = docs::Unprocessable),
     )
 )]

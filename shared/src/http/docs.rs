@@ -44,6 +44,11 @@ pub struct PreconditionFailed(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct Gone(pub Problem);
 
+/// The method is not one this path takes (e.g. `GET /api/transactions/batch`).
+#[derive(ToResponse)]
+#[response(content_type = "application/problem+json")]
+pub struct MethodNotAllowed(pub Problem);
+
 /// The body is too large.
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]

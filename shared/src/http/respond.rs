@@ -109,6 +109,10 @@ pub async fn not_modified(
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
+    if held.as_ref().is_some_and(|h| h.len() > 256) {
+        return super::ApiError::bad_request("If-None-Match is at most 256 characters")
+            .into_response();
+    }
     let response = next.run(request).await;
     let (true, Some(held), StatusCode::OK) = (is_read, held, response.status()) else {
         return response;
