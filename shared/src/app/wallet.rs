@@ -73,6 +73,10 @@ pub async fn update(store: &Store, user_id: u64, change: WalletChange<'_>) -> Ap
             StoreError::Conflict(ConflictKind::HasTransactions) => AppError::Conflict(
                 "the currency can change only while the wallet has no transactions".into(),
             ),
+            StoreError::Conflict(ConflictKind::HasBudgets) => AppError::Conflict(
+                "the currency can change only while the wallet has no budgets: delete them first"
+                    .into(),
+            ),
             e => AppError::Store(e),
         })
 }

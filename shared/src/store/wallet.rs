@@ -24,8 +24,9 @@ impl Store {
 }
 
 impl Store {
-    /// Sets name, initial balance and currency; a currency change requires an empty wallet
-    /// (checked in the same conditional write, so a concurrent transaction cannot slip in).
+    /// Sets name, initial balance and currency; a currency change requires an empty wallet,
+    /// without transactions or budgets (`budgetCount`, kept by `store::budgets`), checked
+    /// in the same conditional write, so a concurrent transaction cannot slip in.
     pub async fn update_wallet(
         &self,
         user_id: u64,
@@ -44,7 +45,8 @@ impl Store {
                 "SET #name = :name, initialBalance = :ib, currencyCode = :cur, updatedAt = :now",
             )
             .condition_expression(
-                "attribute_exists(PK) AND (currencyCode = :cur OR txnCount = :zero)",
+                "attribute_exists(PK) AND (currencyCode = :cur OR (txnCount = :zero \
+                 AND (attribute_not_exists(budgetCount) OR budgetCount = :zero)))",
             )
             .expression_attribute_names("#name", "name")
             .expression_attribute_values(":name", s(name))
@@ -63,7 +65,10 @@ impl Store {
                 Ok(Wallet::try_from(&item)?)
             }
             Err(e) if super::is_condition_failure(&e) => match self.get_wallet(user_id).await? {
-                Some(_) => Err(StoreError::Conflict(ConflictKind::HasTransactions)),
+                Some(w) if w.txn_count > 0 => {
+                    Err(StoreError::Conflict(ConflictKind::HasTransactions))
+                }
+                Some(_) => Err(StoreError::Conflict(ConflictKind::HasBudgets)),
                 None => Err(StoreError::NotFound),
             },
             Err(e) => Err(sdk_error(e)),

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 
 use super::super::attr::{n, s, Item};
+use super::super::insights::MonthTotals;
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
@@ -109,8 +110,8 @@ enum Use {
     Tag(u64),
 }
 
-/// The counters a write moves, merged per item: one user's wallet and the uses of their
-/// categories, providers and tags. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
+/// The counters a write moves, merged per item: one user's wallet, the uses of their
+/// categories, providers and tags, and their monthly totals per category. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
 /// out; an update is both, so what did not change nets to nothing and is not written.
 #[derive(Debug, Default)]
 pub struct Deltas {
@@ -121,6 +122,8 @@ pub struct Deltas {
     uses: BTreeMap<Use, i64>,
     /// The type a category must have when a use of it is taken.
     category_types: BTreeMap<(bool, u64), CategoryType>,
+    /// The monthly totals per category (`store::insights`).
+    totals: MonthTotals,
 }
 
 impl Deltas {
@@ -133,6 +136,7 @@ impl Deltas {
         let signed = txn.signed_amount();
         self.sum += if sign > 0 { signed } else { -signed };
         self.count += sign;
+        self.totals.add(txn, sign);
         let category = Use::Category {
             global: txn.category_global,
             id: txn.category_id,
@@ -170,6 +174,7 @@ impl Deltas {
             None,
         )?;
         tx.on_conflict(ConflictKind::Wallet);
+        self.totals.emit(tx, &pk)?;
         for (u, delta) in self.uses {
             if delta == 0 {
                 continue;
