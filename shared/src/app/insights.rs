@@ -17,7 +17,7 @@ use crate::store::{ConflictKind, Ref, Store, StoreError};
 pub const MAX_MONTHS: u32 = 36;
 
 /// Shown for a category that vanished (never expected: a category with transactions
-/// cannot be deleted).
+/// cannot be deleted, and deleting one removes its budgets).
 const UNKNOWN_CATEGORY: &str = "(deleted category)";
 
 /// One category's total in a month.
@@ -192,22 +192,25 @@ fn statuses(
 ) -> Vec<BudgetStatus> {
     budgets
         .iter()
-        .filter_map(|b| {
+        .map(|b| {
             let key = (b.category_global, b.category_id);
-            // A budget whose category is gone (a clean-up interrupted) is not shown.
-            let category = categories.get(&key)?;
+            // A budget whose category is gone (its clean-up was interrupted) is still
+            // shown, so that it can be deleted (it holds the wallet's currency).
+            let name = categories
+                .get(&key)
+                .map_or(UNKNOWN_CATEGORY, |c| c.name.as_str());
             let spent = totals
                 .iter()
                 .filter(|t| (t.category_global, t.category_id) == key)
                 .filter(|t| t.month == b.month && t.category_type == CategoryType::Debit)
                 .map(|t| t.total)
                 .sum();
-            Some(BudgetStatus {
+            BudgetStatus {
                 category_id: b.category_id,
-                category_name: category.name.clone(),
+                category_name: name.to_owned(),
                 budgeted: b.amount,
                 spent,
-            })
+            }
         })
         .collect()
 }
