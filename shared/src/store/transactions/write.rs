@@ -110,8 +110,8 @@ enum Use {
     Tag(u64),
 }
 
-/// The counters a write moves, merged per item: one user's wallet, the uses of their
-/// categories, providers and tags, and their monthly totals per category. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
+/// The counters a write moves, merged per item: one user's wallet and the uses of their
+/// categories, providers and tags. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
 /// out; an update is both, so what did not change nets to nothing and is not written.
 #[derive(Debug, Default)]
 pub struct Deltas {
