@@ -13,7 +13,7 @@ pub struct Month {
 }
 
 impl Month {
-    /// Parses exactly `YYYY-MM` (year 0001 to 9999, month 01 to 12).
+    /// Parses exactly `YYYY-MM` (year 0000 to 9999, month 01 to 12: the document's pattern).
     pub fn parse(text: &str) -> Result<Self, &'static str> {
         const MESSAGE: &str = "must be a month as YYYY-MM";
         let bytes = text.as_bytes();
@@ -23,7 +23,7 @@ impl Month {
         }
         let year: i32 = text[0..4].parse().map_err(|_| MESSAGE)?;
         let month: u8 = text[5..7].parse().map_err(|_| MESSAGE)?;
-        if year == 0 || !(1..=12).contains(&month) {
+        if !(1..=12).contains(&month) {
             return Err(MESSAGE);
         }
         Ok(Self { year, month })
@@ -75,12 +75,12 @@ mod tests {
         assert_eq!(m.to_string(), "2026-11");
         assert_eq!(m.next().to_string(), "2026-12");
         assert_eq!(m.next().next().to_string(), "2027-01");
+        assert_eq!(Month::parse("0000-01").unwrap().to_string(), "0000-01");
         for bad in [
             "",
             "2026-1",
             "2026-13",
             "2026-00",
-            "0000-01",
             "2026/11",
             "2026-11-01",
             "+026-11",
