@@ -172,6 +172,13 @@ def _consistent_positive_data(case) -> None:
             body["categoryId"] = 4
         body.pop("providerId", None)
         body.pop("tagIds", None)
+    elif path == "/api/budgets/{month}/{categoryId}" and method == "PUT" and body is not None:
+        # A visible DEBIT category, EUR cents.
+        (case.path_parameters or {})["categoryId"] = 4
+        body["amount"] = _cents(body.get("amount"))
+    if path == "/api/insights/monthly" and method == "GET" and case.query and "from" in case.query:
+        # `from` <= `to` within 36 months is a rule across two parameters.
+        case.query["to"] = case.query["from"]
     if path == "/api/transactions" and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if case.headers:
