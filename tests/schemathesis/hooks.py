@@ -73,6 +73,14 @@ def foreign_object_is_404(ctx, response, case):
     peer_headers = {"Authorization": f"Bearer {PEER_TOKEN}"}
     timeout = 10
 
+    if isinstance(body, list):
+        # A path parameter that selects within the caller's own data (`/api/budgets/{month}`),
+        # not an object: the peer gets their own list, which must not be the owner's.
+        got = requests.get(url, headers=peer_headers, timeout=timeout)
+        if body and got.status_code == 200 and got.json() == body:
+            raise AssertionError(f"Another user's GET {path} answered the owner's list.\nBody: {got.text[:300]}")
+        return None
+
     got = requests.get(url, headers=peer_headers, timeout=timeout)
     if got.status_code != 404:
         raise AssertionError(
