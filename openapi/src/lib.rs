@@ -26,6 +26,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("tags", tags_fn::api()),
         ("providers", providers_fn::api()),
         ("sync", sync_fn::api()),
+        ("insights", insights_fn::api()),
     ]
 }
 
@@ -33,7 +34,8 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
 #[openapi(
     info(
         title = "Personal finance API",
-        description = "Users, one wallet each, and its transactions, categories, tags and providers. \
+        description = "Users, one wallet each, and its transactions, categories, tags and providers; \
+monthly insights and budgets. \
 Money is exact decimal. Protected operations take `Authorization: Bearer <token>` from \
 `POST /auth/login`; without a valid token they answer 403. Errors are \
 `application/problem+json`. Lists are JSON arrays; a `Link: <...>; rel=\"next\"` header \
@@ -50,6 +52,7 @@ points to the next page.",
         (name = "tags", description = "The caller's tags"),
         (name = "providers", description = "The caller's providers (payees)"),
         (name = "sync", description = "The change feed for offline clients"),
+        (name = "insights", description = "Monthly totals per category and budgets"),
     ),
     components(
         schemas(Problem, FieldError),
@@ -86,8 +89,14 @@ fn name_operations(doc: &mut utoipa::openapi::OpenApi) {
             .split('/')
             .filter(|s| !s.is_empty())
         {
-            if segment.starts_with('{') {
-                words.push_str("ById");
+            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                // `{id}` → `ById`, `{month}` → `ByMonth`.
+                words.push_str("By");
+                let mut chars = name.chars();
+                if let Some(first) = chars.next() {
+                    words.push(first.to_ascii_uppercase());
+                    words.push_str(chars.as_str());
+                }
             } else {
                 let mut chars = segment.chars();
                 if let Some(first) = chars.next() {

@@ -41,6 +41,12 @@ async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
             &json!({"amount": 1, "categoryId": 4, "date": "2026-01-01"}),
         )
         .await;
+    let budget = json!({"amount": 5});
+    let path = format!("/api/budgets/2026-01/{category}");
+    let r = app
+        .call(Method::PUT, &path, Some(owner), Some(&budget))
+        .await;
+    assert_eq!(r.status(), 200);
     assert_eq!(
         app.put_picture(owner, owner.id, "image/png", png())
             .await
@@ -168,6 +174,36 @@ fn rows() -> Vec<Row> {
             "/api/categories/12",
             None,
             [403, 403, 409, 403],
+        ),
+        (
+            Method::GET,
+            "/api/insights/monthly?from=2026-01&to=2026-02",
+            None,
+            [200, 200, 200, 403],
+        ),
+        (
+            Method::GET,
+            "/api/budgets/2026-01",
+            None,
+            [200, 200, 200, 403],
+        ),
+        (
+            Method::PUT,
+            "/api/budgets/2026-01/{c}",
+            Some(json!({"amount": "7.50"})),
+            [200, 404, 404, 403],
+        ),
+        (
+            Method::PUT,
+            "/api/budgets/2026-01/4",
+            Some(json!({"amount": 3})),
+            [200, 200, 200, 403],
+        ),
+        (
+            Method::DELETE,
+            "/api/budgets/2026-01/{c}",
+            None,
+            [204, 404, 404, 403],
         ),
         (Method::GET, "/api/tags", None, [200, 200, 200, 403]),
         (

@@ -2,7 +2,7 @@
 
 BASE_URL is the SAM CLI's API Gateway emulation (scripts/sam-local.sh test starts it).
 Every function of template.yaml is called at least once (auth, users, categories, tags,
-providers, transactions, wallet, docs). Python's standard library only. Prints one line
+providers, transactions, wallet, insights, docs). Python's standard library only. Prints one line
 per check and ends with `sam smoke: N passed, N failed`; exits 1 when any check failed.
 """
 
@@ -162,6 +162,19 @@ def main():
         balance = r.json()["amountBalance"]["amount"]
         check("the balance is 2600.50", str(balance) in ("2600.50", "2600.5"), f"(got {balance})")
 
+    # insights and budgets: the month's totals were kept with the writes above.
+    r = call("GET", "/api/insights/monthly?from=2026-10&to=2026-11", token=ann, function="insights")
+    if expect("GET /api/insights/monthly", r, 200):
+        months = r.json()
+        income = months[-1]["income"]["amount"] if len(months) == 2 else None
+        check("November's income is 2600.50", str(income) in ("2600.50", "2600.5"), f"(got {months})")
+    r = call("PUT", "/api/budgets/2026-11/4", token=ann, body={"amount": "300"}, function="insights")
+    expect("PUT /api/budgets/2026-11/4", r, 200)
+    r = call("GET", "/api/budgets/2026-11", token=ann, function="insights")
+    if expect("GET /api/budgets/2026-11", r, 200):
+        check("the budget is listed", [b["categoryId"] for b in r.json()] == [4])
+    expect("DELETE /api/budgets/2026-11/4", call("DELETE", "/api/budgets/2026-11/4", token=ann, function="insights"), 204)
+
     expect(f"DELETE {path}", call("DELETE", path, token=ann, function="transactions"), 204)
     expect(f"GET {path} after the delete", call("GET", path, token=ann, function="transactions"), 404)
     r = call("GET", "/api/wallet", token=ann, function="wallet")
@@ -186,7 +199,7 @@ if __name__ == "__main__":
     # SAM_FUNCTIONS: the functions of the template (scripts/sam-local.sh reads them from it),
     # so a function added there without a call here fails this check.
     expected = set(os.environ.get("SAM_FUNCTIONS", "").split()) or {
-        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "docs", "sync"
+        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "insights", "docs", "sync"
     }
     check("every function answered", functions_seen >= expected, f"(missing {sorted(expected - functions_seen)})")
     print(f"sam smoke took {time.monotonic() - started:.0f} s")

@@ -73,6 +73,14 @@ def foreign_object_is_404(ctx, response, case):
     peer_headers = {"Authorization": f"Bearer {PEER_TOKEN}"}
     timeout = 10
 
+    if isinstance(body, list):
+        # A path parameter that selects within the caller's own data (`/api/budgets/{month}`),
+        # not an object: the peer gets their own list, which must not be the owner's.
+        got = requests.get(url, headers=peer_headers, timeout=timeout)
+        if body and got.status_code == 200 and got.json() == body:
+            raise AssertionError(f"Another user's GET {path} answered the owner's list.\nBody: {got.text[:300]}")
+        return None
+
     got = requests.get(url, headers=peer_headers, timeout=timeout)
     if got.status_code != 404:
         raise AssertionError(
@@ -172,6 +180,13 @@ def _consistent_positive_data(case) -> None:
             body["categoryId"] = 4
         body.pop("providerId", None)
         body.pop("tagIds", None)
+    elif path == "/api/budgets/{month}/{categoryId}" and method == "PUT" and body is not None:
+        # A visible DEBIT category, EUR cents.
+        (case.path_parameters or {})["categoryId"] = 4
+        body["amount"] = _cents(body.get("amount"))
+    if path == "/api/insights/monthly" and method == "GET" and case.query and "from" in case.query:
+        # `from` <= `to` within 36 months is a rule across two parameters.
+        case.query["to"] = case.query["from"]
     if path in ("/api/transactions", "/api/sync") and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if path == "/api/transactions/batch" and method == "POST" and body is not None:

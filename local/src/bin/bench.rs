@@ -4,6 +4,9 @@
 //!
 //! `make bench` runs it (DynamoDB Local in memory). Figures are reported, never asserted.
 
+#[path = "bench/insights.rs"]
+mod insights;
+
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, ReturnConsumedCapacity, WriteRequest};
@@ -305,6 +308,74 @@ async fn main() -> anyhow::Result<()> {
         .and_then(|c| c.capacity_units)
         .unwrap_or_default();
 
+    // Insights: another user with 10,000 transactions over 36 months.
+    let reg = json!({"firstname": "I", "lastname": "Nsights", "email": "insights@example.com", "password": password, "confirmPassword": password});
+    let insights_user: Value = http
+        .post(format!("{base}/auth/register"))
+        .json(&reg)
+        .send()
+        .await?
+        .json()
+        .await?;
+    let insights_id = insights_user["id"].as_u64().unwrap_or_default();
+    let login: Value = http
+        .post(format!("{base}/auth/login"))
+        .json(&json!({"email": "insights@example.com", "password": password}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let insights_token = login["token"].as_str().unwrap_or_default().to_owned();
+    let fill_time = insights::fill(&store, insights_id).await?;
+    let insights_api = time(|_| {
+        let req = http
+            .get(format!(
+                "{base}/api/insights/monthly?from=2024-01&to=2026-12"
+            ))
+            .bearer_auth(&insights_token);
+        async move {
+            let _ = req.send().await.and_then(|r| r.error_for_status());
+        }
+    })
+    .await;
+    let (from, to) = insights::range()?;
+    let insights_raw = time(|_| {
+        let store = store.clone();
+        async move {
+            // The endpoint's own calls: wallet and totals at once, then the names.
+            let (_, totals) = tokio::join!(
+                store.get_wallet(insights_id),
+                store.month_totals(insights_id, from, to)
+            );
+            if let Ok(totals) = totals {
+                let keys: std::collections::BTreeSet<_> = totals
+                    .items
+                    .iter()
+                    .map(|t| (t.category_global, t.category_id))
+                    .collect();
+                let _ = store.categories_by_key(insights_id, keys).await;
+            }
+        }
+    })
+    .await;
+    let (insights_units, totals) = insights::query_cost(&store, insights_id).await?;
+    let insights_list = time(|_| {
+        let req = http
+            .get(format!("{base}/api/transactions?limit=50"))
+            .bearer_auth(&insights_token);
+        async move {
+            let _ = req.send().await.and_then(|r| r.error_for_status());
+        }
+    })
+    .await;
+    let list_units = insights::list_cost(&store, insights_id).await?;
+    rows.push((
+        "GET /api/insights/monthly (36 months)",
+        "GetItem ∥ Query (360 totals), then BatchGetItem",
+        insights_api,
+        insights_raw,
+    ));
+
     println!("| endpoint | raw SDK calls | endpoint p50 | raw p50 | ratio |");
     println!("|---|---|---|---|---|");
     for (endpoint, calls, api, raw) in rows {
@@ -322,6 +393,16 @@ async fn main() -> anyhow::Result<()> {
         list_before.as_secs_f64() * 1e3,
     );
     sync_bench::run(&state, &base, &http, &token, user_id).await?;
+    println!();
+    println!(
+        "Insights with {} transactions over 36 months ({totals} monthly totals, written in {:.1} s): \
+         `GET /api/insights/monthly?from=2024-01&to=2026-12` p50 {:.2} ms, its Query {insights_units} RCU; \
+         next to it a list page of 50 of the same user: p50 {:.2} ms, {list_units} RCU.",
+        insights::TRANSACTIONS,
+        fill_time.as_secs_f64(),
+        insights_api.as_secs_f64() * 1e3,
+        insights_list.as_secs_f64() * 1e3,
+    );
     client.delete_table().table_name(&table).send().await?;
     Ok(())
 }

@@ -167,7 +167,9 @@ pub async fn update(
     Ok(next)
 }
 
-/// Deletes one of the user's own categories unless transactions use it.
+/// Deletes one of the user's own categories unless transactions use it, then its (zero)
+/// monthly totals and its budgets. Global categories are never deleted, so nothing of
+/// theirs (totals, budgets in any user's partition) is ever left behind.
 pub async fn delete(
     store: &Store,
     user_id: u64,
@@ -185,7 +187,9 @@ pub async fn delete(
     store
         .delete_own_category(user_id, &current, keep)
         .await
-        .map_err(store_error)
+        .map_err(store_error)?;
+    store.purge_category_refs(user_id, id).await?;
+    Ok(())
 }
 
 /// The global categories, then the user's own, each by id; optionally of one type.

@@ -89,6 +89,13 @@ pub async fn update(
         match store.update_wallet(&current, &next, head).await {
             Ok(()) => return Ok(next),
             Err(StoreError::NotFound) => return Err(not_found()),
+            Err(StoreError::Conflict(ConflictKind::HasTransactions)) => {
+                return Err(has_transactions())
+            }
+            Err(StoreError::Conflict(ConflictKind::HasBudgets)) => return Err(AppError::Conflict(
+                "the currency can change only while the wallet has no budgets: delete them first"
+                    .into(),
+            )),
             Err(StoreError::Conflict(ConflictKind::Changed)) if expected.is_some() => {
                 return Err(super::stale())
             }

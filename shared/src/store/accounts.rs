@@ -278,7 +278,7 @@ impl Store {
     }
 
     /// One `BatchWriteItem` of deletes, retrying what DynamoDB leaves unprocessed.
-    async fn delete_batch(&self, keys: Vec<Item>) -> StoreResult<()> {
+    pub(crate) async fn delete_batch(&self, keys: Vec<Item>) -> StoreResult<()> {
         let mut pending: Vec<WriteRequest> = keys
             .into_iter()
             .map(|key| {

@@ -16,11 +16,17 @@
 //! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL` | `FEED` / `CHG#<seq, 16 digits>` | |
 //! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
+//! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | `CATREF#<G\|U><category id>#<SK>` |
+//! | budget | `USER#<id>` | `BUDGET#<YYYY-MM>#<category id>` | `CATREF#<G\|U><category id>#<SK>` |
 //!
 //! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS`, `GSI1SK = USER#<id>` so admins can page through
 //! users without a scan.
+//!
+//! Monthly totals and budgets carry `LSI1SK = CATREF#...` so that deleting a category finds
+//! what refers to it with one `Query` on the index (the transaction list reads only `TXN#`).
+//! `G`/`U` tells a global category from an own one.
 //!
 //! Everything a user owns shares their partition, so each request touches one item
 //! collection; the local secondary index orders transactions by date with strongly
@@ -67,4 +73,35 @@ pub fn tag_sk(tag_id: u64) -> String {
 
 pub fn provider_sk(provider_id: u64) -> String {
     format!("PROV#{provider_id}")
+}
+
+pub const AGG_PREFIX: &str = "AGG#";
+pub const BUDGET_PREFIX: &str = "BUDGET#";
+
+/// `G` for a global category, `U` for an own one.
+fn scope(global: bool) -> char {
+    if global {
+        'G'
+    } else {
+        'U'
+    }
+}
+
+/// The monthly total of a category: `AGG#2026-11#U123`.
+pub fn agg_sk(month: &str, global: bool, category_id: u64) -> String {
+    format!("AGG#{month}#{}{category_id}", scope(global))
+}
+
+/// A budget: `BUDGET#2026-11#123`.
+pub fn budget_sk(month: &str, category_id: u64) -> String {
+    format!("BUDGET#{month}#{category_id}")
+}
+
+/// The index position of everything that refers to a category, then of one item.
+pub fn cat_ref_prefix(global: bool, category_id: u64) -> String {
+    format!("CATREF#{}{category_id}#", scope(global))
+}
+
+pub fn cat_ref(global: bool, category_id: u64, sk: &str) -> String {
+    format!("{}{sk}", cat_ref_prefix(global, category_id))
 }

@@ -6,9 +6,11 @@
 pub mod accounts;
 mod attr;
 pub mod batch;
+pub mod budgets;
 pub mod categories;
 mod counter;
 pub mod feed;
+pub mod insights;
 pub mod items;
 pub mod keys;
 pub mod named;
@@ -60,6 +62,9 @@ pub enum ConflictKind {
     /// The wallet's currency cannot change while it has transactions.
     #[error("the wallet has transactions")]
     HasTransactions,
+    /// The wallet's currency cannot change while it has budgets.
+    #[error("the wallet has budgets")]
+    HasBudgets,
     /// A referenced category, provider or tag vanished or changed type.
     #[error("a referenced {0:?} changed or is gone")]
     Reference(Ref),

@@ -49,8 +49,9 @@ impl Store {
 
     /// Sets name, initial balance and currency if the wallet is still at the version read
     /// (`Conflict(Changed)` otherwise, or `NotFound` when it is gone); a currency change
-    /// requires an empty wallet (checked in the same conditional write, so a concurrent
-    /// transaction cannot slip in: it moves the version).
+    /// requires an empty wallet, without transactions or budgets (`budgetCount`, kept by
+    /// `store::budgets`), checked in the same conditional write, so a concurrent
+    /// transaction or budget cannot slip in (`HasTransactions`, `HasBudgets`).
     pub async fn update_wallet(
         &self,
         current: &Wallet,
@@ -68,7 +69,8 @@ impl Store {
             (":one".into(), n(1)),
         ]);
         let condition = super::at_version(
-            "attribute_exists(PK) AND (currencyCode = :cur OR txnCount = :zero)",
+            "attribute_exists(PK) AND (currencyCode = :cur OR (txnCount = :zero \
+             AND (attribute_not_exists(budgetCount) OR budgetCount = :zero)))",
             Some(current.version),
             &mut values,
         );
@@ -89,8 +91,15 @@ impl Store {
         match self.transact(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
                 match self.get_wallet(current.user_id).await? {
-                    Some(_) => Err(StoreError::Conflict(ConflictKind::Changed)),
                     None => Err(StoreError::NotFound),
+                    Some(w) if w.version != current.version => {
+                        Err(StoreError::Conflict(ConflictKind::Changed))
+                    }
+                    Some(w) if w.txn_count > 0 => {
+                        Err(StoreError::Conflict(ConflictKind::HasTransactions))
+                    }
+                    // Budgets (counted on the wallet) do not move its version.
+                    Some(_) => Err(StoreError::Conflict(ConflictKind::HasBudgets)),
                 }
             }
             other => other,

@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 
 use super::super::attr::{n, s, Item};
 use super::super::feed::{Change, Entity, Feed};
+use super::super::insights::MonthTotals;
 use super::super::keys::{
     cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
@@ -186,6 +187,8 @@ pub struct Deltas {
     uses: BTreeMap<Use, i64>,
     /// The type a category must have when a use of it is taken.
     category_types: BTreeMap<(bool, u64), CategoryType>,
+    /// The monthly totals per category (`store::insights`).
+    totals: MonthTotals,
 }
 
 impl Deltas {
@@ -198,6 +201,7 @@ impl Deltas {
         let signed = txn.signed_amount();
         self.sum += if sign > 0 { signed } else { -signed };
         self.count += sign;
+        self.totals.add(txn, sign);
         let category = Use::Category {
             global: txn.category_global,
             id: txn.category_id,
@@ -236,6 +240,7 @@ impl Deltas {
             None,
         )?;
         tx.on_conflict(ConflictKind::Wallet);
+        self.totals.emit(tx, &pk)?;
         for (u, delta) in self.uses {
             if delta == 0 {
                 continue;

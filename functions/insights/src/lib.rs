@@ -1,0 +1,138 @@
+//! Insights and budgets: per-month, per-category totals kept with every transaction write
+//! (a range of months costs one `Query`, never a read of the transactions), and monthly
+//! budgets of DEBIT categories with what was spent against them.
+
+mod dto;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Router;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use dto::{BudgetRequest, BudgetResponse, MonthInsightResponse, MonthlyQuery};
+use shared::app::insights as service;
+use shared::http::auth::AuthUser;
+use shared::http::extract::{Json, Path, Query};
+use shared::http::{decimal, docs, finish, ApiResult, AppState};
+
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(monthly))
+        .routes(routes!(list_budgets))
+        .routes(routes!(put_budget, delete_budget))
+}
+
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+/// Income, expenses, net and per-category totals of every month from `from` to `to`
+/// (at most 36 months; months without transactions are listed with zeros), in the
+/// wallet's currency. Kept with every transaction write: the cost depends on the number
+/// of months, not of transactions.
+#[utoipa::path(
+    get,
+    path = "/api/insights/monthly",
+    tag = "insights",
+    security(("bearer" = [])),
+    params(MonthlyQuery),
+    responses(
+        (status = 200, description = "One entry per month of the range, oldest first", body = Vec<MonthInsightResponse>),
+        docs::ListErrors,
+    )
+)]
+async fn monthly(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<MonthlyQuery>,
+) -> ApiResult<Json<Vec<MonthInsightResponse>>> {
+    let (from, to) = service::parse_range(query.from.as_deref(), query.to.as_deref())?;
+    let insights = service::monthly(&state.store, user.id, from, to).await?;
+    Ok(Json(dto::insights(&insights)))
+}
+
+/// Every budget of the month with what was spent (the month's DEBIT total of its
+/// category) and what remains (negative when overspent), by category id.
+#[utoipa::path(
+    get,
+    path = "/api/budgets/{month}",
+    tag = "insights",
+    security(("bearer" = [])),
+    params(("month" = inline(dto::MonthParam), Path)),
+    responses(
+        (status = 200, description = "The month's budgets", body = Vec<BudgetResponse>),
+        docs::ListErrors,
+    )
+)]
+async fn list_budgets(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(month): Path<String>,
+) -> ApiResult<Json<Vec<BudgetResponse>>> {
+    let month = service::parse_path_month(&month)?;
+    let budgets = service::budgets(&state.store, user.id, month).await?;
+    Ok(Json(
+        budgets
+            .items
+            .iter()
+            .map(|b| BudgetResponse::new(b, budgets.currency))
+            .collect(),
+    ))
+}
+
+/// Sets the month's budget of a DEBIT category the caller can see (a global one or their
+/// own; someone else's is 404). The amount is at least 0, with at most the wallet
+/// currency's decimals. While budgets exist, the wallet's currency cannot change.
+#[utoipa::path(
+    put,
+    path = "/api/budgets/{month}/{categoryId}",
+    tag = "insights",
+    security(("bearer" = [])),
+    params(
+        ("month" = inline(dto::MonthParam), Path),
+        ("categoryId" = inline(docs::Id), Path),
+    ),
+    request_body = BudgetRequest,
+    responses(
+        (status = 200, description = "The budget with what was spent", body = BudgetResponse),
+        docs::UpdateErrors,
+    )
+)]
+async fn put_budget(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path((month, category_id)): Path<(String, u64)>,
+    Json(body): Json<BudgetRequest>,
+) -> ApiResult<Json<BudgetResponse>> {
+    let month = service::parse_path_month(&month)?;
+    let amount = decimal::from_json(&body.amount, false);
+    let (status, currency) =
+        service::put_budget(&state.store, user.id, month, category_id, amount).await?;
+    Ok(Json(BudgetResponse::new(&status, currency)))
+}
+
+/// Deletes the month's budget of a category (404 when there is none).
+#[utoipa::path(
+    delete,
+    path = "/api/budgets/{month}/{categoryId}",
+    tag = "insights",
+    security(("bearer" = [])),
+    params(
+        ("month" = inline(dto::MonthParam), Path),
+        ("categoryId" = inline(docs::Id), Path),
+    ),
+    responses(
+        (status = 204, description = "Deleted"),
+        docs::ReadErrors,
+    )
+)]
+async fn delete_budget(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path((month, category_id)): Path<(String, u64)>,
+) -> ApiResult<StatusCode> {
+    let month = service::parse_path_month(&month)?;
+    service::delete_budget(&state.store, user.id, month, category_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

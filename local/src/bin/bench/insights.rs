@@ -1,0 +1,104 @@
+//! Insights at scale: a user with 10,000 transactions over 36 months, written through the
+//! store's own transaction write (so the monthly totals are kept as in production), then
+//! `GET /api/insights/monthly` for the 36 months next to the raw `Query` it needs and a
+//! list page, with the read units each consumes.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use futures::{stream, StreamExt};
+use shared::domain::{CategoryType, Currency, Money, Month, Transaction};
+use shared::store::Store;
+
+/// Transactions of the insights user (bounded: writing them takes most of this section).
+pub const TRANSACTIONS: u64 = 10_000;
+const WRITERS: usize = 16;
+/// Global categories used: two CREDIT, eight DEBIT.
+const CATEGORIES: [(u64, CategoryType); 10] = [
+    (1, CategoryType::Credit),
+    (2, CategoryType::Credit),
+    (4, CategoryType::Debit),
+    (5, CategoryType::Debit),
+    (6, CategoryType::Debit),
+    (7, CategoryType::Debit),
+    (8, CategoryType::Debit),
+    (9, CategoryType::Debit),
+    (10, CategoryType::Debit),
+    (11, CategoryType::Debit),
+];
+
+/// Writes the user's transactions: 2024-01 to 2026-12, every category in every month.
+pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
+    let start = std::time::Instant::now();
+    let at = shared::domain::time::Timestamp::parse("2026-01-01T00:00:00")
+        .map_err(anyhow::Error::msg)?;
+    let first = time::macros::date!(2024 - 01 - 01);
+    let writes = stream::iter(0..TRANSACTIONS).map(|i| {
+        let (category_id, category_type) = CATEGORIES[(i % CATEGORIES.len() as u64) as usize];
+        // Spread evenly over 1,096 days (2024-01-01 to 2026-12-31).
+        let date = first + time::Duration::days((i * 1096 / TRANSACTIONS) as i64);
+        let txn = Money::new(
+            rust_decimal::Decimal::new(100 + (i as i64 * 37) % 100_000, 2),
+            Currency::eur(),
+        )
+        .map(|amount| Transaction {
+            user_id,
+            id: shared::domain::ids::new_id(),
+            amount,
+            date,
+            note: None,
+            category_id,
+            category_type,
+            category_global: true,
+            provider_id: None,
+            tag_ids: vec![],
+            version: 1,
+            created_at: at,
+            updated_at: at,
+        });
+        async move {
+            store
+                .insert_transaction(&txn?, None, None, "2026-01-01T00:00:00")
+                .await?;
+            anyhow::Ok(())
+        }
+    });
+    let results: Vec<anyhow::Result<()>> = writes.buffer_unordered(WRITERS).collect().await;
+    results.into_iter().collect::<anyhow::Result<()>>()?;
+    Ok(start.elapsed())
+}
+
+/// Read units of the 36-month `Query` and how many totals it returned.
+pub async fn query_cost(store: &Store, user_id: u64) -> anyhow::Result<(f64, usize)> {
+    let (from, to) = range()?;
+    let totals = store.month_totals(user_id, from, to).await?;
+    Ok((totals.read_units, totals.items.len()))
+}
+
+/// Read units of a list page of 50 (the same `Query` the list endpoint makes).
+pub async fn list_cost(store: &Store, user_id: u64) -> anyhow::Result<f64> {
+    let out = store
+        .client()
+        .query()
+        .table_name(store.table())
+        .index_name("LSI1")
+        .key_condition_expression("PK = :pk AND LSI1SK BETWEEN :lo AND :hi")
+        .expression_attribute_values(":pk", super::s(&format!("USER#{user_id}")))
+        .expression_attribute_values(":lo", super::s("TXN#"))
+        .expression_attribute_values(":hi", super::s("TXN#~"))
+        .scan_index_forward(false)
+        .consistent_read(true)
+        .limit(50)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await?;
+    Ok(out
+        .consumed_capacity
+        .and_then(|c| c.capacity_units)
+        .unwrap_or_default())
+}
+
+pub fn range() -> anyhow::Result<(Month, Month)> {
+    let m = |s| Month::parse(s).map_err(anyhow::Error::msg);
+    Ok((m("2024-01")?, m("2026-12")?))
+}
