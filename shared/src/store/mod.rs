@@ -8,6 +8,7 @@ mod attr;
 pub mod batch;
 pub mod categories;
 mod counter;
+pub mod imports;
 pub mod items;
 pub mod keys;
 pub mod named;
@@ -62,6 +63,9 @@ pub enum ConflictKind {
     /// A referenced category, provider or tag vanished or changed type.
     #[error("a referenced {0:?} changed or is gone")]
     Reference(Ref),
+    /// A row with this import id was imported already (by a concurrent import).
+    #[error("the row was imported already")]
+    AlreadyImported,
     /// Another request with the same idempotency key won the race.
     #[error("the idempotency key is taken")]
     IdempotencyKey,

@@ -9,6 +9,9 @@ use aws_sdk_dynamodb::types::{
 use super::attr::{s, Item};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
+/// Most items DynamoDB accepts in one `TransactWriteItems`.
+pub const MAX_TRANSACT_ITEMS: usize = 100;
+
 /// Builds the items of one transaction against the store's table.
 pub struct TxItems<'a> {
     table: &'a str,
