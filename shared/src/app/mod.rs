@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod categories;
+pub mod imports;
 pub mod named;
 pub mod transactions;
 pub mod users;
