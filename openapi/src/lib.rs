@@ -25,6 +25,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("categories", categories_fn::api()),
         ("tags", tags_fn::api()),
         ("providers", providers_fn::api()),
+        ("imports", imports_fn::api()),
     ]
 }
 
@@ -48,6 +49,7 @@ points to the next page.",
         (name = "categories", description = "Global and own categories"),
         (name = "tags", description = "The caller's tags"),
         (name = "providers", description = "The caller's providers (payees)"),
+        (name = "imports", description = "CSV import (dry run, per-row errors, dedupe by import id) and export of everything"),
     ),
     components(
         schemas(Problem, FieldError),

@@ -2,7 +2,7 @@
 
 BASE_URL is the SAM CLI's API Gateway emulation (scripts/sam-local.sh test starts it).
 Every function of template.yaml is called at least once (auth, users, categories, tags,
-providers, transactions, wallet, docs). Python's standard library only. Prints one line
+providers, transactions, wallet, imports, docs). Python's standard library only. Prints one line
 per check and ends with `sam smoke: N passed, N failed`; exits 1 when any check failed.
 """
 
@@ -32,10 +32,10 @@ class Response:
         return json.loads(self.body)
 
 
-def call(method, path, token=None, body=None, function=None, headers=None):
-    data = None if body is None else json.dumps(body).encode()
+def call(method, path, token=None, body=None, function=None, headers=None, raw=None):
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(BASE + path, data=data, method=method)
-    if data is not None:
+    if data is not None and raw is None:
         request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")
@@ -162,6 +162,15 @@ def main():
         balance = r.json()["amountBalance"]["amount"]
         check("the balance is 2600.50", str(balance) in ("2600.50", "2600.5"), f"(got {balance})")
 
+    # imports: a dry run writes nothing; the export lists the transaction in CSV.
+    csv_file = b"date,amount,category,note\n2026-11-02,-12.50,Groceries,market\n"
+    r = call("POST", "/api/imports?dryRun=true", token=ann, raw=csv_file, headers={"Content-Type": "text/csv"}, function="imports")
+    if expect("POST /api/imports?dryRun=true", r, 200):
+        check("the dry run finds one valid row", r.json().get("valid") == 1, f"(got {r.body[:200]!r})")
+    r = call("GET", "/api/export?format=csv", token=ann, function="imports")
+    if expect("GET /api/export?format=csv", r, 200):
+        check("the export holds the transaction", b"corrected" in r.body)
+
     expect(f"DELETE {path}", call("DELETE", path, token=ann, function="transactions"), 204)
     expect(f"GET {path} after the delete", call("GET", path, token=ann, function="transactions"), 404)
     r = call("GET", "/api/wallet", token=ann, function="wallet")
@@ -179,7 +188,7 @@ if __name__ == "__main__":
     # SAM_FUNCTIONS: the functions of the template (scripts/sam-local.sh reads them from it),
     # so a function added there without a call here fails this check.
     expected = set(os.environ.get("SAM_FUNCTIONS", "").split()) or {
-        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "docs"
+        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "imports", "docs"
     }
     check("every function answered", functions_seen >= expected, f"(missing {sorted(expected - functions_seen)})")
     print(f"sam smoke took {time.monotonic() - started:.0f} s")
