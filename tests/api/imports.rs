@@ -137,6 +137,18 @@ async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothi
     )
     .await;
     assert_problem(app.import(&user, "?dryRun=maybe", file).await, 400).await;
+    // The README's example file is valid as it is.
+    let example = include_str!("../../examples/import.csv");
+    let report = app.import_ok(&user, "?dryRun=true", example, 200).await;
+    assert_eq!(
+        (&report["rows"], &report["valid"]),
+        (&json!(5), &json!(5)),
+        "{report}"
+    );
+    assert_eq!(
+        report["preview"][3]["note"],
+        "=lunch with Ann (a formula-looking note)"
+    );
     assert_problem(app.import(&user, "?dateFormat=YY", file).await, 400).await;
 }
 

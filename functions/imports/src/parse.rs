@@ -213,14 +213,17 @@ pub fn read(bytes: &[u8], format: Format) -> Result<ParsedFile, ApiError> {
     let columns: Vec<Option<Column>> = header.iter().map(column).collect();
     check_header(&columns)?;
     let mut file = ParsedFile::default();
+    // Rows keep their position in the file (as a spreadsheet shows it, less the header);
+    // skipped lines are not counted as rows.
+    let mut skipped = 0;
     for (index, record) in records.enumerate() {
         let row = index + 1;
-        if row > MAX_ROWS {
+        if row - skipped > MAX_ROWS {
             return Err(ApiError::bad_request(format!(
                 "the file has more than {MAX_ROWS} data rows; split it"
             )));
         }
-        file.rows = row;
+        file.rows = row - skipped;
         let record = match record {
             Ok(r) => r,
             Err(e) => {
@@ -229,8 +232,15 @@ pub fn read(bytes: &[u8], format: Format) -> Result<ParsedFile, ApiError> {
                 continue;
             }
         };
-        if record.len() == 1 && record.get(0).is_some_and(|c| c.trim().is_empty()) {
-            // A blank line: not a row.
+        let repeated_header = record.len() == header.len()
+            && record
+                .iter()
+                .zip(header.iter())
+                .all(|(a, b)| a.trim().eq_ignore_ascii_case(b.trim()));
+        let blank = record.len() == 1 && record.get(0).is_some_and(|c| c.trim().is_empty());
+        if blank || repeated_header {
+            // A blank line, or the header again (export pages concatenated): not a row.
+            skipped += 1;
             file.rows -= 1;
             continue;
         }
@@ -386,6 +396,12 @@ mod tests {
         assert_eq!(r.note.as_deref(), Some("Lunch; with Ann"));
         assert_eq!(r.provider.as_deref(), Some("Cafe"));
         assert_eq!(r.amount, Decimal::new(-1250, 2));
+    }
+
+    #[test]
+    fn blank_lines_and_repeated_headers_are_not_rows() {
+        let f = parse("date,amount\n2026-01-01,1\n\nDate,Amount\n2026-01-02,2\n");
+        assert_eq!((f.rows, f.parsed.len()), (2, 2), "{:?}", f.errors);
     }
 
     #[test]
