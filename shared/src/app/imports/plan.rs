@@ -65,6 +65,16 @@ impl Names {
     }
 }
 
+/// A name from the file as an error message quotes it: at most 40 characters, so that
+/// thousands of row errors still make a response far below Lambda's 6 MB.
+fn quoted(name: &str) -> String {
+    let name = name.trim();
+    match name.char_indices().nth(40) {
+        Some((cut, _)) => format!("{:?}…", &name[..cut]),
+        None => format!("{name:?}"),
+    }
+}
+
 /// `<signed amount>:<date>:<occurrence>` for rows without an import id.
 fn derived_id(amount: Decimal, date: Date, occurrence: usize) -> String {
     format!("{}:{}:{occurrence}", amount.normalize(), format_date(date))
@@ -96,8 +106,8 @@ fn plan_row(
             .or(default_category)
             .ok_or_else(|| {
                 format!(
-                    "no category named {:?} and no defaultCategoryId",
-                    name.trim()
+                    "no category named {} and no defaultCategoryId",
+                    quoted(name)
                 )
             }),
         _ => default_category.ok_or_else(|| "is empty and no defaultCategoryId was given".into()),
@@ -147,7 +157,7 @@ fn plan_row(
         match parse_name(raw, NAME_MAX_LEN) {
             Ok(name) if seen.insert(fold(&name)) => tags.push(Names::name_ref(&names.tags, name)),
             Ok(_) => {}
-            Err(m) => errors.push(RowError::new(n, "tags", format!("{raw:?}: {m}"))),
+            Err(m) => errors.push(RowError::new(n, "tags", format!("{}: {m}", quoted(raw)))),
         }
     }
     if tags.len() > MAX_TAGS {
@@ -260,6 +270,13 @@ mod tests {
             tags: vec![],
             import_id: None,
         }
+    }
+
+    #[test]
+    fn quoted_names_are_bounded() {
+        assert_eq!(quoted(" Rent "), "\"Rent\"");
+        let long = "é".repeat(5000);
+        assert_eq!(quoted(&long).chars().count(), 43);
     }
 
     #[test]
