@@ -474,7 +474,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
         let day = i % 28 + 1;
         let month = i / 28 % 12 + 1;
         let year = 2000 + i / 336;
-        let note = format!("row {i} {}", "n".repeat(450));
+        let note = format!("row {i} {}", "n".repeat(800));
         file.push_str(&format!(
             "{year}-{month:02}-{day:02},-{}.{:02},Groceries,{note},t{}\n",
             i % 100 + 1,
@@ -493,7 +493,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
     );
     assert!(took.as_secs() < 30, "{rows} rows took {took:?}");
 
-    // Rows of ~500 bytes: the CSV export takes more than one page (2 MB each).
+    // Rows of ~850 bytes: the CSV export takes more than one page (2 MB each).
     let pages = app.export_pages(&user, "csv").await;
     assert!(pages.len() > 1);
     let exported = csv_rows(&pages);

@@ -190,7 +190,7 @@ pub struct DryRunReport {
     pub valid: usize,
     /// Valid rows imported before (their import id has a marker).
     pub duplicates: usize,
-    #[schema(max_items = 5000)]
+    #[schema(max_items = 3000)]
     pub errors: Vec<RowErrorDto>,
     /// The first rows that would be created.
     #[schema(max_items = 20)]
@@ -205,7 +205,7 @@ pub struct ImportResult {
     pub created: usize,
     /// Valid rows skipped because they were imported before.
     pub duplicates: usize,
-    #[schema(max_items = 5000)]
+    #[schema(max_items = 3000)]
     pub errors: Vec<RowErrorDto>,
 }
 

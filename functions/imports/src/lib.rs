@@ -74,7 +74,7 @@ fn check_content_type(headers: &HeaderMap) -> ApiResult<()> {
     security(("bearer" = [])),
     params(ImportQuery),
     request_body(content = String, content_type = "text/csv",
-        description = "UTF-8 CSV (a BOM is accepted), a header row first; at most 5 MB and 5,000 data rows."),
+        description = "UTF-8 CSV (a BOM is accepted), a header row first; at most 5 MB and 3,000 data rows."),
     responses(
         (status = 201, description = "Imported: valid rows are created, the others listed", body = ImportResult),
         (status = 200, description = "Dry run (`dryRun=true`): what an import would do; nothing written", body = DryRunReport),
