@@ -329,6 +329,13 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
         // The export carries import ids: importing it again creates nothing.
         let again = app.import_ok(&target, "", &file, 201).await;
         assert_eq!(again["created"], 0);
+        // Nor does importing it back into the account it came from.
+        let home = app.import_ok(&source, "", &file, 201).await;
+        assert_eq!(
+            (&home["created"], &home["errors"]),
+            (&json!(0), &json!([])),
+            "case {case}"
+        );
     }
 }
 
