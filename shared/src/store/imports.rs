@@ -14,6 +14,8 @@ use super::{Store, StoreResult};
 
 /// Ids per `BatchGetItem`: two keys each at most, within DynamoDB's 100.
 const BATCH_IDS: usize = 50;
+/// `BatchGetItem`s in flight at once.
+const PARALLEL_READS: usize = 4;
 
 /// The transaction an exported import id names (`txn:<id>`, in canonical form only, so
 /// that two ids never name the same key).
@@ -30,23 +32,34 @@ impl Store {
         user_id: u64,
         import_ids: &[&str],
     ) -> StoreResult<HashSet<String>> {
+        use futures::stream::{self, StreamExt, TryStreamExt};
         let pk = user_pk(user_id);
+        let batches: Vec<Vec<_>> = import_ids
+            .chunks(BATCH_IDS)
+            .map(|chunk| {
+                let mut keys = Vec::with_capacity(chunk.len() * 2);
+                for id in chunk {
+                    keys.push(key(&pk, &import_sk(id)));
+                    if let Some(t) = exported_txn(id) {
+                        keys.push(key(&pk, &txn_sk(t)));
+                    }
+                }
+                keys
+            })
+            .collect();
+        // A few reads at a time: they are independent, and an import waits for all.
+        let items: Vec<Vec<_>> = stream::iter(batches)
+            .map(|keys| self.batch_get(keys))
+            .buffer_unordered(PARALLEL_READS)
+            .try_collect()
+            .await?;
         let mut found = HashSet::new();
-        for chunk in import_ids.chunks(BATCH_IDS) {
-            let mut keys = Vec::with_capacity(chunk.len() * 2);
-            for id in chunk {
-                keys.push(key(&pk, &import_sk(id)));
-                if let Some(t) = exported_txn(id) {
-                    keys.push(key(&pk, &txn_sk(t)));
-                }
-            }
-            for item in self.batch_get(keys).await? {
-                let sk = get_s(&item, "SK")?;
-                if let Some(id) = sk.strip_prefix("IMPORT#") {
-                    found.insert(id.to_owned());
-                } else if let Some(Ok(t)) = sk.strip_prefix(TXN_PREFIX).map(str::parse::<u64>) {
-                    found.insert(format!("txn:{t}"));
-                }
+        for item in items.iter().flatten() {
+            let sk = get_s(item, "SK")?;
+            if let Some(id) = sk.strip_prefix("IMPORT#") {
+                found.insert(id.to_owned());
+            } else if let Some(Ok(t)) = sk.strip_prefix(TXN_PREFIX).map(str::parse::<u64>) {
+                found.insert(format!("txn:{t}"));
             }
         }
         Ok(found)
