@@ -463,6 +463,22 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
     // Ann's JSON export holds ann's things only, and never a password hash.
     let page = &app.export_pages(&ann, "json").await[0];
     assert!(!page.contains("Secret") && !page.contains("argon2") && !page.contains("passwordHash"));
+    for path in ["/api/export?format=csv", "/api/export?format=json"] {
+        assert_problem(app.call(Method::GET, path, None, None).await, 403).await;
+    }
+    assert_problem(
+        app.call(Method::GET, "/api/export?format=xml", Some(&ann), None)
+            .await,
+        400,
+    )
+    .await;
+    let pages = app
+        .call(Method::GET, "/api/export?format=json", Some(&ann), None)
+        .await;
+    assert!(
+        pages.headers().get("link").is_none(),
+        "one page for a small account"
+    );
     let cursor_of_ann = "/api/export?format=json&cursor=abc.def";
     assert_problem(
         app.call(Method::GET, cursor_of_ann, Some(&ann), None).await,
@@ -519,6 +535,15 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
         .split('>')
         .next()
         .unwrap();
+    // Nor does it serve another user.
+    let stranger = app.new_user().await;
+    let csv_path = format!("/api/export?format=csv&cursor={cursor}");
+    assert_problem(
+        app.call(Method::GET, &csv_path, Some(&stranger), None)
+            .await,
+        400,
+    )
+    .await;
     let json_path = format!("/api/export?format=json&cursor={cursor}");
     assert_problem(
         app.call(Method::GET, &json_path, Some(&user), None).await,
