@@ -27,6 +27,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("providers", providers_fn::api()),
         ("sync", sync_fn::api()),
         ("insights", insights_fn::api()),
+        ("imports", imports_fn::api()),
     ]
 }
 
@@ -53,6 +54,7 @@ points to the next page.",
         (name = "providers", description = "The caller's providers (payees)"),
         (name = "sync", description = "The change feed for offline clients"),
         (name = "insights", description = "Monthly totals per category and budgets"),
+        (name = "imports", description = "CSV import (dry run, per-row errors, dedupe by import id) and export of everything"),
     ),
     components(
         schemas(Problem, FieldError),

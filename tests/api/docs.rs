@@ -80,8 +80,8 @@ async fn every_documented_operation_is_routed() {
             checked += 1;
         }
     }
-    // 35, then sync and batch (2) and insights (4).
-    assert_eq!(checked, 41);
+    // 35, then sync and batch (2), insights (4) and imports (2).
+    assert_eq!(checked, 43);
 }
 
 #[tokio::test]

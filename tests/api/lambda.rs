@@ -111,3 +111,20 @@ async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
         12
     );
 }
+
+#[tokio::test]
+async fn a_base64_csv_import_event_through_the_imports_function_creates_the_rows() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let event =
+        include_str!("../fixtures/apigw_v2_import_csv.json").replace("{{TOKEN}}", &user.token);
+    let response = invoke(imports_fn::router(app.state.clone()), &event).await;
+    assert_eq!(response["statusCode"], 201, "{response}");
+    let report = body_json(&response);
+    assert_eq!(
+        (&report["rows"], &report["created"]),
+        (&2.into(), &2.into()),
+        "{report}"
+    );
+    assert_eq!(app.balance(&user).await, "896.50");
+}

@@ -6,6 +6,7 @@ mod concurrency;
 mod deletion;
 mod docs;
 mod helpers;
+mod imports;
 mod insights;
 mod integrity;
 mod lambda;

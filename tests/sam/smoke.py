@@ -2,7 +2,8 @@
 
 BASE_URL is the SAM CLI's API Gateway emulation (scripts/sam-local.sh test starts it).
 Every function of template.yaml is called at least once (auth, users, categories, tags,
-providers, transactions, wallet, insights, docs). Python's standard library only. Prints one line
+providers, transactions, wallet, insights, imports, sync, docs). Python's standard library only.
+Prints one line
 per check and ends with `sam smoke: N passed, N failed`; exits 1 when any check failed.
 """
 
@@ -32,10 +33,10 @@ class Response:
         return json.loads(self.body)
 
 
-def call(method, path, token=None, body=None, function=None, headers=None):
-    data = None if body is None else json.dumps(body).encode()
+def call(method, path, token=None, body=None, function=None, headers=None, raw=None):
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(BASE + path, data=data, method=method)
-    if data is not None:
+    if data is not None and raw is None:
         request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")
@@ -174,6 +175,14 @@ def main():
     if expect("GET /api/budgets/2026-11", r, 200):
         check("the budget is listed", [b["categoryId"] for b in r.json()] == [4])
     expect("DELETE /api/budgets/2026-11/4", call("DELETE", "/api/budgets/2026-11/4", token=ann, function="insights"), 204)
+    # imports: a dry run writes nothing; the export lists the transaction in CSV.
+    csv_file = b"date,amount,category,note\n2026-11-02,-12.50,Groceries,market\n"
+    r = call("POST", "/api/imports?dryRun=true", token=ann, raw=csv_file, headers={"Content-Type": "text/csv"}, function="imports")
+    if expect("POST /api/imports?dryRun=true", r, 200):
+        check("the dry run finds one valid row", r.json().get("valid") == 1, f"(got {r.body[:200]!r})")
+    r = call("GET", "/api/export?format=csv", token=ann, function="imports")
+    if expect("GET /api/export?format=csv", r, 200):
+        check("the export holds the transaction", b"corrected" in r.body)
 
     expect(f"DELETE {path}", call("DELETE", path, token=ann, function="transactions"), 204)
     expect(f"GET {path} after the delete", call("GET", path, token=ann, function="transactions"), 404)
@@ -199,7 +208,8 @@ if __name__ == "__main__":
     # SAM_FUNCTIONS: the functions of the template (scripts/sam-local.sh reads them from it),
     # so a function added there without a call here fails this check.
     expected = set(os.environ.get("SAM_FUNCTIONS", "").split()) or {
-        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "insights", "docs", "sync"
+        "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "insights",
+        "imports", "docs", "sync",
     }
     check("every function answered", functions_seen >= expected, f"(missing {sorted(expected - functions_seen)})")
     print(f"sam smoke took {time.monotonic() - started:.0f} s")

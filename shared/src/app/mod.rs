@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod categories;
+pub mod imports;
 pub mod insights;
 pub mod named;
 pub mod sync;

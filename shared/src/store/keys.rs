@@ -11,6 +11,7 @@
 //! | idempotency record | `USER#<id>` | `IDEM#<key>` | |
 //! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
+//! | import marker (one per imported row, kept forever: re-imports create nothing) | `USER#<id>` | `IMPORT#<import id>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
 //! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL` | `FEED` / `CHG#<seq, 16 digits>` | |
@@ -65,6 +66,11 @@ pub fn cat_sk(category_id: u64) -> String {
 
 pub fn idem_sk(key: &str) -> String {
     format!("IDEM#{key}")
+}
+
+/// The marker of an imported row, put with its transaction (`attribute_not_exists`).
+pub fn import_sk(import_id: &str) -> String {
+    format!("IMPORT#{import_id}")
 }
 
 pub fn tag_sk(tag_id: u64) -> String {

@@ -10,6 +10,7 @@ pub mod budgets;
 pub mod categories;
 mod counter;
 pub mod feed;
+pub mod imports;
 pub mod insights;
 pub mod items;
 pub mod keys;
@@ -68,6 +69,9 @@ pub enum ConflictKind {
     /// A referenced category, provider or tag vanished or changed type.
     #[error("a referenced {0:?} changed or is gone")]
     Reference(Ref),
+    /// A row with this import id was imported already (by a concurrent import).
+    #[error("the row was imported already")]
+    AlreadyImported,
     /// Another request with the same idempotency key won the race.
     #[error("the idempotency key is taken")]
     IdempotencyKey,

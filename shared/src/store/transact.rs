@@ -16,6 +16,8 @@ use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MA
 /// the write re-sent this many times, within [`FEED_DEADLINE`].
 const FEED_ATTEMPTS: u32 = 24;
 const FEED_DEADLINE: std::time::Duration = std::time::Duration::from_secs(8);
+/// Most items DynamoDB accepts in one `TransactWriteItems`.
+pub const MAX_TRANSACT_ITEMS: usize = 100;
 
 /// Builds the items of one transaction against the store's table.
 #[derive(Clone)]

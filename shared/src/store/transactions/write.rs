@@ -15,9 +15,9 @@ use super::super::attr::{n, s, Item};
 use super::super::feed::{Change, Entity, Feed};
 use super::super::insights::MonthTotals;
 use super::super::keys::{
-    cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
+    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
 };
-use super::super::transact::TxItems;
+use super::super::transact::{TxItems, MAX_TRANSACT_ITEMS};
 use super::super::{ConflictKind, Ref, Store, StoreResult};
 use super::Transaction;
 use crate::domain::{CategoryType, Currency};
@@ -45,6 +45,52 @@ impl Store {
             put_idempotency(&mut tx, txn, key, "create", None)?;
         }
         self.transact(tx).await
+    }
+
+    /// Puts new transactions, each with the marker of its import id (`IMPORT#<id>`, which
+    /// must not exist: `Conflict(AlreadyImported)` otherwise), and their counters merged in
+    /// one [`Deltas`], in ONE `TransactWriteItems`. It takes as many from the start of
+    /// `batch` as fit in [`MAX_TRANSACT_ITEMS`], counted on what was built (other
+    /// capabilities add items per transaction and per counter), and returns how many it
+    /// wrote: the caller passes the rest again.
+    pub async fn insert_transactions(
+        &self,
+        batch: &[(Transaction, String)],
+        now: &str,
+    ) -> StoreResult<usize> {
+        let mut take = batch.len();
+        loop {
+            let mut tx = TxItems::new(self);
+            let mut deltas = Deltas::default();
+            for (txn, import_id) in &batch[..take] {
+                put_new(&mut tx, txn)?;
+                let marker = Item::from([
+                    ("PK".into(), s(user_pk(txn.user_id))),
+                    ("SK".into(), s(import_sk(import_id))),
+                    ("transactionId".into(), n(txn.id)),
+                    ("createdAt".into(), s(now)),
+                ]);
+                tx.put(marker, Some("attribute_not_exists(PK)"), None)?;
+                tx.on_conflict(ConflictKind::AlreadyImported);
+                deltas.add(txn, 1);
+            }
+            deltas.emit(&mut tx, now)?;
+            if tx.planned_len() <= MAX_TRANSACT_ITEMS || take <= 1 {
+                if tx.planned_len() > MAX_TRANSACT_ITEMS {
+                    return Err(anyhow::anyhow!(
+                        "one transaction needs {} items",
+                        tx.planned_len()
+                    )
+                    .into());
+                }
+                if take > 0 {
+                    self.transact(tx).await?;
+                }
+                return Ok(take);
+            }
+            // Shrink in proportion to the overshoot (at least by one) and build again.
+            take = (take * MAX_TRANSACT_ITEMS / tx.planned_len()).clamp(1, take - 1);
+        }
     }
 
     /// Replaces `old` by `new` if `old` is still the stored version, moving the balance by

@@ -1,0 +1,173 @@
+//! Import and export endpoints: `POST /api/imports` (CSV, with dry run, per-row errors and
+//! dedupe by import id) and `GET /api/export` (CSV that imports back, or JSON of
+//! everything, paged with a `Link` header).
+
+pub mod dto;
+pub mod export;
+pub mod parse;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use dto::{DryRunReport, ExportQuery, ImportQuery, ImportResult};
+use export::ExportFormat;
+use shared::app::imports::{self as service, ImportOptions};
+use shared::app::transactions::invalid_cursor;
+use shared::http::auth::AuthUser;
+use shared::http::extract::{Json, Query};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    // Files are larger than JSON bodies: this route alone takes up to 5 MB (the handler
+    // answers 413 with the exact bound).
+    let (schemas, paths, import_routes) = routes!(import);
+    let import_routes = import_routes.layer(DefaultBodyLimit::max(parse::MAX_FILE_BYTES + 1));
+    OpenApiRouter::new()
+        .routes((schemas, paths, import_routes))
+        .routes(routes!(export))
+}
+
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+/// `text/csv` (a `charset` other than UTF-8 is refused).
+fn check_content_type(headers: &HeaderMap) -> ApiResult<()> {
+    let value = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let mut parts = value.split(';').map(str::trim);
+    let csv = parts.next() == Some("text/csv");
+    let utf8 = parts.all(|p| match p.split_once('=') {
+        Some(("charset", c)) => matches!(c.trim_matches('"'), "utf-8" | "utf8"),
+        _ => true,
+    });
+    if csv && utf8 {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType(
+            "the body must be Content-Type: text/csv (UTF-8)".into(),
+        ))
+    }
+}
+
+/// Imports transactions from a CSV file into the caller's wallet.
+///
+/// Columns are found by header name (case-insensitive): `date`; `amount` (signed,
+/// negative is a debit) or `debit`/`credit`; `category` (a global or own category's name);
+/// `note` (or `description`, `memo`); `provider` (or `payee`; created when unknown);
+/// `tags` (names separated by `;`, created when unknown); `importId`. Other columns are
+/// ignored. A row's sign must agree with its category's type. Each row's import id (its
+/// `importId`, else `<amount>:<date>:<n-th such row>`) is remembered: importing the same
+/// rows again creates nothing, so a failed import can simply be repeated.
+#[utoipa::path(
+    post,
+    path = "/api/imports",
+    tag = "imports",
+    security(("bearer" = [])),
+    params(ImportQuery),
+    request_body(content = String, content_type = "text/csv",
+        description = "UTF-8 CSV (a BOM is accepted), a header row first; at most 5 MB and 3,000 data rows."),
+    responses(
+        (status = 201, description = "Imported: valid rows are created, the others listed", body = ImportResult),
+        (status = 200, description = "Dry run (`dryRun=true`): what an import would do; nothing written", body = DryRunReport),
+        docs::CreateErrors,
+    )
+)]
+async fn import(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<ImportQuery>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> ApiResult<Response> {
+    let params = query.parse()?;
+    check_content_type(&headers)?;
+    let body = body.map_err(|_| {
+        ApiError::PayloadTooLarge(format!("the file exceeds {} bytes", parse::MAX_FILE_BYTES))
+    })?;
+    let file = parse::read(&body, params.format)?;
+    let options = ImportOptions {
+        default_category_id: params.default_category_id,
+        dry_run: params.dry_run,
+    };
+    let report = service::import(&state.store, user.id, file, options).await?;
+    Ok(if params.dry_run {
+        Json(DryRunReport::from(report)).into_response()
+    } else {
+        (StatusCode::CREATED, Json(ImportResult::from(report))).into_response()
+    })
+}
+
+/// Exports the caller's data, one page at a time (follow `Link: <...>; rel="next"`).
+///
+/// `format=csv`: every transaction in the import's columns (`date,amount,category,note,
+/// provider,tags,importId`, newest first; text that starts like a formula is prefixed
+/// with `'`), which `POST /api/imports` reads back. `format=json` (default): the profile,
+/// wallet, categories, tags, providers and budgets on the first page, and transactions on
+/// every page. Pages hold about 2 MB.
+#[utoipa::path(
+    get,
+    path = "/api/export",
+    tag = "imports",
+    security(("bearer" = [])),
+    params(ExportQuery),
+    responses(
+        (status = 200, description = "One page", content(
+            (String = "text/csv"),
+            (Object = "application/json"),
+        ), headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page follows"))),
+        docs::ListErrors,
+    )
+)]
+async fn export(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<ExportQuery>,
+) -> ApiResult<Response> {
+    let format = ExportFormat::parse(query.format.as_deref())?;
+    let cursors = state.tokens.cursors();
+    // The cursor names its format: one page's cursor cannot continue another format.
+    let position = match &query.cursor {
+        None => None,
+        Some(c) => {
+            let payload = cursors.open(user.id, c).ok_or_else(invalid_cursor)?;
+            let (kind, position) = payload.split_once('|').ok_or_else(invalid_cursor)?;
+            if kind != format.as_str() {
+                return Err(invalid_cursor().into());
+            }
+            Some(position.to_owned())
+        }
+    };
+    let page = match format {
+        ExportFormat::Csv => export::csv_page(&state, user.id, position).await?,
+        ExportFormat::Json => export::json_page(&state, user.id, position).await?,
+    };
+    let content_type = match format {
+        ExportFormat::Csv => "text/csv; charset=utf-8",
+        ExportFormat::Json => "application/json",
+    };
+    let mut response = (
+        [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))],
+        page.body,
+    )
+        .into_response();
+    if let Some(next) = page.next {
+        let cursor = cursors.seal(user.id, &format!("{}|{next}", format.as_str()));
+        let query: String = form_urlencoded::Serializer::new(String::new())
+            .append_pair("format", format.as_str())
+            .append_pair("cursor", &cursor)
+            .finish();
+        if let Ok(v) = HeaderValue::from_str(&format!("</api/export?{query}>; rel=\"next\"")) {
+            response.headers_mut().insert(header::LINK, v);
+        }
+    }
+    Ok(response)
+}

@@ -1,0 +1,553 @@
+//! CSV import (dry run, per-row errors, dedupe by import id) and export (CSV that imports
+//! back, JSON of everything), paged with `Link`.
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use rand::Rng;
+use reqwest::{Method, Response};
+use serde_json::{json, Value};
+
+use imports_fn::parse::unescape;
+
+use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+
+const GROCERIES: u64 = 4;
+
+impl TestApp {
+    async fn import(&self, user: &TestUser, query: &str, file: impl Into<Vec<u8>>) -> Response {
+        self.client
+            .post(self.url(&format!("/api/imports{query}")))
+            .bearer_auth(&user.token)
+            .header("content-type", "text/csv")
+            .body(file.into())
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// Imports and expects `status`; returns the report.
+    async fn import_ok(&self, user: &TestUser, query: &str, file: &str, status: u16) -> Value {
+        let r = self.import(user, query, file.to_owned()).await;
+        assert_eq!(r.status(), status, "{query}");
+        r.json().await.expect("json")
+    }
+
+    /// Every page of an export, following `Link: <...>; rel="next"`.
+    async fn export_pages(&self, user: &TestUser, format: &str) -> Vec<String> {
+        let mut next = Some(format!("/api/export?format={format}"));
+        let mut pages = Vec::new();
+        while let Some(path) = next.take() {
+            let r = self.call(Method::GET, &path, Some(user), None).await;
+            assert_eq!(r.status(), 200, "{path}");
+            next = r
+                .headers()
+                .get("link")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|l| l.strip_prefix('<'))
+                .and_then(|l| l.split_once(">; rel=\"next\""))
+                .map(|(url, _)| url.to_owned());
+            pages.push(r.text().await.expect("body"));
+            assert!(pages.len() < 50, "the export does not end");
+        }
+        pages
+    }
+
+    async fn transactions(&self, user: &TestUser) -> Vec<Value> {
+        let mut all = Vec::new();
+        for page in self.export_pages(user, "json").await {
+            let page: Value = serde_json::from_str(&page).expect("json page");
+            all.extend(
+                page["transactions"]
+                    .as_array()
+                    .expect("transactions")
+                    .clone(),
+            );
+        }
+        all
+    }
+}
+
+fn csv_rows(pages: &[String]) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for page in pages {
+        let mut reader = csv::Reader::from_reader(page.as_bytes());
+        assert_eq!(
+            reader.headers().expect("header").iter().collect::<Vec<_>>(),
+            ["date", "amount", "category", "note", "provider", "tags", "importId"]
+        );
+        for r in reader.records() {
+            rows.push(r.expect("row").iter().map(str::to_owned).collect());
+        }
+    }
+    rows
+}
+
+#[tokio::test]
+async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothing() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let file = "Date;Amount;Category;Memo;Payee;Tags\n\
+                2026-11-01;-12,50;groceries;Market;ACME;\"weekly; food\"\n\
+                2026-11-02;2500;Salary;Pay;;\n\
+                2026-11-03;-5;Salary;wrong sign;;\n\
+                2026-11-04;-5;Nope;unknown;;\n";
+    let report = app
+        .import_ok(&user, "?dryRun=true&decimal=,", file, 200)
+        .await;
+    assert_eq!(report["rows"], 4);
+    assert_eq!(report["valid"], 2);
+    assert_eq!(report["duplicates"], 0);
+    let errors: Vec<(u64, &str)> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["row"].as_u64().unwrap(), e["field"].as_str().unwrap()))
+        .collect();
+    assert_eq!(errors, [(3, "amount"), (4, "category")]);
+    let first = &report["preview"][0];
+    assert_eq!(first["amount"].to_string(), "12.50");
+    assert_eq!(first["categoryId"], GROCERIES);
+    assert_eq!(first["date"], "2026-11-01");
+    assert_eq!(first["newProvider"], "ACME");
+    assert_eq!(first["newTags"], json!(["weekly", "food"]));
+    assert_eq!(report["preview"].as_array().unwrap().len(), 2);
+
+    // Nothing was written: no transaction, no tag, no provider, the same balance.
+    assert!(app.transactions(&user).await.is_empty());
+    for path in ["/api/tags", "/api/providers"] {
+        let r = app.call(Method::GET, path, Some(&user), None).await;
+        assert_eq!(r.json::<Value>().await.unwrap(), json!([]), "{path}");
+    }
+    assert_eq!(app.balance(&user).await, "0.00");
+    // With a default category the unknown one is taken; a bad default is a 400.
+    let report = app
+        .import_ok(
+            &user,
+            &format!("?dryRun=true&decimal=,&defaultCategoryId={GROCERIES}"),
+            file,
+            200,
+        )
+        .await;
+    assert_eq!(report["valid"], 3);
+    assert_problem(
+        app.import(&user, "?dryRun=true&defaultCategoryId=999999", file)
+            .await,
+        400,
+    )
+    .await;
+    assert_problem(app.import(&user, "?dryRun=maybe", file).await, 400).await;
+    // The README's example file is valid as it is.
+    let example = include_str!("../../examples/import.csv");
+    let report = app.import_ok(&user, "?dryRun=true", example, 200).await;
+    assert_eq!(
+        (&report["rows"], &report["valid"]),
+        (&json!(5), &json!(5)),
+        "{report}"
+    );
+    assert_eq!(
+        report["preview"][3]["note"],
+        "=lunch with Ann (a formula-looking note)"
+    );
+    assert_problem(app.import(&user, "?dateFormat=YY", file).await, 400).await;
+}
+
+#[tokio::test]
+async fn an_import_creates_valid_rows_once_even_when_repeated_or_raced() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let file = "date,amount,category,note,provider,tags\n\
+                2026-11-01,-12.50,Groceries,Market,ACME,weekly;food\n\
+                2026-11-01,-12.50,Groceries,Market again,ACME,weekly\n\
+                2026-11-02,2500.00,Salary,Pay,,\n\
+                2026-11-03,-1.234,Groceries,too precise,,\n";
+    let report = app.import_ok(&user, "", file, 201).await;
+    assert_eq!(
+        (&report["rows"], &report["created"], &report["duplicates"]),
+        (&json!(4), &json!(3), &json!(0))
+    );
+    assert_eq!(report["errors"][0]["row"], 4);
+    assert_eq!(report["errors"][0]["field"], "amount");
+    assert_eq!(app.balance(&user).await, "2475.00");
+    let txns = app.transactions(&user).await;
+    assert_eq!(txns.len(), 3);
+    let tags: Value = app
+        .call(Method::GET, "/api/tags", Some(&user), None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(tags.as_array().unwrap().len(), 2, "{tags}");
+
+    // The same file again, and twice at once: nothing new.
+    let again = app.import_ok(&user, "", file, 201).await;
+    assert_eq!(
+        (&again["created"], &again["duplicates"]),
+        (&json!(0), &json!(3))
+    );
+    let more = "date,amount,category\n2026-11-05,-1,Groceries\n2026-11-05,-1,Groceries\n2026-11-06,-2,Groceries\n";
+    let (a, b) = tokio::join!(
+        app.import_ok(&user, "", more, 201),
+        app.import_ok(&user, "", more, 201)
+    );
+    let created = a["created"].as_u64().unwrap() + b["created"].as_u64().unwrap();
+    assert_eq!(created, 3, "{a} {b}");
+    assert_eq!(app.transactions(&user).await.len(), 6);
+    assert_eq!(app.balance(&user).await, "2471.00");
+}
+
+/// Random notes that need quoting or formula escaping, names by category.
+fn random_note(rng: &mut impl Rng) -> String {
+    const PARTS: [&str; 10] = [
+        "=SUM(A1:A2)",
+        "+1",
+        "-fee",
+        "@home",
+        "'quoted",
+        "a, b",
+        "say \"hi\"",
+        "two\nlines",
+        "Müller €",
+        "plain",
+    ];
+    let n = rng.random_range(0..3);
+    (0..n)
+        .map(|_| PARTS[rng.random_range(0..PARTS.len())])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// (date, signed amount, note, category, provider, sorted tags) of every exported row.
+type Row = (String, String, String, String, String, Vec<String>);
+
+fn comparable(pages: &[String]) -> Vec<Row> {
+    let mut rows: Vec<Row> = csv_rows(pages)
+        .into_iter()
+        .map(|r| {
+            let r: Vec<String> = r.iter().map(|c| unescape(c).to_owned()).collect();
+            let mut tags: Vec<String> = r[5]
+                .split(';')
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect();
+            tags.sort();
+            (
+                r[0].clone(),
+                r[1].clone(),
+                r[3].clone(),
+                r[2].clone(),
+                r[4].clone(),
+                tags,
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[tokio::test]
+async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_balance() {
+    let app = spawn_app().await;
+    let mut rng = rand::rng();
+    for case in 0..3 {
+        let source = app.new_user().await;
+        let pets = app
+            .create(
+                &source,
+                "/api/categories",
+                &json!({"categoryName": "Pets", "type": "DEBIT"}),
+            )
+            .await;
+        let tags: Vec<u64> = {
+            let mut ids = Vec::new();
+            for name in ["=cmd", "weekly", "food"] {
+                ids.push(
+                    app.create(&source, "/api/tags", &json!({"tagName": name}))
+                        .await,
+                );
+            }
+            ids
+        };
+        let provider = app
+            .create(
+                &source,
+                "/api/providers",
+                &json!({"providerName": "@ACME, Inc."}),
+            )
+            .await;
+        for i in 0..rng.random_range(5..25) {
+            let category = [1, 2, GROCERIES, 5, pets][rng.random_range(0..5)];
+            let amount = format!(
+                "{}.{:02}",
+                rng.random_range(0..5000),
+                rng.random_range(1..100)
+            );
+            let date = format!(
+                "20{:02}-{:02}-{:02}",
+                rng.random_range(10..27),
+                rng.random_range(1..13),
+                rng.random_range(1..29)
+            );
+            let tag_ids: Vec<u64> = tags
+                .iter()
+                .copied()
+                .filter(|_| i == 0 || rng.random_bool(0.4))
+                .collect();
+            let mut body = json!({"amount": amount, "categoryId": category, "date": date, "note": random_note(&mut rng), "tagIds": tag_ids});
+            if i == 0 || rng.random_bool(0.5) {
+                body["providerId"] = json!(provider);
+            }
+            let r = app.create_transaction(&source, &body).await;
+            assert_eq!(r.status(), 201, "{body}");
+        }
+        let exported = app.export_pages(&source, "csv").await;
+        assert!(
+            exported[0].contains("'=cmd") && exported[0].contains("'@ACME"),
+            "formulas are escaped"
+        );
+
+        let target = app.new_user().await;
+        app.create(
+            &target,
+            "/api/categories",
+            &json!({"categoryName": "Pets", "type": "DEBIT"}),
+        )
+        .await;
+        let file = exported.concat();
+        let report = app.import_ok(&target, "", &file, 201).await;
+        assert_eq!(report["errors"], json!([]), "case {case}");
+        assert_eq!(
+            comparable(&app.export_pages(&target, "csv").await),
+            comparable(&exported),
+            "case {case}"
+        );
+        assert_eq!(
+            app.balance(&target).await,
+            app.balance(&source).await,
+            "case {case}"
+        );
+        // The export carries import ids: importing it again creates nothing.
+        let again = app.import_ok(&target, "", &file, 201).await;
+        assert_eq!(again["created"], 0);
+        // Nor does importing it back into the account it came from.
+        let home = app.import_ok(&source, "", &file, 201).await;
+        assert_eq!(
+            (&home["created"], &home["errors"]),
+            (&json!(0), &json!([])),
+            "case {case}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad_rows() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    // Whole-file problems: 400, 413 or 415, nothing stored.
+    for (file, status) in [
+        (b"".to_vec(), 400),
+        (b"note,category\nx,Groceries\n".to_vec(), 400),
+        (b"2026-11-01,-1,Groceries\n".to_vec(), 400),
+        (b"date,amount\n2026-11-01,\xff\xfe\n".to_vec(), 400),
+        (b"date,amount,memo,note\n".to_vec(), 400),
+        (vec![b'a'; 5 * 1024 * 1024 + 10], 413),
+    ] {
+        assert_problem(app.import(&user, "", file).await, status).await;
+    }
+    let r = app
+        .client
+        .post(app.url("/api/imports"))
+        .bearer_auth(&user.token)
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_problem(r, 415).await;
+    let anonymous = app
+        .client
+        .post(app.url("/api/imports"))
+        .header("content-type", "text/csv")
+        .body("date,amount\n")
+        .send()
+        .await
+        .unwrap();
+    assert_problem(anonymous, 403).await;
+
+    // Row problems: listed, only the good rows stored.
+    let huge = "x".repeat(5000);
+    let file = format!(
+        "date,amount,category,note\n\
+         2026-11-01,-1.00,Groceries,good\n\
+         2026-11-02,-2.00,Groceries\n\
+         2026-11-03,-3.00,Groceries,extra,field\n\
+         2026-11-04,=1+2,Groceries,formula amount\n\
+         2026-11-05,-5.00,Groceries,{huge}\n\
+         2026-11-06,-6.00,Groceries,=HYPERLINK(\"http://x\")\n\
+         2026-13-01,-7.00,Groceries,bad date\n\
+         2026-11-08,-8.00,Groceries,\"bad \"quoting\n\
+         2026-11-09,-9.00,Groceries,\"unclosed\n"
+    );
+    let report = app.import_ok(&user, "", &file, 201).await;
+    let rows: BTreeSet<u64> = report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["row"].as_u64().unwrap())
+        .collect();
+    assert_eq!(report["rows"], 9, "{report}");
+    for bad in [2, 3, 4, 5, 7] {
+        assert!(rows.contains(&bad), "row {bad} is an error: {report}");
+    }
+    let created = report["created"].as_u64().unwrap();
+    let notes: BTreeSet<String> = app
+        .transactions(&user)
+        .await
+        .iter()
+        .map(|t| t["note"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(notes.len() as u64, created);
+    assert!(notes.contains("good"));
+    // A formula in a note is text: stored as it came, escaped on export.
+    assert!(notes.contains("=HYPERLINK(\"http://x\")"), "{notes:?}");
+    assert!(!notes
+        .iter()
+        .any(|n| n.contains("formula amount") || n.contains(&huge[..100])));
+    let csv = app.export_pages(&user, "csv").await.concat();
+    assert!(csv.contains("\"'=HYPERLINK(\"\"http://x\"\")\""), "{csv}");
+}
+
+#[tokio::test]
+async fn another_users_categories_and_tags_are_never_matched_by_name() {
+    let app = spawn_app().await;
+    let (ann, bob) = (app.new_user().await, app.new_user().await);
+    app.create(
+        &bob,
+        "/api/categories",
+        &json!({"categoryName": "Secret", "type": "DEBIT"}),
+    )
+    .await;
+    let bobs_tag = app
+        .create(&bob, "/api/tags", &json!({"tagName": "mine"}))
+        .await;
+    app.create(&bob, "/api/providers", &json!({"providerName": "Shop"}))
+        .await;
+    let file = "date,amount,category,tags,provider\n\
+                2026-11-01,-1,Secret,,\n\
+                2026-11-02,-2,Groceries,mine,Shop\n";
+    let report = app.import_ok(&ann, "", file, 201).await;
+    assert_eq!(report["created"], 1);
+    assert_eq!(report["errors"][0]["row"], 1);
+    assert_eq!(report["errors"][0]["field"], "category");
+    let txn = &app.transactions(&ann).await[0];
+    let tag_id = txn["tagIds"][0].as_u64().unwrap();
+    assert_ne!(tag_id, bobs_tag, "a new tag of ann's own");
+    let r = app
+        .call(
+            Method::GET,
+            &format!("/api/tags/{tag_id}"),
+            Some(&ann),
+            None,
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let r = app
+        .call(
+            Method::GET,
+            &format!("/api/tags/{bobs_tag}"),
+            Some(&bob),
+            None,
+        )
+        .await;
+    assert_eq!(r.json::<Value>().await.unwrap()["tagName"], "mine");
+    // Ann's JSON export holds ann's things only, and never a password hash.
+    let page = &app.export_pages(&ann, "json").await[0];
+    assert!(!page.contains("Secret") && !page.contains("argon2") && !page.contains("passwordHash"));
+    for path in ["/api/export?format=csv", "/api/export?format=json"] {
+        assert_problem(app.call(Method::GET, path, None, None).await, 403).await;
+    }
+    assert_problem(
+        app.call(Method::GET, "/api/export?format=xml", Some(&ann), None)
+            .await,
+        400,
+    )
+    .await;
+    let pages = app
+        .call(Method::GET, "/api/export?format=json", Some(&ann), None)
+        .await;
+    assert!(
+        pages.headers().get("link").is_none(),
+        "one page for a small account"
+    );
+    let cursor_of_ann = "/api/export?format=json&cursor=abc.def";
+    assert_problem(
+        app.call(Method::GET, cursor_of_ann, Some(&ann), None).await,
+        400,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pages() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let rows = imports_fn::parse::MAX_ROWS;
+    let mut file = String::from("date,amount,category,note,tags\n");
+    for i in 0..rows {
+        let day = i % 28 + 1;
+        let month = i / 28 % 12 + 1;
+        let year = 2000 + i / 336;
+        let note = format!("row {i} {}", "n".repeat(800));
+        file.push_str(&format!(
+            "{year}-{month:02}-{day:02},-{}.{:02},Groceries,{note},t{}\n",
+            i % 100 + 1,
+            i % 100,
+            i % 3
+        ));
+    }
+    assert!(file.len() < 5 * 1024 * 1024);
+    let started = Instant::now();
+    let report = app.import_ok(&user, "", &file, 201).await;
+    let took = started.elapsed();
+    assert_eq!(report["created"], rows as u64, "{}", report["errors"]);
+    eprintln!(
+        "imported {rows} rows in {took:?}: {:.0} rows/s",
+        rows as f64 / took.as_secs_f64()
+    );
+    assert!(took.as_secs() < 30, "{rows} rows took {took:?}");
+
+    // Rows of ~850 bytes: the CSV export takes more than one page (2 MB each).
+    let pages = app.export_pages(&user, "csv").await;
+    assert!(pages.len() > 1);
+    let exported = csv_rows(&pages);
+    assert_eq!(exported.len(), rows);
+    let ids: BTreeSet<&str> = exported.iter().map(|r| r[6].as_str()).collect();
+    assert_eq!(ids.len(), rows, "no row is repeated across pages");
+    // A CSV cursor does not continue a JSON export.
+    let r = app
+        .call(Method::GET, "/api/export?format=csv", Some(&user), None)
+        .await;
+    let link = r.headers()["link"].to_str().unwrap().to_owned();
+    let cursor = link
+        .split("cursor=")
+        .nth(1)
+        .unwrap()
+        .split('>')
+        .next()
+        .unwrap();
+    // Nor does it serve another user.
+    let stranger = app.new_user().await;
+    let csv_path = format!("/api/export?format=csv&cursor={cursor}");
+    assert_problem(
+        app.call(Method::GET, &csv_path, Some(&stranger), None)
+            .await,
+        400,
+    )
+    .await;
+    let json_path = format!("/api/export?format=json&cursor={cursor}");
+    assert_problem(
+        app.call(Method::GET, &json_path, Some(&user), None).await,
+        400,
+    )
+    .await;
+}
