@@ -460,9 +460,22 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
         )
         .await;
     assert_eq!(r.json::<Value>().await.unwrap()["tagName"], "mine");
-    // Ann's JSON export holds ann's things only, and never a password hash.
+    // Ann's JSON export holds ann's things only, and never a password hash; her budgets too.
+    let budget = app
+        .call(
+            Method::PUT,
+            "/api/budgets/2026-11/4",
+            Some(&ann),
+            Some(&serde_json::json!({"amount": "120.50"})),
+        )
+        .await;
+    assert_eq!(budget.status(), 200);
     let page = &app.export_pages(&ann, "json").await[0];
     assert!(!page.contains("Secret") && !page.contains("argon2") && !page.contains("passwordHash"));
+    let doc: serde_json::Value = serde_json::from_str(page).unwrap();
+    assert_eq!(doc["budgets"][0]["month"], "2026-11", "{}", doc["budgets"]);
+    assert_eq!(doc["budgets"][0]["categoryId"], 4);
+    assert_eq!(doc["budgets"][0]["amount"]["amount"].to_string(), "120.50");
     for path in ["/api/export?format=csv", "/api/export?format=json"] {
         assert_problem(app.call(Method::GET, path, None, None).await, 403).await;
     }

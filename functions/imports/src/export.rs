@@ -217,8 +217,21 @@ pub async fn json_page(
         if let Value::Object(lists) = lists {
             doc.extend(lists);
         }
-        // Budgets join here once they are stored (`BUDGET#` items): an empty list until then.
-        doc.insert("budgets".into(), json!([]));
+        let budgets: Vec<Value> = state
+            .store
+            .list_all_budgets(user_id)
+            .await?
+            .into_iter()
+            .map(|b| {
+                json!({
+                    "month": b.month.to_string(),
+                    "categoryId": b.category_id,
+                    "isGlobal": b.category_global,
+                    "amount": MoneyDto::total(b.amount, w.currency),
+                })
+            })
+            .collect();
+        doc.insert("budgets".into(), Value::Array(budgets));
     }
     let mut items = Vec::new();
     let mut size = serde_json::to_vec(&doc).map_err(anyhow::Error::from)?.len();

@@ -67,6 +67,18 @@ impl TryFrom<&Item> for Budget {
 impl Store {
     /// A month's budgets, by category id (one `Query`).
     pub async fn list_budgets(&self, user_id: u64, month: Month) -> StoreResult<Vec<Budget>> {
+        self.budgets_from(user_id, &format!("{BUDGET_PREFIX}{month}#"))
+            .await
+    }
+
+    /// Every budget of the user, by month then category id (the export).
+    pub async fn list_all_budgets(&self, user_id: u64) -> StoreResult<Vec<Budget>> {
+        let mut all = self.budgets_from(user_id, BUDGET_PREFIX).await?;
+        all.sort_by_key(|b| (b.month.to_string(), b.category_id));
+        Ok(all)
+    }
+
+    async fn budgets_from(&self, user_id: u64, prefix: &str) -> StoreResult<Vec<Budget>> {
         let mut budgets = Vec::new();
         let mut start = None;
         loop {
@@ -76,7 +88,7 @@ impl Store {
                 .table_name(&self.table)
                 .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
                 .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":prefix", s(format!("{BUDGET_PREFIX}{month}#")))
+                .expression_attribute_values(":prefix", s(prefix))
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
