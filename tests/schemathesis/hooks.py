@@ -187,7 +187,7 @@ def _consistent_positive_data(case) -> None:
     if path == "/api/insights/monthly" and method == "GET" and case.query and "from" in case.query:
         # `from` <= `to` within 36 months is a rule across two parameters.
         case.query["to"] = case.query["from"]
-    if path in ("/api/transactions", "/api/sync") and method == "GET" and case.query:
+    if path in ("/api/transactions", "/api/sync", "/api/export") and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if path == "/api/transactions/batch" and method == "POST" and body is not None:
         # Each body as a valid transaction body (as for POST /api/transactions); keys

@@ -25,7 +25,7 @@ pub struct ImportQuery {
     #[param(value_type = Option<String>, pattern = r"^[.,]$")]
     pub decimal: Option<String>,
     /// `,`, `;` or a tab (`%09` or `tab`); detected from the header when absent.
-    #[param(value_type = Option<String>, max_length = 3)]
+    #[param(value_type = Option<String>, pattern = r"^(,|;|\t|tab)$", max_length = 3)]
     pub delimiter: Option<String>,
     /// The category of rows whose category is empty or unknown (without it they are errors).
     #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]

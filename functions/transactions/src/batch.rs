@@ -4,6 +4,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -159,7 +160,7 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
         other => other,
     };
     let if_match = match operation.if_match.as_deref().map(str::trim) {
-        Some(t) if t.len() > 64 => {
+        Some(t) if t.chars().count() > 64 => {
             errors.push(FieldError::new("ifMatch", "is at most 64 characters"));
             None
         }
@@ -173,6 +174,11 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
     let input = match operation.body.filter(|b| !b.is_null()) {
         Some(body) => match serde_json::from_value::<TransactionRequest>(body) {
             Ok(request) => match ValidTransaction::try_from(request) {
+                // The document bounds amounts below 10^13, as the single request does.
+                Ok(input) if input.amount >= Decimal::new(10_000_000_000_000, 0) => {
+                    errors.push(FieldError::new("body.amount", "must be below 10^13"));
+                    None
+                }
                 Ok(input) => Some(input),
                 Err(ApiError::BadRequest {
                     errors: fields,

@@ -113,6 +113,7 @@ async fn list(
         (status = 200, description = "The caller", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
         docs::Cached,
         docs::ProtectedErrors,
+        (status = 400, response = docs::BadRequest),
         (status = 404, response = docs::NotFound),
     )
 )]
