@@ -731,7 +731,9 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     assert_problem(r, 400).await;
     // `batch` is no transaction id: reading, replacing or deleting it is 404, as any unknown id.
     for method in [Method::GET, Method::PUT, Method::DELETE] {
-        let r = app.call(method, "/api/transactions/batch", Some(&ann), None).await;
+        let r = app
+            .call(method, "/api/transactions/batch", Some(&ann), None)
+            .await;
         assert_problem(r, 404).await;
     }
     // An operation that breaks the schema refuses the whole batch: nothing is applied.

@@ -6,13 +6,11 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-use futures::{stream, StreamExt};
 use shared::domain::{CategoryType, Currency, Money, Month, Transaction};
 use shared::store::Store;
 
 /// Transactions of the insights user (bounded: writing them takes most of this section).
 pub const TRANSACTIONS: u64 = 10_000;
-const WRITERS: usize = 16;
 /// Global categories used: two CREDIT, eight DEBIT.
 const CATEGORIES: [(u64, CategoryType); 10] = [
     (1, CategoryType::Credit),
@@ -33,7 +31,7 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
     let at = shared::domain::time::Timestamp::parse("2026-01-01T00:00:00")
         .map_err(anyhow::Error::msg)?;
     let first = time::macros::date!(2024 - 01 - 01);
-    let writes = stream::iter(0..TRANSACTIONS).map(|i| {
+    let txns = (0..TRANSACTIONS).map(|i| {
         let (category_id, category_type) = CATEGORIES[(i % CATEGORIES.len() as u64) as usize];
         // Spread evenly over 1,096 days (2024-01-01 to 2026-12-31).
         let date = first + time::Duration::days((i * 1096 / TRANSACTIONS) as i64);
@@ -56,15 +54,19 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
             created_at: at,
             updated_at: at,
         });
-        async move {
-            store
-                .insert_transaction(&txn?, None, None, "2026-01-01T00:00:00")
-                .await?;
-            anyhow::Ok(())
-        }
+        txn.map(|t| (t, format!("bench:{i}")))
     });
-    let results: Vec<anyhow::Result<()>> = writes.buffer_unordered(WRITERS).collect().await;
-    results.into_iter().collect::<anyhow::Result<()>>()?;
+    // One user's writes are serialised by their change feed: written in chunks, as an
+    // import writes them (as many per TransactWriteItems as fit).
+    let mut batch = txns
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    while !batch.is_empty() {
+        let written = store
+            .insert_transactions(&batch, "2026-01-01T00:00:00")
+            .await?;
+        batch.drain(..written.max(1));
+    }
     Ok(start.elapsed())
 }
 
