@@ -729,12 +729,12 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         )
         .await;
     assert_problem(r, 400).await;
-    // `batch` is no transaction id: reading, replacing or deleting it is 404, as any unknown id.
+    // The batch path takes only POST (documented as 405 where it meets `/{id}`).
     for method in [Method::GET, Method::PUT, Method::DELETE] {
         let r = app
             .call(method, "/api/transactions/batch", Some(&ann), None)
             .await;
-        assert_problem(r, 404).await;
+        assert_problem(r, 405).await;
     }
     // An operation that breaks the schema refuses the whole batch: nothing is applied.
     let malformed = json!({"operations": [

@@ -109,6 +109,12 @@ _USER_ITEM = "/users/{id}"
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
     _consistent_positive_data(case)
+    if case.path == "/api/transactions/{id}" and case.path_parameters:
+        # Stateful runs link POST /api/transactions/batch to this operation with the id
+        # `batch`, which is not an integer (the schema's id): that request is 405 by design.
+        # Send an integer id that names no transaction instead.
+        if not str(case.path_parameters.get("id", "1")).isdigit():
+            case.path_parameters["id"] = 9007199254740991
     if not (USER_ID and PEER_ID) or case.method.upper() != "DELETE" or case.path != _USER_ITEM:
         return None
     params = case.path_parameters or {}
@@ -187,6 +193,11 @@ def _consistent_positive_data(case) -> None:
     if path == "/api/insights/monthly" and method == "GET" and case.query and "from" in case.query:
         # `from` <= `to` within 36 months is a rule across two parameters.
         case.query["to"] = case.query["from"]
+    if path == "/api/imports" and method == "POST":
+        # A CSV needs its header row, which a `string` body schema cannot say.
+        text = case.body.decode("utf-8", "replace") if isinstance(case.body, bytes) else case.body
+        if not isinstance(text, str) or not text.lower().startswith("date"):
+            case.body = "date,amount,category,note\n2026-01-02,-1.00,Groceries,fuzz\n"
     if path in ("/api/transactions", "/api/sync", "/api/export") and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if path == "/api/transactions/batch" and method == "POST" and body is not None:

@@ -44,7 +44,7 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// a panic message) if a handler panics.
 pub fn finish(router: Router<AppState>, state: AppState) -> Router {
     router
-        .method_not_allowed_fallback(method_not_allowed)
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(fill_problem_path))
         .layer(axum::middleware::from_fn(respond::not_modified))
@@ -54,21 +54,6 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
             },
         ))
         .with_state(state)
-}
-
-/// `405`, except where an action path of a collection (`/api/transactions/batch`) meets the
-/// collection's item path (`/api/transactions/{id}`): reading, replacing or deleting
-/// `batch` asks for an item that does not exist, so it answers `404` as any unknown id.
-async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
-    use axum::http::Method;
-    let segments: Vec<&str> = uri.path().trim_matches('/').split('/').collect();
-    let item_method = [Method::GET, Method::PUT, Method::DELETE].contains(&method);
-    match segments.as_slice() {
-        ["api", _, last] if item_method && last.parse::<u64>().is_err() => {
-            ApiError::NotFound("no such item".into())
-        }
-        _ => ApiError::MethodNotAllowed,
-    }
 }
 
 /// Adds the problem+json 404 for unknown paths. Applied once to a whole app (a single
