@@ -115,6 +115,13 @@ def before_call(ctx, case, **kwargs):
         # Send an integer id that names no transaction instead.
         if not str(case.path_parameters.get("id", "1")).isdigit():
             case.path_parameters["id"] = 9007199254740991
+    # A well-formed Idempotency-Key is fresh for every case: a key one case used (for a
+    # create, update or delete) is rightly 422 when another case reuses it.
+    for name in list(case.headers or {}):
+        value = case.headers[name]
+        if name.lower() == "idempotency-key" and isinstance(value, str) and 0 < len(value) <= 255 \
+                and all(33 <= ord(c) <= 126 for c in value):
+            case.headers[name] = uuid.uuid4().hex
     if not (USER_ID and PEER_ID) or case.method.upper() != "DELETE" or case.path != _USER_ITEM:
         return None
     params = case.path_parameters or {}
@@ -198,6 +205,8 @@ def _consistent_positive_data(case) -> None:
         text = case.body.decode("utf-8", "replace") if isinstance(case.body, bytes) else case.body
         if not isinstance(text, str) or not text.lower().startswith("date"):
             case.body = "date,amount,category,note\n2026-01-02,-1.00,Groceries,fuzz\n"
+        if case.query and "defaultCategoryId" in case.query:
+            case.query["defaultCategoryId"] = 4
     if path in ("/api/transactions", "/api/sync", "/api/export") and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if path == "/api/transactions/batch" and method == "POST" and body is not None:
