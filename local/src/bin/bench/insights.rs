@@ -31,6 +31,7 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
     let at = shared::domain::time::Timestamp::parse("2026-01-01T00:00:00")
         .map_err(anyhow::Error::msg)?;
     let first = time::macros::date!(2024 - 01 - 01);
+    let mut taken = std::collections::HashSet::new();
     let txns = (0..TRANSACTIONS).map(|i| {
         let (category_id, category_type) = CATEGORIES[(i % CATEGORIES.len() as u64) as usize];
         // Spread evenly over 1,096 days (2024-01-01 to 2026-12-31).
@@ -41,7 +42,12 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
         )
         .map(|amount| Transaction {
             user_id,
-            id: shared::domain::ids::new_id(),
+            id: loop {
+                let id = shared::domain::ids::new_id();
+                if taken.insert(id) {
+                    break id;
+                }
+            },
             amount,
             date,
             note: None,

@@ -206,6 +206,9 @@ async fn build_all(
     };
     let now = Timestamp::now();
     let mut records = Vec::with_capacity(rows.len());
+    // Ids made in one burst share milliseconds: two alike in one chunk would be two
+    // operations on one item, which DynamoDB refuses. Each id is new within the import.
+    let mut taken = std::collections::HashSet::new();
     for p in rows {
         let provider_id = p.provider.as_ref().and_then(|r| id_of(&providers, r));
         let mut tag_ids: Vec<u64> = p.tags.iter().filter_map(|r| id_of(&tags, r)).collect();
@@ -227,7 +230,12 @@ async fn build_all(
             provider_id,
             tag_ids,
         };
-        let id = crate::domain::ids::new_id();
+        let id = loop {
+            let id = crate::domain::ids::new_id();
+            if taken.insert(id) {
+                break id;
+            }
+        };
         match build_record(user_id, input, &refs, id, 1, None, now) {
             Ok(record) => records.push((p.row, record, p.import_id)),
             Err(AppError::Invalid(violations)) => errors.extend(

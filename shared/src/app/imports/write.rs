@@ -64,8 +64,14 @@ pub(super) async fn write(
             }
             Err(StoreError::Conflict(ConflictKind::IdTaken)) => {
                 attempts += 1;
+                let mut fresh = std::collections::HashSet::new();
                 for (_, t, _) in &mut chunk {
-                    t.id = crate::domain::ids::new_id();
+                    t.id = loop {
+                        let id = crate::domain::ids::new_id();
+                        if fresh.insert(id) {
+                            break id;
+                        }
+                    };
                 }
                 for rest in chunk.into_iter().rev() {
                     queue.push_front(rest);
