@@ -156,7 +156,74 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
                 .collect();
             (!ids.is_empty()).then(|| ids[rng.random_range(0..ids.len())])
         };
-        match rng.random_range(0..10) {
+        let own_categories: Vec<u64> = if step % 2 == 0 { &a } else { &b }
+            .of("category")
+            .into_iter()
+            .filter(|(_, c)| c["isGlobal"] == false)
+            .map(|(id, _)| id)
+            .collect();
+        let own_category = |rng: &mut rand::rngs::StdRng| {
+            (!own_categories.is_empty())
+                .then(|| own_categories[rng.random_range(0..own_categories.len())])
+        };
+        match rng.random_range(0..13) {
+            // An own category renamed while another request deletes it (refused while
+            // transactions use it), or used by a new transaction meanwhile.
+            10 => {
+                if let Some(id) = own_category(&mut rng) {
+                    let path = format!("/api/categories/{id}");
+                    let rename = json!({"categoryName": format!("k{step}"), "type": "DEBIT"});
+                    let use_it = json!({"amount": "2.00", "categoryId": id, "date": "2021-05-05"});
+                    let (r1, r2, r3) = tokio::join!(
+                        app.call(Method::PUT, &path, Some(&user), Some(&rename)),
+                        app.call(Method::DELETE, &path, Some(&user), None),
+                        app.create_transaction(&user, &use_it),
+                    );
+                    assert!(
+                        [200, 404].contains(&r1.status().as_u16()),
+                        "{}",
+                        r1.status()
+                    );
+                    assert!(
+                        [204, 404, 409].contains(&r2.status().as_u16()),
+                        "{}",
+                        r2.status()
+                    );
+                    assert!(
+                        [201, 400].contains(&r3.status().as_u16()),
+                        "{}",
+                        r3.status()
+                    );
+                }
+            }
+            11 => {
+                if let Some(id) = pick("provider", &mut rng) {
+                    let body = json!({"providerName": format!("q{step}")});
+                    let r = app
+                        .call(
+                            Method::PUT,
+                            &format!("/api/providers/{id}"),
+                            Some(&user),
+                            Some(&body),
+                        )
+                        .await;
+                    assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
+                }
+            }
+            12 => {
+                if let Some(id) = own_category(&mut rng) {
+                    let body = json!({"categoryName": format!("m{step}"), "type": "DEBIT"});
+                    let r = app
+                        .call(
+                            Method::PUT,
+                            &format!("/api/categories/{id}"),
+                            Some(&user),
+                            Some(&body),
+                        )
+                        .await;
+                    assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
+                }
+            }
             0 => {
                 app.create(&user, "/api/tags", &json!({"tagName": format!("t{step}")}))
                     .await;
