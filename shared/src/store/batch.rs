@@ -61,4 +61,30 @@ impl Store {
         }
         Ok(found)
     }
+
+    /// Every item of partition `pk` whose sort key starts with `prefix`, all pages of one
+    /// strongly consistent `Query` (lists bounded by their own limits).
+    pub async fn query_prefix(&self, pk: &str, prefix: &str) -> StoreResult<Vec<Item>> {
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+                .expression_attribute_values(":pk", super::attr::s(pk))
+                .expression_attribute_values(":prefix", super::attr::s(prefix))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            out.extend(page.items.unwrap_or_default());
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                return Ok(out);
+            }
+        }
+    }
 }

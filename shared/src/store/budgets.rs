@@ -8,7 +8,7 @@ use super::attr::{get_decimal, get_s, get_timestamp, n, s, Item};
 use super::items::category::partition;
 use super::keys::{budget_sk, cat_ref, cat_sk, user_pk, BUDGET_PREFIX, WALLET};
 use super::transact::TxItems;
-use super::{sdk_error, ConflictKind, Ref, Store, StoreError, StoreResult};
+use super::{ConflictKind, Ref, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 use crate::domain::{Category, CategoryType, Currency, Month};
 
@@ -79,29 +79,12 @@ impl Store {
     }
 
     async fn budgets_from(&self, user_id: u64, prefix: &str) -> StoreResult<Vec<Budget>> {
-        let mut budgets = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":prefix", s(prefix))
-                .consistent_read(true)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in page.items.unwrap_or_default() {
-                budgets.push(Budget::try_from(&item)?);
-            }
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                break;
-            }
-        }
+        let mut budgets = self
+            .query_prefix(&user_pk(user_id), prefix)
+            .await?
+            .iter()
+            .map(Budget::try_from)
+            .collect::<anyhow::Result<Vec<_>>>()?;
         budgets.sort_by_key(|b| b.category_id);
         Ok(budgets)
     }

@@ -109,28 +109,12 @@ impl Store {
 
     /// The categories in one partition (`GLOBAL` or `USER#<id>`), ordered by id.
     pub async fn list_categories_in(&self, pk: &str) -> StoreResult<Vec<Category>> {
-        let mut out = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .expression_attribute_values(":pk", s(pk))
-                .expression_attribute_values(":prefix", s(CAT_PREFIX))
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in page.items.unwrap_or_default() {
-                out.push(Category::try_from(&item)?);
-            }
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                break;
-            }
-        }
+        let mut out = self
+            .query_prefix(pk, CAT_PREFIX)
+            .await?
+            .iter()
+            .map(Category::try_from)
+            .collect::<anyhow::Result<Vec<_>>>()?;
         out.sort_by_key(|c: &Category| c.id);
         Ok(out)
     }

@@ -5,7 +5,7 @@ use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::feed::{Change, Entity, Feed};
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
-use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use super::{ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,29 +192,12 @@ impl Store {
 
     /// All of the user's items of this kind (bounded by `max_per_user`), by name.
     pub async fn list_named(&self, user_id: u64, kind: Kind) -> StoreResult<Vec<NamedRecord>> {
-        let mut out = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":prefix", s(kind.prefix()))
-                .consistent_read(true)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in page.items.unwrap_or_default() {
-                out.push(NamedRecord::try_from(&item)?);
-            }
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                break;
-            }
-        }
+        let mut out = self
+            .query_prefix(&user_pk(user_id), kind.prefix())
+            .await?
+            .iter()
+            .map(NamedRecord::try_from)
+            .collect::<anyhow::Result<Vec<_>>>()?;
         out.sort_by(|a, b| {
             a.name
                 .to_lowercase()
