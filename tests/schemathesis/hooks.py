@@ -115,6 +115,10 @@ def before_call(ctx, case, **kwargs):
         # Send an integer id that names no transaction instead.
         if not str(case.path_parameters.get("id", "1")).isdigit():
             case.path_parameters["id"] = 9007199254740991
+            # The link's body was made for the batch: a valid transaction body instead,
+            # so the answer is the 404 of an id that names no transaction.
+            if case.method.upper() == "PUT":
+                case.body = {"amount": "1.00", "categoryId": 4, "date": "2026-11-03"}
     # A well-formed Idempotency-Key is fresh for every case: a key one case used (for a
     # create, update or delete) is rightly 422 when another case reuses it.
     for name in list(case.headers or {}):
