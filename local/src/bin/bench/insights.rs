@@ -5,7 +5,6 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use shared::domain::{CategoryType, Currency, Money, Month, Transaction};
 use shared::store::Store;
 
@@ -81,29 +80,6 @@ pub async fn query_cost(store: &Store, user_id: u64) -> anyhow::Result<(f64, usi
     let (from, to) = range()?;
     let totals = store.month_totals(user_id, from, to).await?;
     Ok((totals.read_units, totals.items.len()))
-}
-
-/// Read units of a list page of 50 (the same `Query` the list endpoint makes).
-pub async fn list_cost(store: &Store, user_id: u64) -> anyhow::Result<f64> {
-    let out = store
-        .client()
-        .query()
-        .table_name(store.table())
-        .index_name("LSI1")
-        .key_condition_expression("PK = :pk AND LSI1SK BETWEEN :lo AND :hi")
-        .expression_attribute_values(":pk", super::s(&format!("USER#{user_id}")))
-        .expression_attribute_values(":lo", super::s("TXN#"))
-        .expression_attribute_values(":hi", super::s("TXN#~"))
-        .scan_index_forward(false)
-        .consistent_read(true)
-        .limit(50)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send()
-        .await?;
-    Ok(out
-        .consumed_capacity
-        .and_then(|c| c.capacity_units)
-        .unwrap_or_default())
 }
 
 pub fn range() -> anyhow::Result<(Month, Month)> {

@@ -185,7 +185,7 @@ pub async fn run(
             let _ = req.send().await.and_then(|r| r.error_for_status());
         }
     };
-    let before = super::time(|_| page(http)).await;
+    let before = super::stats::single(|_| page(http)).await.p50;
     let (q1, b1) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
 
     // 100,000 items of other users: their transactions and their feeds.
@@ -203,11 +203,11 @@ pub async fn run(
     }
     let foreign_count = foreign.len();
     put_all(state, foreign).await?;
-    let after = super::time(|_| page(http)).await;
+    let after = super::stats::single(|_| page(http)).await.p50;
     let (q2, b2) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
 
-    println!();
-    println!("Sync page (`GET /api/sync?limit={PAGE}`, from the middle of {CHANGES} changes about {TRANSACTIONS} transactions):");
+    println!("## A sync page\n");
+    println!("`GET /api/sync?limit={PAGE}` from the middle of {CHANGES} changes about {TRANSACTIONS} transactions:");
     println!();
     println!("| table | p50 | feed Query RCU | items BatchGetItem RCU |");
     println!("|---|---|---|---|");

@@ -1,0 +1,139 @@
+//! What a million calls of each endpoint cost at AWS list prices (us-east-1, arm64,
+//! on-demand), from the units DynamoDB reported and the handler time measured, and the
+//! same for a mixed workload. Exact decimals, as everything that is money here.
+
+use rust_decimal::Decimal;
+
+use super::endpoints::Row;
+
+/// The Lambda memory size of the functions measured (`template.yaml` Globals; the auth
+/// function has 1024 MB for argon2 and is not in the warm table).
+pub const MEMORY_MB: i64 = 256;
+
+fn dec(text: &str) -> Decimal {
+    text.parse().unwrap_or_default()
+}
+
+/// US dollars per million calls, by part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cost {
+    pub api_gateway: Decimal,
+    pub lambda: Decimal,
+    pub dynamodb: Decimal,
+}
+
+impl Cost {
+    pub fn total(&self) -> Decimal {
+        self.api_gateway + self.lambda + self.dynamodb
+    }
+
+    /// A million calls billed `billed_ms` each, consuming `read` and `write` units each.
+    pub fn per_million(billed_ms: i64, read: Decimal, write: Decimal) -> Self {
+        let million = Decimal::from(1_000_000);
+        // HTTP API $1.00/M; Lambda $0.20/M + $0.0000133334 per GB-s; DynamoDB on
+        // demand $0.625/M write units, $0.125/M read units.
+        let gb_seconds = Decimal::from(billed_ms) / Decimal::from(1000) * Decimal::from(MEMORY_MB)
+            / Decimal::from(1024)
+            * million;
+        Self {
+            api_gateway: dec("1.00"),
+            lambda: dec("0.20") + gb_seconds * dec("0.0000133334"),
+            dynamodb: read * dec("0.125") + write * dec("0.625"),
+        }
+    }
+}
+
+/// Lambda bills whole milliseconds.
+fn billed_ms(row: &Row) -> i64 {
+    (row.api.p50.as_secs_f64() * 1e3).ceil() as i64
+}
+
+fn units(v: f64) -> Decimal {
+    Decimal::try_from(v).unwrap_or_default()
+}
+
+pub fn of(row: &Row) -> Cost {
+    Cost::per_million(
+        billed_ms(row),
+        units(row.units.read),
+        units(row.units.write),
+    )
+}
+
+/// The share of each endpoint in the mixed workload (percent): a client that lists and
+/// reads far more than it writes.
+pub const MIX: &[(&str, u32)] = &[
+    ("GET /api/transactions?limit=50", 25),
+    ("GET /api/wallet", 15),
+    ("GET /api/transactions/{id}", 10),
+    ("GET /api/categories", 10),
+    ("POST /api/transactions", 15),
+    ("PUT /api/transactions/{id}", 5),
+    ("DELETE /api/transactions/{id}", 3),
+    ("GET /api/tags", 5),
+    ("GET /api/providers", 5),
+    ("GET /users/me", 5),
+    ("GET /api/insights/monthly (36 months)", 2),
+];
+
+/// The mixed workload's cost per million calls, if every endpoint of [`MIX`] was measured.
+pub fn mix(rows: &[Row]) -> Option<Decimal> {
+    let mut total = Decimal::ZERO;
+    for (endpoint, share) in MIX {
+        let row = rows.iter().find(|r| r.endpoint == *endpoint)?;
+        total += of(row).total() * Decimal::from(*share) / Decimal::from(100);
+    }
+    Some(total)
+}
+
+pub fn table(rows: &[Row]) -> String {
+    let mut out = String::from("## Cost per million calls\n\n");
+    out.push_str(&format!(
+        "AWS list prices: API Gateway HTTP API $1.00/M; Lambda arm64 $0.20/M + $0.0000133334 per GB-s at {MEMORY_MB} MB, \
+         billed on the measured endpoint p50 rounded up to the millisecond (DynamoDB Local's latency stands in for DynamoDB's); \
+         DynamoDB on demand $0.125/M read units, $0.625/M write units, as DynamoDB reported them (`ReturnConsumedCapacity`).\n\n"
+    ));
+    out.push_str("| endpoint | billed ms | RCU | WCU | API Gateway | Lambda | DynamoDB | total $/M |\n|---|---|---|---|---|---|---|---|\n");
+    for row in rows {
+        let c = of(row);
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {:.2} | {:.4} | {:.4} | **{:.4}** |\n",
+            row.endpoint,
+            billed_ms(row),
+            row.units.read,
+            row.units.write,
+            c.api_gateway,
+            c.lambda,
+            c.dynamodb,
+            c.total()
+        ));
+    }
+    if let Some(m) = mix(rows) {
+        let shares: Vec<String> = MIX.iter().map(|(e, s)| format!("{s}% `{e}`")).collect();
+        out.push_str(&format!(
+            "\nMixed workload ({}): **${:.4} per million calls** (budget $2.00).\n",
+            shares.join(", "),
+            m.round_dp(4)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_million_calls_add_up_exactly() {
+        // 10 ms at 256 MB: 2,500 GB-s = $0.033333500; one read unit: $0.125.
+        let c = Cost::per_million(10, Decimal::ONE, Decimal::ZERO);
+        assert_eq!(c.lambda, dec("0.2333335"));
+        assert_eq!(c.dynamodb, dec("0.125"));
+        assert_eq!(c.total(), dec("1.3583335"));
+        // A transactional write of two items: 4 write units, $2.50.
+        assert_eq!(
+            Cost::per_million(0, Decimal::ZERO, Decimal::from(4)).dynamodb,
+            dec("2.500")
+        );
+    }
+}
