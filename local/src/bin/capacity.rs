@@ -232,7 +232,8 @@ fn simulate(users: u64, layout: Layout) -> Outcome {
         let hottest = |index: bool| {
             keys.iter()
                 .filter(|(k, _)| k.starts_with("GSI1:") == index)
-                .max_by(|a, b| usage(a.1).total_cmp(&usage(b.1)))
+                // Ties go to the lowest key: the map's order is not deterministic.
+                .max_by(|a, b| usage(a.1).total_cmp(&usage(b.1)).then_with(|| b.0.cmp(a.0)))
                 .map(|(k, l)| (k.clone(), l.clone()))
                 .unwrap_or_default()
         };
