@@ -13,6 +13,7 @@ mod lambda;
 mod matrix;
 mod resources;
 mod security;
+mod shards;
 mod sync;
 mod tokens;
 mod transactions;

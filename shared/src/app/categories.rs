@@ -199,8 +199,8 @@ pub async fn list(
     wanted: Option<CategoryType>,
 ) -> AppResult<Vec<Category>> {
     let (global, own) = tokio::try_join!(
-        store.list_categories(None),
-        store.list_categories(Some(user_id)),
+        store.list_categories(user_id, true),
+        store.list_categories(user_id, false),
     )?;
     Ok(global
         .into_iter()

@@ -1,7 +1,7 @@
 //! The change feed for offline clients (`GET /api/sync`): a first sync pages through
 //! everything the caller can see (a snapshot, then the changes made meanwhile), later syncs
-//! read the changes since their cursor, in commit order, from the caller's feed and the
-//! shared feed of global categories merged by commit time. A page costs O(its changes):
+//! read the changes since their cursor, in commit order, from the caller's feed and their
+//! shard's feed of global categories merged by commit time. A page costs O(its changes):
 //! one `Query` per feed and the current items in `BatchGetItem`s.
 //!
 //! Each change carries the item as it is now (or a delete when it is gone), so a later
@@ -15,9 +15,7 @@ use crate::domain::{Category, Label, Transaction, User, Wallet};
 use crate::store::feed::{
     head_seq, now_ms, Entity, Entry, Feed, Op, Phase, FEED_SK, RETENTION_DAYS,
 };
-use crate::store::keys::{
-    cat_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, PROFILE, WALLET,
-};
+use crate::store::keys::{cat_sk, provider_sk, tag_sk, txn_sk, user_pk, PROFILE, WALLET};
 use crate::store::{Item, Store};
 
 pub const DEFAULT_LIMIT: usize = 200;
@@ -34,7 +32,7 @@ pub enum Position {
         user_seq: u64,
         global_seq: u64,
     },
-    /// After these entries of the caller's feed and the global one.
+    /// After these entries of the caller's feed and their shard's global one.
     Log {
         user_seq: u64,
         global_seq: u64,
@@ -235,20 +233,17 @@ pub async fn page(
 }
 
 async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64)> {
+    let global_pk = Feed::global_of(user_id).pk();
     let items = store
         .batch_get(vec![
             crate::store::batch::key(&user_pk(user_id), FEED_SK),
-            crate::store::batch::key(GLOBAL_PK, FEED_SK),
+            crate::store::batch::key(&global_pk, FEED_SK),
         ])
         .await?;
     let (mut user, mut global) = (0, 0);
     for item in &items {
-        match item
-            .get("PK")
-            .and_then(|v| v.as_s().ok())
-            .map(String::as_str)
-        {
-            Some(GLOBAL_PK) => global = head_seq(item),
+        match item.get("PK").and_then(|v| v.as_s().ok()) {
+            Some(pk) if *pk == global_pk => global = head_seq(item),
             _ => user = head_seq(item),
         }
     }
@@ -323,7 +318,7 @@ async fn snapshot(
 /// The key of the item an entry of `feed` is about.
 fn item_key(user_id: u64, feed: Feed, entry: &Entry) -> (String, String) {
     let pk = match feed {
-        Feed::Global => GLOBAL_PK.to_owned(),
+        Feed::Global(_) => feed.pk(),
         Feed::User(_) => user_pk(user_id),
     };
     let sk = match entry.entity {
@@ -355,16 +350,17 @@ async fn log(
     limit: usize,
 ) -> AppResult<SyncPage> {
     let fetch = (limit + 1) as i32;
+    let global = Feed::global_of(user_id);
     let (own, shared) = tokio::try_join!(
         store.feed_entries(Feed::User(user_id), user_seq, fetch),
-        store.feed_entries(Feed::Global, global_seq, fetch),
+        store.feed_entries(global, global_seq, fetch),
     )?;
     // Merged by commit time; the feeds are independent, each stays in its own order.
     let mut merged: Vec<(Feed, Entry)> = own
         .iter()
         .cloned()
         .map(|e| (Feed::User(user_id), e))
-        .chain(shared.iter().cloned().map(|e| (Feed::Global, e)))
+        .chain(shared.iter().cloned().map(|e| (global, e)))
         .collect();
     merged.sort_by_key(|(feed, e)| (e.at_ms, matches!(feed, Feed::User(_)), e.seq));
     let has_more = merged.len() > limit;
@@ -374,7 +370,7 @@ async fn log(
     for (feed, e) in &merged {
         match feed {
             Feed::User(_) => next_user = next_user.max(e.seq),
-            Feed::Global => next_global = next_global.max(e.seq),
+            Feed::Global(_) => next_global = next_global.max(e.seq),
         }
     }
     // A later change of an item replaces an earlier one within the page.
@@ -394,7 +390,7 @@ async fn log(
         .map(|(pk, sk)| crate::store::batch::key(pk, sk))
         .collect();
     wanted.push(crate::store::batch::key(&user_pk(user_id), FEED_SK));
-    wanted.push(crate::store::batch::key(GLOBAL_PK, FEED_SK));
+    wanted.push(crate::store::batch::key(&global.pk(), FEED_SK));
     let found = store.batch_get_all(wanted).await?;
 
     let mut current: HashMap<(String, String), Resource> = HashMap::new();
@@ -411,7 +407,7 @@ async fn log(
             .cloned()
             .unwrap_or_default();
         if sk == FEED_SK {
-            if pk == GLOBAL_PK {
+            if pk == global.pk() {
                 global_head = head_seq(item);
             } else {
                 user_head = head_seq(item);

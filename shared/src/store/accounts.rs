@@ -12,27 +12,13 @@ use futures::stream::{self, TryStreamExt};
 
 use super::attr::{get_s, n, s, Item};
 use super::feed::{Change, Entity, Feed};
-use super::keys::{email_pk, user_pk, EMAIL_SK, GSI1, PROFILE, USERS_INDEX_PK, WALLET};
+use super::keys::{email_pk, user_pk, users_index_pk, EMAIL_SK, PROFILE, WALLET};
 use super::transact::TxItems;
 use super::users::{Role, UserRecord};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 use crate::domain::time::Timestamp;
 
-/// A user as listed from the index (no password hash there).
-#[derive(Debug, Clone, serde::Deserialize)]
-pub struct UserSummary {
-    pub id: u64,
-    pub email: String,
-    #[serde(rename = "firstName")]
-    pub first_name: String,
-    #[serde(rename = "lastName")]
-    pub last_name: String,
-    pub role: Role,
-    #[serde(rename = "createdAt")]
-    pub created_at: String,
-    #[serde(rename = "updatedAt")]
-    pub updated_at: String,
-}
+pub use super::user_list::UserSummary;
 
 /// New values for a profile; `None` keeps the current one.
 #[derive(Debug, Default)]
@@ -70,12 +56,15 @@ impl Store {
     ) -> StoreResult<UserRecord> {
         let mut next = current.clone();
         next.version += 1;
+        // A profile of the unsharded users index (`USERS`) moves to its shard's.
         let mut sets = vec![
             "updatedAt = :now".to_owned(),
             "version = if_not_exists(version, :v1) + :v1".to_owned(),
+            "GSI1PK = :index".to_owned(),
         ];
         let mut values = Item::from([
             (":now".into(), s(now.to_string())),
+            (":index".into(), s(users_index_pk(current.id))),
             (":oldEmail".into(), s(&current.email)),
             (":v1".into(), n(1)),
         ]);
@@ -159,48 +148,6 @@ impl Store {
         }
         self.transact(tx).await?;
         Ok(next)
-    }
-
-    /// One page of users ordered by id, from the users index (one `Query`).
-    pub async fn list_users(
-        &self,
-        limit: i32,
-        cursor: Option<u64>,
-    ) -> StoreResult<(Vec<UserSummary>, Option<u64>)> {
-        let start = cursor.map(|id| {
-            Item::from([
-                ("PK".into(), s(user_pk(id))),
-                ("SK".into(), s(PROFILE)),
-                ("GSI1PK".into(), s(USERS_INDEX_PK)),
-                ("GSI1SK".into(), s(user_pk(id))),
-            ])
-        });
-        let out = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(GSI1)
-            .key_condition_expression("GSI1PK = :pk")
-            .expression_attribute_values(":pk", s(USERS_INDEX_PK))
-            .limit(limit)
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        let users = out
-            .items
-            .unwrap_or_default()
-            .into_iter()
-            .map(|item| serde_dynamo::from_item(item).map_err(anyhow::Error::from))
-            .collect::<anyhow::Result<Vec<UserSummary>>>()?;
-        let next = out
-            .last_evaluated_key
-            .as_ref()
-            .and_then(|k| k.get("GSI1SK"))
-            .and_then(|v| v.as_s().ok())
-            .and_then(|v| v.strip_prefix("USER#"))
-            .and_then(|v| v.parse().ok());
-        Ok((users, next))
     }
 
     /// Removes the profile, the e-mail reservation and the wallet atomically. `NotFound`

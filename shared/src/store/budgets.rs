@@ -5,7 +5,7 @@
 use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_s, get_timestamp, n, s, Item};
-use super::items::category::partition;
+use super::items::category::category_pk;
 use super::keys::{budget_sk, cat_ref, cat_sk, user_pk, BUDGET_PREFIX, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Ref, Store, StoreError, StoreResult};
@@ -134,7 +134,7 @@ impl Store {
             }
             tx.on_conflict(ConflictKind::Wallet);
             tx.check(
-                &partition(category.owner),
+                &category_pk(user_id, category.is_global()),
                 &cat_sk(category.id),
                 "attribute_exists(PK) AND categoryType = :t",
                 Some(Item::from([(":t".into(), s(CategoryType::Debit.as_str()))])),

@@ -1,12 +1,12 @@
-//! Categories: global ones (partition `GLOBAL`, seeded) and each user's own.
+//! Categories: global ones (seeded, see `seed`; a copy per shard so that no partition is
+//! read by every user, all copies written together) and each user's own.
 
 use super::attr::s;
-use super::feed::{Change, Entity, Feed};
-use super::items::category::{key, partition, to_item};
-use super::keys::{cat_sk, user_pk, CAT_PREFIX, GLOBAL_PK};
+use super::feed::{Change, Entity, Feed, FEED_SK};
+use super::items::category::{category_pk, partitions, to_item};
+use super::keys::{cat_sk, user_pk, CAT_PREFIX, SHARDS};
 use super::transact::TxItems;
-use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
-use crate::domain::time::Timestamp;
+use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
 use crate::domain::CategoryType;
 
 pub use crate::domain::Category;
@@ -53,61 +53,12 @@ pub const GLOBAL_CATEGORIES: &[(u64, &str, &str, &str, CategoryType)] = &[
 ];
 
 impl Store {
-    /// Writes the global categories that are missing; existing ones (perhaps edited by
-    /// an admin) are left as they are.
-    pub async fn seed_global_categories(&self, now: &str) -> StoreResult<()> {
-        let now = Timestamp::parse(now).map_err(anyhow::Error::msg)?;
-        for &(id, name, icon, color, category_type) in GLOBAL_CATEGORIES {
-            let record = Category {
-                id,
-                owner: None,
-                name: name.into(),
-                icon: icon.into(),
-                color: color.into(),
-                category_type,
-                use_count: 0,
-                version: 1,
-                created_at: now,
-                updated_at: now,
-            };
-            let result = self
-                .client
-                .put_item()
-                .table_name(&self.table)
-                .set_item(Some(to_item(&record)))
-                .condition_expression("attribute_not_exists(PK)")
-                .send()
-                .await;
-            match result {
-                Ok(_) => {}
-                Err(e) if super::is_condition_failure(&e) => {}
-                Err(e) => return Err(sdk_error(e)),
-            }
-        }
-        Ok(())
+    /// The global categories (`global`, from the user's shard) or the user's own, by id.
+    pub async fn list_categories(&self, user_id: u64, global: bool) -> StoreResult<Vec<Category>> {
+        self.list_categories_in(&category_pk(user_id, global)).await
     }
 
-    /// True once the global categories are seeded (they are never deleted, so the first
-    /// one's presence tells). One `GetItem`.
-    pub async fn global_categories_seeded(&self) -> StoreResult<bool> {
-        let out = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .key("PK", s(GLOBAL_PK))
-            .key("SK", s(cat_sk(GLOBAL_CATEGORIES[0].0)))
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(out.item.is_some())
-    }
-
-    /// The global categories (`owner: None`) or one user's own, ordered by id.
-    pub async fn list_categories(&self, owner: Option<u64>) -> StoreResult<Vec<Category>> {
-        self.list_categories_in(&partition(owner)).await
-    }
-
-    /// The categories in one partition (`GLOBAL` or `USER#<id>`), ordered by id.
+    /// The categories in one partition (`GLOBAL`, `GLOBAL#<shard>` or `USER#<id>`), by id.
     pub async fn list_categories_in(&self, pk: &str) -> StoreResult<Vec<Category>> {
         let mut out = self
             .query_prefix(pk, CAT_PREFIX)
@@ -123,25 +74,55 @@ impl Store {
 /// Most own categories one user may create.
 pub const MAX_OWN_CATEGORIES: u64 = 200;
 
-/// The feed a category's changes go to: its owner's, or the shared global one.
-fn feed_of(c: &Category) -> Feed {
-    c.owner.map_or(Feed::Global, Feed::User)
+/// The feeds a category's changes go to: its owner's, or every shard's global one.
+fn feeds_of(c: &Category) -> Vec<Feed> {
+    match c.owner {
+        Some(owner) => vec![Feed::User(owner)],
+        None => (0..SHARDS).map(Feed::Global).collect(),
+    }
+}
+
+/// Records the change in every feed of the category; for a global one the feed heads are
+/// read in one `BatchGetItem` rather than one `GetItem` per shard.
+async fn record_change(
+    store: &Store,
+    tx: &mut TxItems<'_>,
+    c: &Category,
+    change: impl Fn(Feed) -> Change,
+) -> StoreResult<()> {
+    let feeds = feeds_of(c);
+    if c.is_global() {
+        let keys = feeds
+            .iter()
+            .map(|f| super::batch::key(&f.pk(), FEED_SK))
+            .collect();
+        let mut heads = std::collections::HashMap::new();
+        for item in store.batch_get(keys).await? {
+            let pk = super::attr::get_s(&item, "PK")?.to_owned();
+            heads.insert(pk, super::feed::head_seq(&item));
+        }
+        for f in &feeds {
+            tx.feed_head_is(*f, heads.get(&f.pk()).copied().unwrap_or(0));
+        }
+    }
+    for feed in feeds {
+        tx.record(change(feed));
+    }
+    Ok(())
 }
 
 impl Store {
-    /// Stores a new category: a global one in `GLOBAL`, an own one in the user's partition
-    /// (counted on the profile, which must exist): `Conflict(IdTaken)`,
+    /// Stores a new category: a global one in the source and every shard, an own one in
+    /// the user's partition (counted on the profile, which must exist): `Conflict(IdTaken)`,
     /// `Conflict(LimitReached)` or `NotFound`.
     pub async fn create_category(&self, user_id: u64, record: &Category) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
-        tx.put(to_item(record), Some("attribute_not_exists(PK)"), None)?;
-        tx.on_conflict(ConflictKind::IdTaken);
-        tx.record(Change::upsert(
-            feed_of(record),
-            Entity::Category,
-            record.id,
-            1,
-        ));
+        for pk in partitions(record) {
+            tx.put(to_item(record, &pk), Some("attribute_not_exists(PK)"), None)?;
+            tx.on_conflict(ConflictKind::IdTaken);
+        }
+        let change = |feed| Change::upsert(feed, Entity::Category, record.id, 1);
+        record_change(self, &mut tx, record, change).await?;
         if !record.is_global() {
             self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
         }
@@ -156,25 +137,23 @@ impl Store {
     /// A category visible to the user: their own or a global one (one `BatchGetItem`).
     pub async fn get_category(&self, user_id: u64, id: u64) -> StoreResult<Option<Category>> {
         let keys = vec![
-            super::batch::key(GLOBAL_PK, &cat_sk(id)),
+            super::batch::key(&category_pk(user_id, true), &cat_sk(id)),
             super::batch::key(&user_pk(user_id), &cat_sk(id)),
         ];
-        Ok(pick_category(
-            &user_pk(user_id),
-            self.batch_get(keys).await?,
-        )?)
+        Ok(pick_category(self.batch_get(keys).await?)?)
     }
 
-    /// Updates name, icon, colour and type, keeping the use count, to `next.version`. The
-    /// type may change only while no transaction uses the category (it would flip their
-    /// sign). With `expected` (`If-Match`), only from that version: `Conflict(Changed)`.
+    /// Updates name, icon, colour and type, keeping the use count, to `next.version`, in
+    /// every copy. The type may change only while no transaction uses the category (it
+    /// would flip their sign). With `expected` (`If-Match`), only from that version:
+    /// `Conflict(Changed)`.
     pub async fn update_category(
         &self,
         current: &Category,
         next: &Category,
         expected: Option<u64>,
     ) -> StoreResult<()> {
-        let (pk, sk) = key(current);
+        let sk = cat_sk(current.id);
         let mut tx = TxItems::new(self);
         let mut values = super::attr::Item::from([
             (":name".into(), s(&next.name)),
@@ -190,20 +169,18 @@ impl Store {
             expected,
             &mut values,
         );
-        tx.update(
-            &pk,
-            &sk,
-            &format!("SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now, {NEXT_VERSION}"),
-            Some(&condition),
-            values,
-            None,
-        )?;
-        tx.record(Change::upsert(
-            feed_of(next),
-            Entity::Category,
-            next.id,
-            next.version,
-        ));
+        for pk in partitions(current) {
+            tx.update(
+                &pk,
+                &sk,
+                &format!("SET categoryName = :name, icon = :icon, color = :color, categoryType = :type, updatedAt = :now, {NEXT_VERSION}"),
+                Some(&condition),
+                values.clone(),
+                None,
+            )?;
+        }
+        let change = |feed| Change::upsert(feed, Entity::Category, next.id, next.version);
+        record_change(self, &mut tx, next, change).await?;
         match self.transact(tx).await {
             Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,
@@ -218,7 +195,7 @@ impl Store {
         current: &Category,
         expected: Option<u64>,
     ) -> StoreResult<()> {
-        let (pk, sk) = key(current);
+        let (pk, sk) = (user_pk(user_id), cat_sk(current.id));
         let mut tx = TxItems::new(self);
         let mut values = super::attr::Item::from([(":zero".into(), super::attr::n(0))]);
         let condition = super::at_version(
@@ -228,7 +205,7 @@ impl Store {
         );
         tx.delete(&pk, &sk, Some(&condition), Some(values))?;
         tx.record(Change::delete(
-            feed_of(current),
+            Feed::User(user_id),
             Entity::Category,
             current.id,
             current.version,
@@ -257,12 +234,9 @@ impl Store {
     }
 }
 
-/// The category among fetched items: the user's own (in `own_pk`) wins should a global
-/// one share its id.
-pub(crate) fn pick_category(
-    own_pk: &str,
-    items: Vec<super::attr::Item>,
-) -> anyhow::Result<Option<Category>> {
+/// The category among the fetched copies of a user's own and a global one: the user's own
+/// wins should a global one share its id.
+pub(crate) fn pick_category(items: Vec<super::attr::Item>) -> anyhow::Result<Option<Category>> {
     let mut found: Option<Category> = None;
     for item in items {
         let is_category = item
@@ -273,7 +247,7 @@ pub(crate) fn pick_category(
             continue;
         }
         let category = Category::try_from(&item)?;
-        if partition(category.owner) == own_pk || found.is_none() {
+        if category.owner.is_some() || found.is_none() {
             found = Some(category);
         }
     }

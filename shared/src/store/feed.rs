@@ -2,8 +2,9 @@
 //! a change entry in the same `TransactWriteItems` as the write itself, so an entry never
 //! exists without its write and a failed write leaves none.
 //!
-//! Each feed (one per user, in their partition, and one shared `GLOBAL` feed for global
-//! categories) has a head item `FEED` holding its sequence number; entries are
+//! Each feed (one per user, in their partition, and one feed of the global categories per
+//! shard, in `GLOBAL#<shard>` beside that shard's copies: a change of a global category is
+//! recorded in every shard's feed, and a user reads their shard's) has a head item `FEED` holding its sequence number; entries are
 //! `CHG#<seq, 16 digits>`. A write reads the head, puts the next entries and moves the head
 //! conditionally on it being unchanged: writers of one feed commit one after another, so
 //! sequence order is commit order and a reader never skips an entry that commits later
@@ -15,7 +16,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
-use super::keys::{user_pk, GLOBAL_PK};
+use super::keys::{global_pk, shard_of, user_pk};
 use super::{sdk_error, Store, StoreResult};
 
 /// Changes are kept at least this long.
@@ -34,15 +35,21 @@ pub fn change_sk(seq: u64) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Feed {
     User(u64),
-    Global,
+    /// The global categories' feed of one shard.
+    Global(u64),
 }
 
 impl Feed {
     pub fn pk(self) -> String {
         match self {
             Feed::User(id) => user_pk(id),
-            Feed::Global => GLOBAL_PK.to_owned(),
+            Feed::Global(shard) => global_pk(shard),
         }
+    }
+
+    /// The global feed `user_id` reads: their shard's.
+    pub fn global_of(user_id: u64) -> Self {
+        Feed::Global(shard_of(user_id))
     }
 }
 
@@ -271,7 +278,7 @@ impl Phase {
         match self {
             Phase::Profile => (own, super::keys::PROFILE),
             Phase::Wallet => (own, super::keys::WALLET),
-            Phase::GlobalCategories => (GLOBAL_PK.to_owned(), super::keys::CAT_PREFIX),
+            Phase::GlobalCategories => (Feed::global_of(user_id).pk(), super::keys::CAT_PREFIX),
             Phase::Categories => (own, super::keys::CAT_PREFIX),
             Phase::Tags => (own, "TAG#"),
             Phase::Providers => (own, "PROV#"),

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_s, get_u64, n, s, Item};
-use super::items::category::partition;
+use super::items::category::category_pk;
 use super::keys::{agg_sk, cat_ref, cat_ref_prefix, cat_sk, user_pk, AGG_PREFIX, LSI1};
 use super::transact::TxItems;
 use super::{sdk_error, Store, StoreResult};
@@ -169,10 +169,7 @@ impl Store {
     ) -> StoreResult<HashMap<(bool, u64), Category>> {
         let keys: Vec<Item> = keys
             .into_iter()
-            .map(|(global, id)| {
-                let owner = (!global).then_some(user_id);
-                super::batch::key(&partition(owner), &cat_sk(id))
-            })
+            .map(|(global, id)| super::batch::key(&category_pk(user_id, global), &cat_sk(id)))
             .collect();
         let mut found = HashMap::new();
         for chunk in keys.chunks(100) {

@@ -7,14 +7,16 @@
 //! | wallet | `USER#<id>` | `WALLET` | |
 //! | transaction | `USER#<id>` | `TXN#<id, 16 digits>` | `TXN#<date>#<id, 16 digits>` |
 //! | own category | `USER#<id>` | `CAT#<id>` | |
-//! | global category | `GLOBAL` | `CAT#<id>` | |
+//! | global category (the copy a user reads, one per shard) | `GLOBAL#<shard>` | `CAT#<id>` | |
+//! | global category (the source the copies are made from, read by seeding only) | `GLOBAL` | `CAT#<id>` | |
+//! | copies complete (written by seeding after every copy) | `GLOBAL#<shard>` | `SEEDED` | |
 //! | idempotency record | `USER#<id>` | `IDEM#<key>` | |
 //! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
 //! | import marker (one per imported row, kept forever: re-imports create nothing) | `USER#<id>` | `IMPORT#<import id>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
-//! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL` | `FEED` / `CHG#<seq, 16 digits>` | |
+//! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL#<shard>` | `FEED` / `CHG#<seq, 16 digits>` | |
 //! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
 //! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | `CATREF#<G\|U><category id>#<SK>` |
@@ -22,8 +24,14 @@
 //!
 //! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
-//! Profiles also carry `GSI1PK = USERS`, `GSI1SK = USER#<id>` so admins can page through
-//! users without a scan.
+//! Profiles also carry `GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>` so admins can page
+//! through users without a scan (profiles written before the shards carry `USERS`).
+//!
+//! No key is read or written by every user's requests: what all users share (the users
+//! index, the global categories and their change feed) is split into [`SHARDS`] partitions,
+//! and a user only ever touches the one of their shard ([`shard_of`]). Admins' rare writes
+//! of a global category write every copy in one transaction; their user list reads every
+//! shard.
 //!
 //! Monthly totals and budgets carry `LSI1SK = CATREF#...` so that deleting a category finds
 //! what refers to it with one `Query` on the index (the transaction list reads only `TXN#`).
@@ -36,13 +44,48 @@
 pub const PROFILE: &str = "PROFILE";
 pub const WALLET: &str = "WALLET";
 pub const EMAIL_SK: &str = "EMAIL";
+/// The source of the global categories' copies (see [`global_pk`]).
 pub const GLOBAL_PK: &str = "GLOBAL";
 pub const LSI1: &str = "LSI1";
 pub const GSI1: &str = "GSI1";
-pub const USERS_INDEX_PK: &str = "USERS";
+/// The one users-index partition of profiles written before [`users_index_pk`].
+pub const LEGACY_USERS_INDEX_PK: &str = "USERS";
 pub const PICTURE: &str = "PICTURE";
 pub const TXN_PREFIX: &str = "TXN#";
 pub const CAT_PREFIX: &str = "CAT#";
+
+/// Partitions of what all users share. Changing it moves every user to another shard:
+/// seeding would have to copy the global categories again and the profiles' index keys
+/// would have to be rewritten. 16 keeps an admin's write of a global category (a copy, a
+/// change entry and a feed head per shard, [`SHARDS`] × 3 + 1 items) within one
+/// `TransactWriteItems` of at most 100 items; `docs/CAPACITY.md` shows what it sustains.
+pub const SHARDS: u64 = 16;
+
+/// The shard of a user: a fixed function of the id (the MurmurHash3 64-bit finaliser, so
+/// that ids made in the same millisecond still spread), never stored.
+pub fn shard_of(user_id: u64) -> u64 {
+    let mut h = user_id;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    h % SHARDS
+}
+
+/// The partition of one shard's copy of the global categories and its change feed.
+pub fn global_pk(shard: u64) -> String {
+    format!("GLOBAL#{shard}")
+}
+
+/// The users-index partition of a user's profile: `USERS#<shard>`.
+pub fn users_index_pk(user_id: u64) -> String {
+    users_shard_pk(shard_of(user_id))
+}
+
+pub fn users_shard_pk(shard: u64) -> String {
+    format!("USERS#{shard}")
+}
 
 pub fn user_pk(user_id: u64) -> String {
     format!("USER#{user_id}")
@@ -110,4 +153,26 @@ pub fn cat_ref_prefix(global: bool, category_id: u64) -> String {
 
 pub fn cat_ref(global: bool, category_id: u64, sk: &str) -> String {
     format!("{}{sk}", cat_ref_prefix(global, category_id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn users_spread_over_every_shard_evenly() {
+        // Ids as `ids::new_id` makes them: consecutive milliseconds, few random bits.
+        let mut counts = [0u32; SHARDS as usize];
+        let first = 1_000_000u64 << 12;
+        for id in (0..16_000u64).map(|i| first + (i << 12)) {
+            counts[shard_of(id) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (850..1150).contains(&c)),
+            "{counts:?}"
+        );
+        assert_eq!(shard_of(42), shard_of(42));
+        assert_eq!(global_pk(3), "GLOBAL#3");
+        assert_eq!(users_shard_pk(15), "USERS#15");
+    }
 }

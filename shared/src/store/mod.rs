@@ -16,11 +16,13 @@ pub mod items;
 pub mod keys;
 pub mod named;
 pub mod pictures;
+pub mod seed;
 pub mod sessions;
 pub mod table;
 pub mod throttle;
 pub mod transact;
 pub mod transactions;
+pub mod user_list;
 pub mod users;
 pub mod wallet;
 

@@ -38,13 +38,13 @@ type FeedKey = (bool, u64);
 fn feed_key(feed: Feed) -> FeedKey {
     match feed {
         Feed::User(id) => (false, id),
-        Feed::Global => (true, 0),
+        Feed::Global(shard) => (true, shard),
     }
 }
 
 fn key_feed(key: FeedKey) -> Feed {
     if key.0 {
-        Feed::Global
+        Feed::Global(key.1)
     } else {
         Feed::User(key.1)
     }

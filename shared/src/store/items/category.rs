@@ -1,26 +1,38 @@
-//! A category's item: `PK = GLOBAL` (global) or `USER#<owner>`, `SK = CAT#<id>`.
+//! A category's item: `PK = USER#<owner>`, `SK = CAT#<id>`; a global category has
+//! identical copies in `GLOBAL` (the source) and in every shard's `GLOBAL#<shard>`.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
-use super::super::keys::{cat_sk, user_pk, GLOBAL_PK};
+use super::super::keys::{cat_sk, global_pk, shard_of, user_pk, GLOBAL_PK, SHARDS};
 use crate::domain::{Category, CategoryType};
 
-/// The partition of a category: `GLOBAL`, or its owner's.
-pub fn partition(owner: Option<u64>) -> String {
-    owner.map_or_else(|| GLOBAL_PK.to_owned(), user_pk)
+/// Where `user_id` reads a category: their own partition, or their shard's copy of the
+/// global categories.
+pub fn category_pk(user_id: u64, global: bool) -> String {
+    if global {
+        global_pk(shard_of(user_id))
+    } else {
+        user_pk(user_id)
+    }
 }
 
-/// The key of a category.
-pub fn key(c: &Category) -> (String, String) {
-    (partition(c.owner), cat_sk(c.id))
+/// Every partition that holds a copy of the category: its owner's, or for a global one
+/// the source and every shard's (written together, in one transaction).
+pub fn partitions(c: &Category) -> Vec<String> {
+    match c.owner {
+        Some(owner) => vec![user_pk(owner)],
+        None => std::iter::once(GLOBAL_PK.to_owned())
+            .chain((0..SHARDS).map(global_pk))
+            .collect(),
+    }
 }
 
-pub fn to_item(c: &Category) -> Item {
-    let (pk, sk) = key(c);
+/// The item of the category's copy in partition `pk`.
+pub fn to_item(c: &Category, pk: &str) -> Item {
     Item::from([
         ("PK".into(), s(pk)),
-        ("SK".into(), s(sk)),
+        ("SK".into(), s(cat_sk(c.id))),
         ("id".into(), n(c.id)),
         ("categoryName".into(), s(&c.name)),
         ("icon".into(), s(&c.icon)),
@@ -40,7 +52,7 @@ impl TryFrom<&Item> for Category {
     fn try_from(item: &Item) -> anyhow::Result<Self> {
         let pk = get_s(item, "PK")?;
         let owner = match pk {
-            GLOBAL_PK => None,
+            _ if pk == GLOBAL_PK || pk.starts_with("GLOBAL#") => None,
             _ => Some(
                 pk.strip_prefix("USER#")
                     .and_then(|v| v.parse().ok())
@@ -84,10 +96,15 @@ mod tests {
             created_at: at,
             updated_at: at,
         };
-        assert_eq!(Category::try_from(&to_item(&c)).unwrap(), c);
-        assert_eq!(to_item(&c)["PK"].as_s().unwrap(), "USER#7");
+        assert_eq!(partitions(&c), ["USER#7"]);
+        assert_eq!(Category::try_from(&to_item(&c, "USER#7")).unwrap(), c);
         c.owner = None;
-        assert_eq!(Category::try_from(&to_item(&c)).unwrap(), c);
-        assert_eq!(to_item(&c)["isGlobal"], AttributeValue::Bool(true));
+        let copies = partitions(&c);
+        assert_eq!(copies.len() as u64, 1 + SHARDS);
+        for pk in &copies {
+            assert_eq!(Category::try_from(&to_item(&c, pk)).unwrap(), c);
+            assert_eq!(to_item(&c, pk)["isGlobal"], AttributeValue::Bool(true));
+        }
+        assert!(copies.contains(&category_pk(7, true)));
     }
 }

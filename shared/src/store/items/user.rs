@@ -1,15 +1,15 @@
 //! A user's profile item: `PK = USER#<id>`, `SK = PROFILE`, and the keys of the admins'
-//! user list (`GSI1PK = USERS`, `GSI1SK = USER#<id>`).
+//! user list (`GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>`).
 
 use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
-use super::super::keys::{user_pk, PROFILE, USERS_INDEX_PK};
+use super::super::keys::{user_pk, users_index_pk, PROFILE};
 use crate::domain::{Role, User};
 
 pub fn to_item(u: &User) -> Item {
     Item::from([
         ("PK".into(), s(user_pk(u.id))),
         ("SK".into(), s(PROFILE)),
-        ("GSI1PK".into(), s(USERS_INDEX_PK)),
+        ("GSI1PK".into(), s(users_index_pk(u.id))),
         ("GSI1SK".into(), s(user_pk(u.id))),
         ("id".into(), n(u.id)),
         ("email".into(), s(&u.email)),

@@ -1,5 +1,5 @@
 //! What a transaction write refers to, read in one strongly consistent `BatchGetItem`:
-//! the wallet, the category (own or global), provider, tags, the stored transaction and
+//! the wallet, the category (own, or the copy of a global one in the user's shard), provider, tags, the stored transaction and
 //! an idempotency record.
 
 use std::collections::BTreeSet;
@@ -8,9 +8,8 @@ use super::super::attr::{get_s, get_u64};
 use super::super::batch::key;
 use super::super::categories::{pick_category, Category};
 use super::super::feed::{head_seq, FEED_SK};
-use super::super::keys::{
-    cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
-};
+use super::super::items::category::category_pk;
+use super::super::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
 use super::super::wallet::Wallet;
 use super::super::{Store, StoreResult};
 use super::Transaction;
@@ -55,7 +54,7 @@ impl Store {
         let pk = user_pk(user_id);
         let mut wanted = vec![key(&pk, WALLET), key(&pk, FEED_SK)];
         if let Some(c) = keys.category_id {
-            wanted.push(key(GLOBAL_PK, &cat_sk(c)));
+            wanted.push(key(&category_pk(user_id, true), &cat_sk(c)));
             wanted.push(key(&pk, &cat_sk(c)));
         }
         if let Some(p) = keys.provider_id {
@@ -104,7 +103,7 @@ impl Store {
                 });
             }
         }
-        refs.category = pick_category(&pk, categories)?;
+        refs.category = pick_category(categories)?;
         Ok(refs)
     }
 }

@@ -14,8 +14,9 @@ use rust_decimal::Decimal;
 use super::super::attr::{n, s, Item};
 use super::super::feed::{Change, Entity, Feed};
 use super::super::insights::MonthTotals;
+use super::super::items::category::category_pk;
 use super::super::keys::{
-    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, GLOBAL_PK, WALLET,
+    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET,
 };
 use super::super::transact::{TxItems, MAX_TRANSACT_ITEMS};
 use super::super::{ConflictKind, Ref, Store, StoreResult};
@@ -297,10 +298,13 @@ impl Deltas {
                     let kind = self.category_types.get(&(global, id)).copied();
                     let values = |t: CategoryType| Item::from([(":t".into(), s(t.as_str()))]);
                     if global {
-                        // A global category is only checked when taken, never written
-                        // (no hot key shared by every user).
+                        // A global category is only checked when taken, never written,
+                        // and in the copy of the user's shard (no hot key shared by every
+                        // user): its copies are written and deleted together, so this one
+                        // tells for all.
                         if let (true, Some(t)) = (delta > 0, kind) {
-                            tx.check(GLOBAL_PK, &cat_sk(id), condition, Some(values(t)))?;
+                            let copy = category_pk(user_id, true);
+                            tx.check(&copy, &cat_sk(id), condition, Some(values(t)))?;
                             tx.on_conflict(ConflictKind::Reference(Ref::Category));
                         }
                     } else {

@@ -1,0 +1,144 @@
+//! Seeding the global categories: the defaults into the source partition `GLOBAL`, then
+//! every source category into each shard's copy (`GLOBAL#<shard>`, what users read), then
+//! a `SEEDED` marker in every shard. Each step writes only what is missing, so seeding is
+//! idempotent and leaves an admin's edits alone.
+//!
+//! The same steps upgrade a table of the version before the shards, which holds the
+//! global categories (admins' own included) and their change feed in `GLOBAL` only: the
+//! copies are made from that source, and each shard's feed head starts at the old feed's
+//! last sequence number, so a sync cursor issued against the old feed either continues
+//! (it was at the end) or is told to start again (410), never skips a change.
+
+use std::collections::HashSet;
+
+use super::attr::{get_opt_u64, n, s, Item};
+use super::categories::{Category, GLOBAL_CATEGORIES};
+use super::feed::FEED_SK;
+use super::items::category::to_item;
+use super::keys::{global_pk, GLOBAL_PK, SHARDS};
+use super::transact::{TxItems, MAX_TRANSACT_ITEMS};
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use crate::domain::time::Timestamp;
+
+/// Sort key of the marker that every shard holds its copies (written after all of them).
+pub const SEEDED_SK: &str = "SEEDED";
+
+/// Tries at copying into a shard while others (a concurrent seeding, an admin) write it.
+const COPY_ATTEMPTS: usize = 3;
+
+impl Store {
+    /// Writes what is missing of the global categories and their copies (see the module).
+    pub async fn seed_global_categories(&self, now: &str) -> StoreResult<()> {
+        let now = Timestamp::parse(now).map_err(anyhow::Error::msg)?;
+        let defaults = GLOBAL_CATEGORIES
+            .iter()
+            .map(|&(id, name, icon, color, kind)| {
+                let record = Category {
+                    id,
+                    owner: None,
+                    name: name.into(),
+                    icon: icon.into(),
+                    color: color.into(),
+                    category_type: kind,
+                    use_count: 0,
+                    version: 1,
+                    created_at: now,
+                    updated_at: now,
+                };
+                async move { self.put_if_absent(to_item(&record, GLOBAL_PK)).await }
+            });
+        futures::future::try_join_all(defaults).await?;
+
+        let source = self.list_categories_in(GLOBAL_PK).await?;
+        let old_head = self
+            .get(GLOBAL_PK, FEED_SK)
+            .await?
+            .and_then(|item| get_opt_u64(&item, "seq"))
+            .unwrap_or(0);
+        let shards = (0..SHARDS).map(|shard| self.seed_shard(shard, &source, old_head));
+        futures::future::try_join_all(shards).await?;
+
+        let mut markers = TxItems::new(self);
+        for shard in 0..SHARDS {
+            let marker = Item::from([
+                ("PK".into(), s(global_pk(shard))),
+                ("SK".into(), s(SEEDED_SK)),
+                ("shards".into(), n(SHARDS)),
+            ]);
+            markers.put(marker, None, None)?;
+        }
+        self.transact(markers).await
+    }
+
+    /// True once every shard holds its copies: one `GetItem` of a shard's marker (all
+    /// markers are written together), a random one so that cold starts share no key.
+    pub async fn global_categories_seeded(&self) -> StoreResult<bool> {
+        let shard = rand::random::<u64>() % SHARDS;
+        Ok(self.get(&global_pk(shard), SEEDED_SK).await?.is_some())
+    }
+
+    /// Copies the source categories a shard lacks into it, and starts its feed where the
+    /// old unsharded one ended.
+    async fn seed_shard(&self, shard: u64, source: &[Category], old_head: u64) -> StoreResult<()> {
+        let pk = global_pk(shard);
+        let mut complete = false;
+        for _ in 0..COPY_ATTEMPTS {
+            let present: HashSet<u64> = self
+                .list_categories_in(&pk)
+                .await?
+                .iter()
+                .map(|c| c.id)
+                .collect();
+            let missing: Vec<&Category> =
+                source.iter().filter(|c| !present.contains(&c.id)).collect();
+            complete = true;
+            for chunk in missing.chunks(MAX_TRANSACT_ITEMS) {
+                let mut tx = TxItems::new(self);
+                for c in chunk {
+                    tx.put(to_item(c, &pk), Some("attribute_not_exists(PK)"), None)?;
+                }
+                match self.transact(tx).await {
+                    Ok(()) => {}
+                    // Written meanwhile: look again at what is missing.
+                    Err(StoreError::Conflict(_)) => {
+                        complete = false;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if complete {
+                break;
+            }
+        }
+        if !complete {
+            return Err(StoreError::Conflict(ConflictKind::Contention));
+        }
+        if old_head > 0 {
+            let head = Item::from([
+                ("PK".into(), s(&pk)),
+                ("SK".into(), s(FEED_SK)),
+                ("seq".into(), n(old_head)),
+            ]);
+            self.put_if_absent(head).await?;
+        }
+        Ok(())
+    }
+
+    /// Puts an item unless one with its key exists.
+    async fn put_if_absent(&self, item: Item) -> StoreResult<()> {
+        let result = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e) if super::is_condition_failure(&e) => Ok(()),
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! What all users share is split into shards (`store::keys::SHARDS`): the users index and
+//! the global categories with their change feed. Users of different shards see the same
+//! thing, admins list everyone, and seeding makes (and upgrades to) the copies.
+
+use std::collections::BTreeSet;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use reqwest::Method;
+use serde_json::{json, Value};
+use shared::store::keys::{global_pk, shard_of, GLOBAL_PK, SHARDS};
+use shared::store::Store;
+
+use crate::helpers::{spawn_app, TestApp, TestUser};
+
+fn attr(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_owned())
+}
+
+async fn delete_item(store: &Store, pk: &str, sk: &str) {
+    store
+        .client()
+        .delete_item()
+        .table_name(store.table())
+        .key("PK", attr(pk))
+        .key("SK", attr(sk))
+        .send()
+        .await
+        .unwrap();
+}
+
+/// Every user of the admin list, following its `Link` pages.
+async fn list_all(app: &TestApp, admin: &TestUser, limit: usize) -> Vec<u64> {
+    let mut seen = Vec::new();
+    let mut next = Some(format!("/users?limit={limit}"));
+    while let Some(path) = next.take() {
+        let r = app.call(Method::GET, &path, Some(admin), None).await;
+        assert_eq!(r.status(), 200, "GET {path}");
+        next = r.headers().get("link").map(|l| {
+            let l = l.to_str().unwrap();
+            l[1..l.find('>').unwrap()].to_owned()
+        });
+        let page: Vec<Value> = r.json().await.unwrap();
+        assert!(page.len() <= limit);
+        seen.extend(page.iter().map(|u| u["id"].as_u64().unwrap()));
+    }
+    seen
+}
+
+/// Two users of different shards.
+async fn users_of_two_shards(app: &TestApp) -> (TestUser, TestUser) {
+    let first = app.new_user().await;
+    loop {
+        let other = app.new_user().await;
+        if shard_of(other.id) != shard_of(first.id) {
+            return (first, other);
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_admin_list_pages_through_every_shard_and_profiles_of_the_unsharded_index() {
+    let app = spawn_app().await;
+    let admin = app.new_admin().await;
+    let mut ids = vec![admin.id];
+    for _ in 0..11 {
+        ids.push(app.new_user().await.id);
+    }
+    let shards: BTreeSet<u64> = ids.iter().map(|id| shard_of(*id)).collect();
+    assert!(shards.len() >= 4, "12 users in {} shards", shards.len());
+
+    // A profile as the version before the shards wrote it: in the one `USERS` partition.
+    let store = &app.state.store;
+    let legacy = ids[3];
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .key("PK", attr(&format!("USER#{legacy}")))
+        .key("SK", attr("PROFILE"))
+        .update_expression("SET GSI1PK = :old")
+        .expression_attribute_values(":old", attr("USERS"))
+        .send()
+        .await
+        .unwrap();
+
+    let mut expected = ids.clone();
+    expected.sort_unstable();
+    for limit in [1, 2, 5, 50] {
+        assert_eq!(
+            list_all(&app, &admin, limit).await,
+            expected,
+            "limit {limit}"
+        );
+    }
+
+    // A change of that profile moves it to its shard's partition: still listed once.
+    let r = app
+        .call(
+            Method::PUT,
+            &format!("/users/{legacy}"),
+            Some(&admin),
+            Some(&json!({"firstName": "Moved"})),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let item = store
+        .get(&format!("USER#{legacy}"), "PROFILE")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(item["GSI1PK"], attr(&format!("USERS#{}", shard_of(legacy))));
+    assert_eq!(list_all(&app, &admin, 3).await, expected);
+}
+
+/// Follows the feed to its end from `cursor`; returns the changes and the last cursor.
+async fn sync_to_end(
+    app: &TestApp,
+    user: &TestUser,
+    mut cursor: Option<String>,
+) -> (Vec<Value>, String) {
+    let mut changes = Vec::new();
+    loop {
+        let mut path = "/api/sync?limit=500".to_owned();
+        if let Some(c) = &cursor {
+            let c: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
+            path.push_str(&format!("&cursor={c}"));
+        }
+        let page: Value = app
+            .call(Method::GET, &path, Some(user), None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        changes.extend(page["changes"].as_array().unwrap().iter().cloned());
+        let next = page["nextCursor"].as_str().unwrap().to_owned();
+        if !page["hasMore"].as_bool().unwrap() {
+            return (changes, next);
+        }
+        cursor = Some(next);
+    }
+}
+
+#[tokio::test]
+async fn a_global_category_created_and_renamed_by_an_admin_reaches_users_of_every_shard() {
+    let app = spawn_app().await;
+    let admin = app.new_admin().await;
+    let (ann, bob) = users_of_two_shards(&app).await;
+    let (_, ann_cursor) = sync_to_end(&app, &ann, None).await;
+    let (_, bob_cursor) = sync_to_end(&app, &bob, None).await;
+
+    let gifts = app
+        .create(
+            &admin,
+            "/api/categories",
+            &json!({"categoryName": "Gifts", "type": "CREDIT", "isGlobal": true}),
+        )
+        .await;
+    let rename = json!({"categoryName": "Presents", "type": "CREDIT"});
+    let path = format!("/api/categories/{gifts}");
+    let r = app
+        .call(Method::PUT, &path, Some(&admin), Some(&rename))
+        .await;
+    assert_eq!(r.status(), 200);
+
+    for (user, cursor) in [(&ann, ann_cursor), (&bob, bob_cursor)] {
+        let list: Vec<Value> = app
+            .call(Method::GET, "/api/categories", Some(user), None)
+            .await
+            .json()
+            .await
+            .unwrap();
+        let found = list.iter().find(|c| c["id"] == gifts).expect("listed");
+        assert_eq!(found["categoryName"], "Presents");
+        let (changes, _) = sync_to_end(&app, user, Some(cursor)).await;
+        let change = changes
+            .iter()
+            .find(|c| c["entity"] == "category" && c["id"] == gifts)
+            .expect("the change reaches the user's shard feed");
+        assert_eq!(change["data"]["categoryName"], "Presents");
+        // And the user can use it.
+        let body = json!({"amount": "5.00", "categoryId": gifts, "date": "2026-08-01"});
+        assert_eq!(app.create_transaction(user, &body).await.status(), 201);
+    }
+    // Every copy is at the same version.
+    let store = &app.state.store;
+    for pk in std::iter::once(GLOBAL_PK.to_owned()).chain((0..SHARDS).map(global_pk)) {
+        let copies = store.list_categories_in(&pk).await.unwrap();
+        let copy = copies.iter().find(|c| c.id == gifts).expect(&pk);
+        assert_eq!((copy.name.as_str(), copy.version), ("Presents", 2), "{pk}");
+    }
+}
+
+#[tokio::test]
+async fn a_transaction_cannot_take_a_global_category_whose_copy_is_gone() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let body = json!({"amount": "5.00", "categoryId": 4, "date": "2026-08-01"});
+    let created: Value = app
+        .create_transaction(&user, &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let store = &app.state.store;
+    let stored = store
+        .get_transaction(user.id, created["id"].as_u64().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+
+    // Gone after the write read it (a deletion would remove every copy at once): the
+    // condition on the copy of the user's shard refuses the write.
+    delete_item(store, &global_pk(shard_of(user.id)), "CAT#4").await;
+    let racing = shared::domain::Transaction {
+        id: stored.id + 1,
+        ..stored
+    };
+    let refused = store
+        .insert_transaction(&racing, None, None, "2026-08-01T00:00:00")
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(shared::store::StoreError::Conflict(
+                shared::store::ConflictKind::Reference(shared::store::Ref::Category)
+            ))
+        ),
+        "{refused:?}"
+    );
+    // Through the API: refused as a missing category, and the balance did not move.
+    assert_eq!(app.create_transaction(&user, &body).await.status(), 400);
+    assert_eq!(app.balance(&user).await, "-5.00");
+}
+
+#[tokio::test]
+async fn seeding_is_idempotent_and_upgrades_a_table_of_the_unsharded_version() {
+    let app = spawn_app().await;
+    let store = &app.state.store;
+    let admin = app.new_admin().await;
+    // An admin's edit survives seeding again.
+    let rename = json!({"categoryName": "Food", "type": "DEBIT"});
+    let r = app
+        .call(
+            Method::PUT,
+            "/api/categories/4",
+            Some(&admin),
+            Some(&rename),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    store
+        .seed_global_categories("2026-02-01T00:00:00")
+        .await
+        .unwrap();
+    assert!(store.global_categories_seeded().await.unwrap());
+    for shard in 0..SHARDS {
+        let copies = store.list_categories_in(&global_pk(shard)).await.unwrap();
+        assert_eq!(copies.len(), 12);
+        assert_eq!(copies[3].name, "Food");
+    }
+
+    // The table as the version before the shards left it: the categories (one an admin
+    // made) and a feed of 5 changes in `GLOBAL` only.
+    for shard in 0..SHARDS {
+        let pk = global_pk(shard);
+        for c in store.list_categories_in(&pk).await.unwrap() {
+            delete_item(store, &pk, &format!("CAT#{}", c.id)).await;
+        }
+        delete_item(store, &pk, "SEEDED").await;
+        delete_item(store, &pk, "FEED").await;
+    }
+    let mut made = store.list_categories_in(GLOBAL_PK).await.unwrap()[0].clone();
+    made.id = 987_654_321;
+    made.name = "Made by an admin".into();
+    let item = shared::store::items::category::to_item(&made, GLOBAL_PK);
+    let put = store.client().put_item().table_name(store.table());
+    put.set_item(Some(item)).send().await.unwrap();
+    let head = store.client().put_item().table_name(store.table());
+    head.item("PK", attr(GLOBAL_PK))
+        .item("SK", attr("FEED"))
+        .item("seq", AttributeValue::N("5".into()))
+        .send()
+        .await
+        .unwrap();
+    assert!(!store.global_categories_seeded().await.unwrap());
+
+    store
+        .seed_global_categories("2026-03-01T00:00:00")
+        .await
+        .unwrap();
+    assert!(store.global_categories_seeded().await.unwrap());
+    for shard in 0..SHARDS {
+        let pk = global_pk(shard);
+        let copies = store.list_categories_in(&pk).await.unwrap();
+        assert_eq!(copies.len(), 13, "{pk}");
+        assert_eq!(copies[3].name, "Food");
+        // The shard's feed goes on from the old one's last change.
+        let feed = shared::store::feed::Feed::Global(shard);
+        assert_eq!(store.feed_head(feed).await.unwrap(), 5);
+    }
+    let user = app.new_user().await;
+    let body = json!({"amount": "5.00", "categoryId": made.id, "date": "2026-08-01"});
+    assert_eq!(app.create_transaction(&user, &body).await.status(), 201);
+}
