@@ -324,8 +324,8 @@ impl Bench<'_> {
             |_| send(self.get("/api/categories")),
             |_| async move {
                 check(tokio::try_join!(
-                    store.list_categories(None),
-                    store.list_categories(Some(user_id))
+                    store.list_categories(user_id, true),
+                    store.list_categories(user_id, false)
                 ));
             },
         )
