@@ -18,11 +18,14 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
   }
 fi
 
-cargo build -q --profile bench-local -p local --bin bench
+cargo build -q --profile bench-local -p local --bin bench --bin capacity
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
 work=$(mktemp -d)
+
+echo "capacity model (key spread at 1M and 10M users) ..." >&2
+target/bench-local/capacity > "$work/capacity.md"
 
 echo "warm path, cost, scale, sync, insights, load ..." >&2
 DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
@@ -43,6 +46,11 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   echo "- Re-run: \`make bench\` (or \`BENCH_ONLY=endpoints make bench\` for one section)"
   echo
   cat "$work/warm.md"
+  echo "## No hot key: how keys spread over partitions"
+  echo
+  echo "\`target/bench-local/capacity\` (\`local/src/bin/capacity.rs\`); the model, its workload and per-endpoint units are in [docs/CAPACITY.md](docs/CAPACITY.md)."
+  echo
+  cat "$work/capacity.md"
 } > "$OUT"
 rm -rf "$work"
 echo "wrote $OUT in $(( $(date +%s) - started )) s" >&2
