@@ -16,6 +16,8 @@ pub const SECONDS: u64 = 8;
 const USERS: usize = 64;
 
 pub struct Run {
+    /// The mixed workload, or its reads only.
+    pub reads_only: bool,
     pub concurrency: usize,
     pub requests: u64,
     pub errors: u64,
@@ -52,12 +54,25 @@ async fn worker(
     base: String,
     mut user: User,
     seed: u64,
+    reads_only: bool,
     until: Instant,
 ) -> (Vec<Duration>, u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    // The user's transactions to read (untimed).
+    if let Ok(r) = http
+        .get(format!("{base}/api/transactions?limit=50"))
+        .bearer_auth(&user.token)
+        .send()
+        .await
+    {
+        if let Ok(Value::Array(page)) = r.json::<Value>().await {
+            user.ids
+                .extend(page.iter().filter_map(|t| t["id"].as_u64()));
+        }
+    }
     let (mut samples, mut errors) = (Vec::new(), 0);
     while Instant::now() < until {
-        let pick: u32 = rng.random_range(0..100);
+        let pick: u32 = rng.random_range(0..if reads_only { 65 } else { 100 });
         let id = user
             .ids
             .get(rng.random_range(0..user.ids.len().max(1)))
@@ -109,7 +124,22 @@ pub async fn run(http: &reqwest::Client, base: &str) -> anyhow::Result<Vec<Run>>
     }
     let ddb = std::env::var("DDB_PID").ok();
     let mut runs = Vec::new();
-    for concurrency in CONCURRENCY {
+    // Each user gets a few transactions to read first.
+    for token in &users {
+        for _ in 0..3 {
+            let body = serde_json::json!({"amount": "1.00", "categoryId": 4, "date": "2026-03-01"});
+            http.post(format!("{base}/api/transactions"))
+                .bearer_auth(token)
+                .json(&body)
+                .send()
+                .await?
+                .error_for_status()?;
+        }
+    }
+    for (reads_only, concurrency) in [false, true]
+        .into_iter()
+        .flat_map(|r| CONCURRENCY.map(|c| (r, c)))
+    {
         let cpu_before = (cpu_seconds("self"), ddb.as_deref().and_then(cpu_seconds));
         let start = Instant::now();
         let until = start + Duration::from_secs(SECONDS);
@@ -124,6 +154,7 @@ pub async fn run(http: &reqwest::Client, base: &str) -> anyhow::Result<Vec<Run>>
                 base.to_owned(),
                 user,
                 (concurrency * 1000 + w) as u64,
+                reads_only,
                 until,
             )));
         }
@@ -142,6 +173,7 @@ pub async fn run(http: &reqwest::Client, base: &str) -> anyhow::Result<Vec<Run>>
             per_second(cpu_before.1, ddb.as_deref().and_then(cpu_seconds)),
         );
         runs.push(Run {
+            reads_only,
             concurrency,
             requests: samples.len() as u64,
             errors,
@@ -159,11 +191,13 @@ pub fn table(runs: &[Run]) -> String {
          {USERS} users; each worker loops for {SECONDS} s over: 30% list a page of 50, 15% wallet, 10% one transaction, \
          10% categories, 5% update, 3% delete, the rest create (about 27%). Loopback only, the local server in this process, \
          DynamoDB Local in memory; CPU is CPU-seconds per second (2.00 = both cores).\n\n\
-         | concurrency | requests | errors | throughput | p50 | p99 | CPU: this process (server + load) | CPU: DynamoDB Local |\n|---|---|---|---|---|---|---|---|\n"
+         The same with the reads only (list, wallet, one transaction, categories), to tell the writes' limit from the reads'.\n\n\
+         | workload | concurrency | requests | errors | throughput | p50 | p99 | CPU: this process (server + load) | CPU: DynamoDB Local |\n|---|---|---|---|---|---|---|---|---|\n"
     );
     for r in runs {
         out.push_str(&format!(
-            "| {} | {} | {} | {:.0} req/s | {:.2} ms | {:.2} ms | {:.2} | {} |\n",
+            "| {} | {} | {} | {} | {:.0} req/s | {:.2} ms | {:.2} ms | {:.2} | {} |\n",
+            if r.reads_only { "reads only" } else { "mixed" },
             r.concurrency,
             r.requests,
             r.errors,

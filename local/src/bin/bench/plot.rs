@@ -92,6 +92,9 @@ pub fn endpoints(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One chart: its caption, the top of its y axis, and its lines with their colours.
+type Panel<'a> = (&'a str, f64, Vec<(Vec<(f64, f64)>, RGBColor)>);
+
 /// Throughput and latency against concurrency.
 pub fn load(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
     font()?;
@@ -101,73 +104,60 @@ pub fn load(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
     let root = BitMapBackend::new(path, (1100, 450)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let (left, right) = root.split_horizontally(550);
-    let xs: Vec<f64> = runs.iter().map(|r| (r.concurrency as f64).log2()).collect();
-    let x_max = xs.iter().copied().fold(1.0, f64::max) + 0.5;
+    let x = |r: &Run| (r.concurrency as f64).log2();
+    let x_max = runs.iter().map(x).fold(1.0, f64::max) + 0.5;
     let label = |x: &f64| format!("{}", 2f64.powf(*x).round());
-
-    let top = runs.iter().map(Run::throughput).fold(1.0, f64::max) * 1.2;
-    let mut chart = ChartBuilder::on(&left)
-        .caption("Throughput (req/s)", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(35)
-        .y_label_area_size(55)
-        .build_cartesian_2d(-0.5..x_max, 0f64..top)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("concurrent clients")
-        .x_labels(runs.len())
-        .x_label_formatter(&label)
-        .draw()
-        .map_err(err)?;
-    let points: Vec<(f64, f64)> = xs
-        .iter()
-        .zip(runs)
-        .map(|(x, r)| (*x, r.throughput()))
-        .collect();
-    chart
-        .draw_series(LineSeries::new(points.clone(), BLUE.stroke_width(2)))
-        .map_err(err)?;
-    chart
-        .draw_series(points.iter().map(|p| Circle::new(*p, 4, BLUE.filled())))
-        .map_err(err)?;
-
-    let top = runs.iter().map(|r| r.latency.p99_ms()).fold(1.0, f64::max) * 1.2;
-    let mut chart = ChartBuilder::on(&right)
-        .caption("Latency: p50 (blue), p99 (red), ms", ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(35)
-        .y_label_area_size(55)
-        .build_cartesian_2d(-0.5..x_max, 0f64..top)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("concurrent clients")
-        .x_labels(runs.len())
-        .x_label_formatter(&label)
-        .draw()
-        .map_err(err)?;
-    for (color, pick) in [(BLUE, 0), (RED, 1)] {
-        let points: Vec<(f64, f64)> = xs
-            .iter()
-            .zip(runs)
-            .map(|(x, r)| {
-                (
-                    *x,
-                    if pick == 0 {
-                        r.latency.p50_ms()
-                    } else {
-                        r.latency.p99_ms()
-                    },
-                )
-            })
-            .collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+    let series = |reads_only: bool, y: fn(&Run) -> f64| -> Vec<(f64, f64)> {
+        runs.iter()
+            .filter(|r| r.reads_only == reads_only)
+            .map(|r| (x(r), y(r)))
+            .collect()
+    };
+    let lines: [Panel; 2] = [
+        (
+            "Throughput, req/s: mixed (blue), reads only (green)",
+            runs.iter().map(Run::throughput).fold(1.0, f64::max) * 1.2,
+            vec![
+                (series(false, Run::throughput), BLUE),
+                (series(true, Run::throughput), GREEN),
+            ],
+        ),
+        (
+            "Mixed workload latency, ms: p50 (blue), p99 (red)",
+            runs.iter()
+                .filter(|r| !r.reads_only)
+                .map(|r| r.latency.p99_ms())
+                .fold(1.0, f64::max)
+                * 1.2,
+            vec![
+                (series(false, |r| r.latency.p50_ms()), BLUE),
+                (series(false, |r| r.latency.p99_ms()), RED),
+            ],
+        ),
+    ];
+    for (area, (caption, top, lines)) in [left, right].iter().zip(lines) {
+        let mut chart = ChartBuilder::on(area)
+            .caption(caption, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(35)
+            .y_label_area_size(55)
+            .build_cartesian_2d(-0.5..x_max, 0f64..top)
             .map_err(err)?;
         chart
-            .draw_series(points.iter().map(|p| Circle::new(*p, 4, color.filled())))
+            .configure_mesh()
+            .x_desc("concurrent clients")
+            .x_labels(super::load::CONCURRENCY.len())
+            .x_label_formatter(&label)
+            .draw()
             .map_err(err)?;
+        for (points, color) in lines {
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(err)?;
+            chart
+                .draw_series(points.iter().map(|p| Circle::new(*p, 4, color.filled())))
+                .map_err(err)?;
+        }
     }
     root.present().map_err(err)?;
     Ok(())
