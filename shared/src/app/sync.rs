@@ -102,23 +102,14 @@ pub enum Resource {
 }
 
 impl Resource {
-    fn version(&self) -> u64 {
+    /// The item's id and version.
+    fn id_version(&self) -> (u64, u64) {
         match self {
-            Resource::User(u) => u.version,
-            Resource::Wallet(w) => w.version,
-            Resource::Category(c) => c.version,
-            Resource::Tag(l) | Resource::Provider(l) => l.version,
-            Resource::Transaction(t) => t.version,
-        }
-    }
-
-    fn id(&self) -> u64 {
-        match self {
-            Resource::User(u) => u.id,
-            Resource::Wallet(w) => w.id,
-            Resource::Category(c) => c.id,
-            Resource::Tag(l) | Resource::Provider(l) => l.id,
-            Resource::Transaction(t) => t.id,
+            Resource::User(u) => (u.id, u.version),
+            Resource::Wallet(w) => (w.id, w.version),
+            Resource::Category(c) => (c.id, c.version),
+            Resource::Tag(l) | Resource::Provider(l) => (l.id, l.version),
+            Resource::Transaction(t) => (t.id, t.version),
         }
     }
 
@@ -170,11 +161,12 @@ pub struct SyncChange {
 
 impl SyncChange {
     fn upsert(r: Resource) -> Self {
+        let (id, version) = r.id_version();
         Self {
             entity: r.entity(),
-            id: r.id(),
+            id,
             op: Op::Upsert,
-            version: r.version(),
+            version,
             data: Some(r),
         }
     }

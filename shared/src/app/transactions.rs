@@ -316,19 +316,10 @@ pub async fn update(
             .await
         {
             Ok(()) => return Ok((new, false)),
-            // A concurrent request with the same key won: the next pass replays it.
-            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
-            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
-                return Err(stale())
-            }
-            // Changed or deleted since read: read again (a deletion then answers 404).
-            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
-            Err(e) => return Err(write_error(e)),
+            Err(e) => retry_after(e, expected)?,
         }
     }
-    Err(AppError::Conflict(
-        "the transaction keeps changing; retry".into(),
-    ))
+    Err(keeps_changing())
 }
 
 /// Deletes one of the user's transactions and reverts its effect on the balance;
@@ -367,17 +358,27 @@ pub async fn delete(
             .await
         {
             Ok(()) => return Ok(false),
-            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
-            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
-                return Err(stale())
-            }
-            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
-            Err(e) => return Err(write_error(e)),
+            Err(e) => retry_after(e, expected)?,
         }
     }
-    Err(AppError::Conflict(
-        "the transaction keeps changing; retry".into(),
-    ))
+    Err(keeps_changing())
+}
+
+/// Whether a failed update or delete of a read transaction is worth another pass
+/// (`Ok`), or what it answers.
+fn retry_after(e: StoreError, expected: Option<IfMatch>) -> AppResult<()> {
+    match e {
+        // A concurrent request with the same key won: the next pass replays it.
+        e if e.is_conflict(ConflictKind::IdempotencyKey) => Ok(()),
+        e if e.is_conflict(ConflictKind::Changed) && expected.is_some() => Err(stale()),
+        // Changed or deleted since read: read again (a deletion then answers 404).
+        e if e.is_conflict(ConflictKind::Changed) => Ok(()),
+        e => Err(write_error(e)),
+    }
+}
+
+fn keeps_changing() -> AppError {
+    AppError::Conflict("the transaction keeps changing; retry".into())
 }
 
 /// One page of the user's transactions from `position` (as the store issued it).
