@@ -179,6 +179,17 @@ pub struct SyncPage {
     pub has_more: bool,
 }
 
+impl SyncPage {
+    /// A page after which more changes wait.
+    fn more(changes: Vec<SyncChange>, next: Position) -> Self {
+        Self {
+            changes,
+            next,
+            has_more: true,
+        }
+    }
+}
+
 fn gone() -> AppError {
     AppError::Gone(format!(
         "this cursor is older than the {RETENTION_DAYS} days of changes kept: sync again without a cursor"
@@ -268,11 +279,7 @@ async fn snapshot(
                 user_seq,
                 global_seq,
             };
-            return Ok(SyncPage {
-                changes,
-                next,
-                has_more: true,
-            });
+            return Ok(SyncPage::more(changes, next));
         }
         after = None;
         match phase.next() {
@@ -284,11 +291,7 @@ async fn snapshot(
                     global_seq,
                     issued_ms: now_ms(),
                 };
-                return Ok(SyncPage {
-                    changes,
-                    next,
-                    has_more: true,
-                });
+                return Ok(SyncPage::more(changes, next));
             }
         }
         if changes.len() >= limit {
@@ -298,11 +301,7 @@ async fn snapshot(
                 user_seq,
                 global_seq,
             };
-            return Ok(SyncPage {
-                changes,
-                next,
-                has_more: true,
-            });
+            return Ok(SyncPage::more(changes, next));
         }
     }
 }
