@@ -31,10 +31,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {
-    Versioned {
-        version: t.version,
-        body: TransactionResponse::from(t),
-    }
+    Versioned::new(t.version, TransactionResponse::from(t))
 }
 
 /// `Idempotency-Key` on a create, update or delete.

@@ -49,10 +49,7 @@ async fn load(state: &AppState, id: u64) -> ApiResult<Versioned<UserResponse>> {
 }
 
 fn versioned(user: &shared::store::users::UserRecord) -> Versioned<UserResponse> {
-    Versioned {
-        version: user.version,
-        body: UserResponse::from(user),
-    }
+    Versioned::new(user.version, UserResponse::from(user))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -58,6 +58,12 @@ pub struct Versioned<T> {
     pub body: T,
 }
 
+impl<T> Versioned<T> {
+    pub fn new(version: u64, body: T) -> Self {
+        Self { version, body }
+    }
+}
+
 impl<T: Serialize> IntoResponse for Versioned<T> {
     fn into_response(self) -> Response {
         let mut response = Json(self.body).into_response();
