@@ -62,14 +62,7 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
     );
     assert!(partition_size(&app, user.id).await > 5);
 
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/users/{}", user.id),
-            Some(&user),
-            Some(&json!({"currentPassword": PASSWORD})),
-        )
-        .await;
+    let r = app.delete_self(&user).await;
     assert_eq!(r.status(), 204);
     assert_eq!(partition_size(&app, user.id).await, 0);
 
@@ -123,17 +116,7 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
         404
     );
     assert_eq!(partition_size(&app, user.id).await, 0);
-    assert_problem(
-        app.call(
-            Method::DELETE,
-            &format!("/users/{}", user.id),
-            Some(&user),
-            Some(&json!({"currentPassword": PASSWORD})),
-        )
-        .await,
-        404,
-    )
-    .await;
+    assert_problem(app.delete_self(&user).await, 404).await;
 
     // The e-mail can register again, as a new user.
     assert_eq!(app.login("gone@example.com", PASSWORD).await.status(), 401);
@@ -192,14 +175,7 @@ async fn deleting_a_user_with_5000_transactions_completes_in_one_request() {
     bulk_transactions(&app, user.id, 5000).await;
     assert!(partition_size(&app, user.id).await > 5000);
     let started = Instant::now();
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/users/{}", user.id),
-            Some(&user),
-            Some(&json!({"currentPassword": PASSWORD})),
-        )
-        .await;
+    let r = app.delete_self(&user).await;
     let took = started.elapsed();
     assert_eq!(r.status(), 204);
     assert_eq!(partition_size(&app, user.id).await, 0);

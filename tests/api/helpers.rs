@@ -319,3 +319,51 @@ pub fn png() -> Vec<u8> {
     ]);
     v
 }
+
+impl TestApp {
+    /// `GET /api/sync` from `cursor`, as `user`.
+    pub async fn sync_from(&self, user: &TestUser, cursor: &str) -> Response {
+        let path = format!("/api/sync?cursor={}", urlencode(cursor));
+        self.call(reqwest::Method::GET, &path, Some(user), None)
+            .await
+    }
+
+    /// `DELETE /users/{id}` of the user's own account, with their password.
+    pub async fn delete_self(&self, user: &TestUser) -> Response {
+        let path = format!("/users/{}", user.id);
+        let body = json!({"currentPassword": PASSWORD});
+        self.call(reqwest::Method::DELETE, &path, Some(user), Some(&body))
+            .await
+    }
+
+    /// `PUT /users/{id}` with only a role, as `admin`.
+    pub async fn set_role(&self, admin: &TestUser, user_id: u64, role: &str) -> Response {
+        let path = format!("/users/{user_id}");
+        let body = json!({ "role": role });
+        self.call(reqwest::Method::PUT, &path, Some(admin), Some(&body))
+            .await
+    }
+
+    /// `PUT` of a JSON body to a full URL with `If-Match`, as `user`.
+    pub async fn put_if_match(
+        &self,
+        user: &TestUser,
+        url: &str,
+        etag: &str,
+        body: &Value,
+    ) -> Response {
+        self.client
+            .put(url)
+            .bearer_auth(&user.token)
+            .header("if-match", etag)
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+/// A query parameter's value, percent-encoded.
+pub fn urlencode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}

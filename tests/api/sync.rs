@@ -7,7 +7,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, urlencode, TestApp, TestUser};
 
 /// A device: the state it rebuilt from the feed, and its cursor.
 #[derive(Default)]
@@ -62,10 +62,6 @@ impl Device {
             .map(|((_, id), v)| (*id, v.clone()))
             .collect()
     }
-}
-
-fn urlencode(text: &str) -> String {
-    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 async fn get_json(app: &TestApp, user: &TestUser, path: &str) -> Value {
@@ -375,17 +371,7 @@ async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_ord
         .unwrap();
     assert_eq!(app.delete_transaction(&user, newer).await.status(), 204);
 
-    let r = app
-        .call(
-            Method::GET,
-            &format!(
-                "/api/sync?cursor={}",
-                urlencode(device.cursor.as_ref().unwrap())
-            ),
-            Some(&user),
-            None,
-        )
-        .await;
+    let r = app.sync_from(&user, device.cursor.as_ref().unwrap()).await;
     let page: Value = r.json().await.unwrap();
     let changes = page["changes"].as_array().unwrap();
     let summary: Vec<(String, u64, String)> = changes
@@ -450,28 +436,13 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
     assert_eq!(feed_ann.of("user").len(), 1);
 
     // Bob's account goes: nothing of it ever reaches Ann.
-    let r = app
-        .call(
-            Method::DELETE,
-            &format!("/users/{}", bob.id),
-            Some(&bob),
-            Some(&json!({"currentPassword": crate::helpers::PASSWORD})),
-        )
-        .await;
+    let r = app.delete_self(&bob).await;
     assert_eq!(r.status(), 204);
     assert_eq!(feed_ann.sync(&app, &ann, 100).await, 0);
 
     // A cursor is bound to its user.
     let r = app
-        .call(
-            Method::GET,
-            &format!(
-                "/api/sync?cursor={}",
-                urlencode(feed_ann.cursor.as_ref().unwrap())
-            ),
-            Some(&admin),
-            None,
-        )
+        .sync_from(&admin, feed_ann.cursor.as_ref().unwrap())
         .await;
     assert_problem(r, 400).await;
 }
@@ -504,14 +475,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
         .send()
         .await
         .unwrap();
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/api/sync?cursor={}", urlencode(&stale)),
-            Some(&user),
-            None,
-        )
-        .await;
+    let r = app.sync_from(&user, &stale).await;
     let problem = assert_problem(r, 410).await;
     assert!(
         problem["detail"]
@@ -526,14 +490,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
     assert_eq!(fresh.of("tag").len(), 3);
 
     for bad in ["nonsense", &stale[..stale.len() - 2]] {
-        let r = app
-            .call(
-                Method::GET,
-                &format!("/api/sync?cursor={}", urlencode(bad)),
-                Some(&user),
-                None,
-            )
-            .await;
+        let r = app.sync_from(&user, bad).await;
         assert_problem(r, 400).await;
     }
     for limit in ["0", "501", "x"] {

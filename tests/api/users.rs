@@ -75,14 +75,7 @@ async fn an_admin_may_change_roles_and_the_change_applies_to_admin_checks_at_onc
     let app = spawn_app().await;
     let admin = app.new_admin().await;
     let user = app.new_user().await;
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/users/{}", user.id),
-            Some(&admin),
-            Some(&json!({"role": "ADMIN"})),
-        )
-        .await;
+    let r = app.set_role(&admin, user.id, "ADMIN").await;
     assert_eq!(r.status(), 200);
     assert_eq!(
         app.call(Method::GET, "/users", Some(&user), None)
@@ -90,14 +83,7 @@ async fn an_admin_may_change_roles_and_the_change_applies_to_admin_checks_at_onc
             .status(),
         200
     );
-    let r = app
-        .call(
-            Method::PUT,
-            &format!("/users/{}", user.id),
-            Some(&admin),
-            Some(&json!({"role": "USER"})),
-        )
-        .await;
+    let r = app.set_role(&admin, user.id, "USER").await;
     assert_eq!(r.status(), 200);
     // The token still says ADMIN, but admin endpoints check the stored role.
     assert_problem(

@@ -116,10 +116,7 @@ pub async fn read(
 }
 
 fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryResponse> {
-    Versioned {
-        version: c.version,
-        body: c.into(),
-    }
+    Versioned::new(c.version, c.into())
 }
 
 /// Replaces name, icon, colour and type.

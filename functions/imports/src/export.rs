@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use shared::app::transactions::invalid_cursor;
 use shared::app::{categories, transactions as txns, wallet, AppError};
+use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
 use shared::http::money::MoneyDto;
 use shared::http::users::UserResponse;
@@ -54,6 +56,38 @@ impl ExportFormat {
             Self::Json => "json",
         }
     }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Self::Csv => "text/csv; charset=utf-8",
+            Self::Json => "application/json",
+        }
+    }
+}
+
+/// The store position sealed in an export cursor. The cursor names its format: one
+/// page's cursor cannot continue another format.
+pub fn open_cursor(
+    cursors: &CursorKey,
+    user_id: u64,
+    format: ExportFormat,
+    cursor: &str,
+) -> ApiResult<String> {
+    let payload = cursors.open(user_id, cursor).ok_or_else(invalid_cursor)?;
+    match payload.split_once('|') {
+        Some((kind, position)) if kind == format.as_str() => Ok(position.to_owned()),
+        _ => Err(invalid_cursor().into()),
+    }
+}
+
+/// The URL (path and query) of the page that starts at `position`.
+pub fn next_url(cursors: &CursorKey, user_id: u64, format: ExportFormat, position: &str) -> String {
+    let cursor = cursors.seal(user_id, &format!("{}|{position}", format.as_str()));
+    let query: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("format", format.as_str())
+        .append_pair("cursor", &cursor)
+        .finish();
+    format!("/api/export?{query}")
 }
 
 /// The names of what transactions refer to, by id.
@@ -130,8 +164,21 @@ async fn each_transaction(
     }
 }
 
+/// The page of `format` that starts at `position` (the first page without one).
+pub async fn page(
+    state: &AppState,
+    user_id: u64,
+    format: ExportFormat,
+    position: Option<String>,
+) -> ApiResult<ExportPage> {
+    match format {
+        ExportFormat::Csv => csv_page(state, user_id, position).await,
+        ExportFormat::Json => json_page(state, user_id, position).await,
+    }
+}
+
 /// A CSV page: the header, then one row per transaction (newest date first).
-pub async fn csv_page(
+async fn csv_page(
     state: &AppState,
     user_id: u64,
     position: Option<String>,
@@ -190,7 +237,7 @@ struct TransactionJson<'a> {
 
 /// A JSON page. The first holds the profile (never the password hash), the wallet,
 /// categories, tags, providers and budgets; every page holds transactions.
-pub async fn json_page(
+async fn json_page(
     state: &AppState,
     user_id: u64,
     position: Option<String>,

@@ -8,7 +8,7 @@ pub mod parse;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -16,9 +16,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use dto::{DryRunReport, ExportQuery, ImportQuery, ImportResult};
 use export::ExportFormat;
 use shared::app::imports::{self as service, ImportOptions};
-use shared::app::transactions::invalid_cursor;
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Query};
+use shared::http::respond::with_next;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
@@ -134,40 +134,12 @@ async fn export(
 ) -> ApiResult<Response> {
     let format = ExportFormat::parse(query.format.as_deref())?;
     let cursors = state.tokens.cursors();
-    // The cursor names its format: one page's cursor cannot continue another format.
-    let position = match &query.cursor {
-        None => None,
-        Some(c) => {
-            let payload = cursors.open(user.id, c).ok_or_else(invalid_cursor)?;
-            let (kind, position) = payload.split_once('|').ok_or_else(invalid_cursor)?;
-            if kind != format.as_str() {
-                return Err(invalid_cursor().into());
-            }
-            Some(position.to_owned())
-        }
-    };
-    let page = match format {
-        ExportFormat::Csv => export::csv_page(&state, user.id, position).await?,
-        ExportFormat::Json => export::json_page(&state, user.id, position).await?,
-    };
-    let content_type = match format {
-        ExportFormat::Csv => "text/csv; charset=utf-8",
-        ExportFormat::Json => "application/json",
-    };
-    let mut response = (
-        [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))],
-        page.body,
-    )
-        .into_response();
-    if let Some(next) = page.next {
-        let cursor = cursors.seal(user.id, &format!("{}|{next}", format.as_str()));
-        let query: String = form_urlencoded::Serializer::new(String::new())
-            .append_pair("format", format.as_str())
-            .append_pair("cursor", &cursor)
-            .finish();
-        if let Ok(v) = HeaderValue::from_str(&format!("</api/export?{query}>; rel=\"next\"")) {
-            response.headers_mut().insert(header::LINK, v);
-        }
-    }
-    Ok(response)
+    let open = |c: &String| export::open_cursor(cursors, user.id, format, c);
+    let position = query.cursor.as_ref().map(open).transpose()?;
+    let page = export::page(&state, user.id, format, position).await?;
+    let next = page
+        .next
+        .map(|p| export::next_url(cursors, user.id, format, &p));
+    let content_type = [(header::CONTENT_TYPE, format.content_type())];
+    Ok(with_next(next, (content_type, page.body).into_response()))
 }

@@ -10,6 +10,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use shared::app::sync::{
     self as service, Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT,
 };
+use shared::auth::cursor::CursorKey;
 use shared::http::auth::AuthUser;
 use shared::http::extract::{Json, Query};
 use shared::http::users::UserResponse;
@@ -35,6 +36,28 @@ pub struct SyncQuery {
     /// Changes per page, 1 to 500 (default 200).
     #[param(minimum = 1, maximum = 500)]
     pub limit: Option<usize>,
+}
+
+impl SyncQuery {
+    /// The position the caller's cursor seals (none on a first sync) and the page size.
+    fn parse(&self, cursors: &CursorKey, user_id: u64) -> ApiResult<(Option<Position>, usize)> {
+        let limit = self.limit.unwrap_or(DEFAULT_LIMIT);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(ApiError::bad_request(format!(
+                "limit must be between 1 and {MAX_LIMIT}"
+            )));
+        }
+        let open = |c: &String| {
+            cursors
+                .open(user_id, c)
+                .as_deref()
+                .and_then(Position::decode)
+                .ok_or_else(|| {
+                    ApiError::bad_request("invalid cursor: use the nextCursor of a previous page")
+                })
+        };
+        Ok((self.cursor.as_ref().map(open).transpose()?, limit))
+    }
 }
 
 /// One change.
@@ -117,25 +140,8 @@ async fn sync(
     user: AuthUser,
     Query(query): Query<SyncQuery>,
 ) -> ApiResult<Json<SyncResponse>> {
-    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=MAX_LIMIT).contains(&limit) {
-        return Err(ApiError::bad_request(format!(
-            "limit must be between 1 and {MAX_LIMIT}"
-        )));
-    }
     let cursors = state.tokens.cursors();
-    let position = match &query.cursor {
-        Some(c) => Some(
-            cursors
-                .open(user.id, c)
-                .as_deref()
-                .and_then(Position::decode)
-                .ok_or_else(|| {
-                    ApiError::bad_request("invalid cursor: use the nextCursor of a previous page")
-                })?,
-        ),
-        None => None,
-    };
+    let (position, limit) = query.parse(cursors, user.id)?;
     let page = service::page(&state.store, user.id, position, limit).await?;
     let changes = page.changes.iter().map(change).collect::<ApiResult<_>>()?;
     Ok(Json(SyncResponse {

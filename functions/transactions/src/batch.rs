@@ -10,8 +10,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::dto::{TransactionRequest, TransactionResponse, ValidTransaction};
-use crate::request_hash;
-use shared::app::transactions::{self as service, Idempotency, IfMatch};
+use crate::{is_idempotency_key, Keyed};
+use shared::app::transactions::{self as service, IfMatch};
 use shared::http::auth::AuthUser;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
@@ -96,27 +96,8 @@ pub async fn batch(
     user: AuthUser,
     Json(request): Json<BatchRequest>,
 ) -> ApiResult<Json<BatchResponse>> {
-    let n = request.operations.len();
-    if !(1..=MAX_OPERATIONS).contains(&n) {
-        return Err(ApiError::bad_request(format!(
-            "operations must hold 1 to {MAX_OPERATIONS} operations"
-        )));
-    }
-    let mut checked = Vec::with_capacity(n);
-    let mut errors = Vec::new();
-    for (i, operation) in request.operations.into_iter().enumerate() {
-        match check(operation) {
-            Ok(c) => checked.push(c),
-            Err(e) => errors.extend(
-                e.into_iter()
-                    .map(|f| FieldError::new(format!("operations[{i}].{}", f.field), f.message)),
-            ),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
-    }
-    let mut results = Vec::with_capacity(n);
+    let checked = check_all(request.operations)?;
+    let mut results = Vec::with_capacity(checked.len());
     for (i, c) in checked.into_iter().enumerate() {
         results.push(match apply(&state, user.id, c).await {
             Ok(result) => result,
@@ -131,16 +112,43 @@ struct Checked {
     op: OperationKind,
     id: Option<u64>,
     if_match: Option<IfMatch>,
-    key: Option<String>,
     input: Option<ValidTransaction>,
-    /// Tells a repeated operation from another under the same key.
-    hash: String,
+    /// The operation's key, and the hash that tells a repeat from another operation.
+    keyed: Keyed,
+}
+
+/// Parses every operation: one that breaks the schema fails the whole batch, with every
+/// field at fault named by its operation's index.
+fn check_all(operations: Vec<Operation>) -> ApiResult<Vec<Checked>> {
+    let n = operations.len();
+    if !(1..=MAX_OPERATIONS).contains(&n) {
+        return Err(ApiError::bad_request(format!(
+            "operations must hold 1 to {MAX_OPERATIONS} operations"
+        )));
+    }
+    let mut checked = Vec::with_capacity(n);
+    let mut errors = Vec::new();
+    for (i, operation) in operations.into_iter().enumerate() {
+        match check(operation) {
+            Ok(c) => checked.push(c),
+            Err(e) => errors.extend(
+                e.into_iter()
+                    .map(|f| FieldError::new(format!("operations[{i}].{}", f.field), f.message)),
+            ),
+        }
+    }
+    if errors.is_empty() {
+        Ok(checked)
+    } else {
+        Err(ApiError::validation(errors))
+    }
 }
 
 /// Parses one operation: every field that breaks the schema is reported.
 fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
     let mut errors = Vec::new();
-    let hash = request_hash(&operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;
+    let mut keyed =
+        Keyed::new(None, &operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;
     let id = match operation.id.as_ref().map(crate::dto::parse_id) {
         Some(Ok(id)) => Some(id),
         Some(Err(e)) => {
@@ -149,8 +157,8 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
         }
         None => None,
     };
-    let key = match operation.idempotency_key {
-        Some(k) if k.is_empty() || k.len() > 255 || !k.bytes().all(|b| b.is_ascii_graphic()) => {
+    keyed.key = match operation.idempotency_key {
+        Some(k) if !is_idempotency_key(&k) => {
             errors.push(FieldError::new(
                 "idempotencyKey",
                 "must be 1 to 255 visible ASCII characters",
@@ -214,9 +222,8 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
         op: operation.op,
         id,
         if_match,
-        key,
         input,
-        hash,
+        keyed,
     })
 }
 
@@ -262,12 +269,8 @@ fn transaction(
 
 async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<OperationResult> {
     // The same key and operation replay; anything else under that key is refused.
-    let hash = std::mem::take(&mut c.hash);
-    let key = c.key.take();
-    let idempotency = key.as_deref().map(|key| Idempotency {
-        key,
-        request_hash: &hash,
-    });
+    let keyed = std::mem::take(&mut c.keyed);
+    let idempotency = keyed.idempotency();
     let store = &state.store;
     match c.op {
         OperationKind::Create => {

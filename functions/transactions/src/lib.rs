@@ -5,7 +5,7 @@ pub mod dto;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Router;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -31,10 +31,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {
-    Versioned {
-        version: t.version,
-        body: TransactionResponse::from(t),
-    }
+    Versioned::new(t.version, TransactionResponse::from(t))
 }
 
 /// `Idempotency-Key` on a create, update or delete.
@@ -47,25 +44,46 @@ pub struct IdempotencyKey {
     pub idempotency_key: Option<String>,
 }
 
-/// An `Idempotency-Key` header: 1 to 255 visible ASCII characters.
-fn idempotency_key(headers: &HeaderMap) -> ApiResult<Option<String>> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    match value.to_str() {
-        Ok(k) if !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()) => {
-            Ok(Some(k.to_owned()))
-        }
-        _ => Err(ApiError::bad_request(
-            "Idempotency-Key must be 1 to 255 visible ASCII characters",
-        )),
-    }
+/// An idempotency key: 1 to 255 visible ASCII characters.
+fn is_idempotency_key(k: &str) -> bool {
+    !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic())
 }
 
-/// The hash that tells a repeated request from another one under the same key.
-fn request_hash(body: &impl serde::Serialize) -> ApiResult<String> {
-    let bytes = serde_json::to_vec(body).map_err(anyhow::Error::from)?;
-    Ok(hex::encode(Sha256::digest(bytes)))
+/// A request's idempotency key, if any, with the hash that tells a repeated request from
+/// another one under the same key.
+#[derive(Default)]
+struct Keyed {
+    key: Option<String>,
+    hash: String,
+}
+
+impl Keyed {
+    fn new(key: Option<String>, request: &impl serde::Serialize) -> ApiResult<Self> {
+        let bytes = serde_json::to_vec(request).map_err(anyhow::Error::from)?;
+        let hash = hex::encode(Sha256::digest(bytes));
+        Ok(Self { key, hash })
+    }
+
+    /// The `Idempotency-Key` header of a request, and the hash of what it asks.
+    fn from_header(headers: &HeaderMap, request: &impl serde::Serialize) -> ApiResult<Self> {
+        let key = match headers.get("idempotency-key").map(|v| v.to_str()) {
+            None => None,
+            Some(Ok(k)) if is_idempotency_key(k) => Some(k.to_owned()),
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters",
+                ))
+            }
+        };
+        Self::new(key, request)
+    }
+
+    fn idempotency(&self) -> Option<Idempotency<'_>> {
+        self.key.as_deref().map(|key| Idempotency {
+            key,
+            request_hash: &self.hash,
+        })
+    }
 }
 
 /// Creates a transaction in the caller's wallet and moves its balance.
@@ -90,25 +108,15 @@ async fn create(
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
-    let key = idempotency_key(&headers)?;
-    let hash = request_hash(&body)?;
+    let keyed = Keyed::from_header(&headers, &body)?;
     let input = ValidTransaction::try_from(body)?;
-    let idempotency = key.as_deref().map(|key| Idempotency {
-        key,
-        request_hash: &hash,
-    });
-    let created = service::create(&state.store, user.id, input, idempotency).await?;
+    let created = service::create(&state.store, user.id, input, keyed.idempotency()).await?;
     let t = &created.transaction;
     let body = Created::at(
         format!("/api/transactions/{}", t.id),
         TransactionResponse::from(t),
     );
-    let response = body.versioned(t.version).into_response();
-    Ok(if created.replayed {
-        replayed(response)
-    } else {
-        response
-    })
+    Ok(replayed(created.replayed, body.versioned(t.version)))
 }
 
 /// Lists the caller's transactions, newest date first, one page at a time.
@@ -188,17 +196,12 @@ async fn update(
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
-    let key = idempotency_key(&headers)?;
-    let hash = request_hash(&("update", id, &body))?;
+    let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
     let input = ValidTransaction::try_from(body)?;
-    let idempotency = key.as_deref().map(|key| Idempotency {
-        key,
-        request_hash: &hash,
-    });
+    let idempotency = keyed.idempotency();
     let (t, replay) =
         service::update(&state.store, user.id, id, input, expected, idempotency).await?;
-    let response = versioned(&t).into_response();
-    Ok(if replay { replayed(response) } else { response })
+    Ok(replayed(replay, versioned(&t)))
 }
 
 /// Deletes one of the caller's transactions and reverts its effect on the balance.
@@ -222,13 +225,8 @@ async fn remove(
     IfMatchHeader(expected): IfMatchHeader,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let key = idempotency_key(&headers)?;
-    let hash = request_hash(&("delete", id))?;
-    let idempotency = key.as_deref().map(|key| Idempotency {
-        key,
-        request_hash: &hash,
-    });
+    let keyed = Keyed::from_header(&headers, &("delete", id))?;
+    let idempotency = keyed.idempotency();
     let replay = service::delete(&state.store, user.id, id, expected, idempotency).await?;
-    let response = StatusCode::NO_CONTENT.into_response();
-    Ok(if replay { replayed(response) } else { response })
+    Ok(replayed(replay, StatusCode::NO_CONTENT))
 }

@@ -49,10 +49,7 @@ async fn load(state: &AppState, id: u64) -> ApiResult<Versioned<UserResponse>> {
 }
 
 fn versioned(user: &shared::store::users::UserRecord) -> Versioned<UserResponse> {
-    Versioned {
-        version: user.version,
-        body: UserResponse::from(user),
-    }
+    Versioned::new(user.version, UserResponse::from(user))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -277,28 +274,10 @@ async fn remove(
 ) -> ApiResult<StatusCode> {
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
-    let client = client.as_str();
-    let purge = service::delete_user(
-        &state.store,
-        user.id,
-        id,
-        client,
-        password,
-        deadline,
-        expected,
-    );
-    match purge.await? {
-        Purge::Complete { items } => {
-            tracing::info!(user_id = id, items, "user deleted");
-            Ok(StatusCode::NO_CONTENT)
-        }
-        Purge::Partial { items } => {
-            tracing::warn!(
-                user_id = id,
-                items,
-                "user deletion continues on the next DELETE"
-            );
-            Ok(StatusCode::ACCEPTED)
-        }
-    }
+    let (store, client) = (&state.store, client.as_str());
+    let purge = service::delete_user(store, user.id, id, client, password, deadline, expected);
+    Ok(match purge.await? {
+        Purge::Complete { .. } => StatusCode::NO_CONTENT,
+        Purge::Partial { .. } => StatusCode::ACCEPTED,
+    })
 }

@@ -86,10 +86,10 @@ async fn read(
 }
 
 fn versioned(wallet: &Wallet) -> ApiResult<Versioned<WalletResponse>> {
-    Ok(Versioned {
-        version: wallet.version,
-        body: WalletResponse::try_from(wallet)?,
-    })
+    Ok(Versioned::new(
+        wallet.version,
+        WalletResponse::try_from(wallet)?,
+    ))
 }
 
 /// Body of `PUT /api/wallet`: every field is replaced.

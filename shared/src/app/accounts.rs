@@ -361,7 +361,7 @@ fn user_not_found() -> AppError {
 
 /// Deletes a user and everything they own until `deadline`: the user themself (with the
 /// current password) or an admin. The profile, e-mail and wallet go first, at once; a
-/// purge cut short by the deadline continues on the next call.
+/// purge cut short by the deadline continues on the next call. How far it got is logged.
 pub async fn delete_user(
     store: &Store,
     caller: u64,
@@ -388,7 +388,16 @@ pub async fn delete_user(
         None if store.has_user_items(target).await? => {}
         None => return Err(user_not_found()),
     }
-    Ok(store.purge_user(target, deadline).await?)
+    let purge = store.purge_user(target, deadline).await?;
+    match purge {
+        Purge::Complete { items } => tracing::info!(user_id = target, items, "user deleted"),
+        Purge::Partial { items } => tracing::warn!(
+            user_id = target,
+            items,
+            "user deletion continues on the next DELETE"
+        ),
+    }
+    Ok(purge)
 }
 
 #[cfg(test)]

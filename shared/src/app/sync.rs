@@ -102,23 +102,14 @@ pub enum Resource {
 }
 
 impl Resource {
-    fn version(&self) -> u64 {
+    /// The item's id and version.
+    fn id_version(&self) -> (u64, u64) {
         match self {
-            Resource::User(u) => u.version,
-            Resource::Wallet(w) => w.version,
-            Resource::Category(c) => c.version,
-            Resource::Tag(l) | Resource::Provider(l) => l.version,
-            Resource::Transaction(t) => t.version,
-        }
-    }
-
-    fn id(&self) -> u64 {
-        match self {
-            Resource::User(u) => u.id,
-            Resource::Wallet(w) => w.id,
-            Resource::Category(c) => c.id,
-            Resource::Tag(l) | Resource::Provider(l) => l.id,
-            Resource::Transaction(t) => t.id,
+            Resource::User(u) => (u.id, u.version),
+            Resource::Wallet(w) => (w.id, w.version),
+            Resource::Category(c) => (c.id, c.version),
+            Resource::Tag(l) | Resource::Provider(l) => (l.id, l.version),
+            Resource::Transaction(t) => (t.id, t.version),
         }
     }
 
@@ -170,11 +161,12 @@ pub struct SyncChange {
 
 impl SyncChange {
     fn upsert(r: Resource) -> Self {
+        let (id, version) = r.id_version();
         Self {
             entity: r.entity(),
-            id: r.id(),
+            id,
             op: Op::Upsert,
-            version: r.version(),
+            version,
             data: Some(r),
         }
     }
@@ -185,6 +177,17 @@ pub struct SyncPage {
     pub changes: Vec<SyncChange>,
     pub next: Position,
     pub has_more: bool,
+}
+
+impl SyncPage {
+    /// A page after which more changes wait.
+    fn more(changes: Vec<SyncChange>, next: Position) -> Self {
+        Self {
+            changes,
+            next,
+            has_more: true,
+        }
+    }
 }
 
 fn gone() -> AppError {
@@ -276,11 +279,7 @@ async fn snapshot(
                 user_seq,
                 global_seq,
             };
-            return Ok(SyncPage {
-                changes,
-                next,
-                has_more: true,
-            });
+            return Ok(SyncPage::more(changes, next));
         }
         after = None;
         match phase.next() {
@@ -292,11 +291,7 @@ async fn snapshot(
                     global_seq,
                     issued_ms: now_ms(),
                 };
-                return Ok(SyncPage {
-                    changes,
-                    next,
-                    has_more: true,
-                });
+                return Ok(SyncPage::more(changes, next));
             }
         }
         if changes.len() >= limit {
@@ -306,11 +301,7 @@ async fn snapshot(
                 user_seq,
                 global_seq,
             };
-            return Ok(SyncPage {
-                changes,
-                next,
-                has_more: true,
-            });
+            return Ok(SyncPage::more(changes, next));
         }
     }
 }

@@ -162,12 +162,19 @@ fn write_error(e: StoreError) -> AppError {
     }
 }
 
-fn keys<'a>(input: &'a TransactionInput) -> RefKeys<'a> {
+/// What a write reads besides the wallet: the references of its new fields (none for a
+/// delete), the transaction it changes (none for a create) and its idempotency record.
+fn keys<'a>(
+    input: Option<&'a TransactionInput>,
+    transaction_id: Option<u64>,
+    idempotency: Option<Idempotency<'a>>,
+) -> RefKeys<'a> {
     RefKeys {
-        category_id: Some(input.category_id),
-        provider_id: input.provider_id,
-        tag_ids: &input.tag_ids,
-        ..Default::default()
+        category_id: input.map(|i| i.category_id),
+        provider_id: input.and_then(|i| i.provider_id),
+        tag_ids: input.map_or(&[], |i| &i.tag_ids),
+        transaction_id,
+        idempotency_key: idempotency.map(|i| i.key),
     }
 }
 
@@ -182,15 +189,8 @@ pub async fn create(
 ) -> AppResult<Created> {
     // A second pass only when a concurrent request with the same key won: then it replays.
     for _ in 0..2 {
-        let refs = store
-            .fetch_refs(
-                user_id,
-                RefKeys {
-                    idempotency_key: idempotency.map(|i| i.key),
-                    ..keys(&input)
-                },
-            )
-            .await?;
+        let keys = keys(Some(&input), None, idempotency);
+        let refs = store.fetch_refs(user_id, keys).await?;
         if let (Some(stored), Some(i)) = (&refs.idempotency, idempotency) {
             let id = check_replay(stored, i.request_hash)?;
             let transaction = store.get_transaction(user_id, id).await?.ok_or_else(|| {
@@ -276,16 +276,8 @@ pub async fn update(
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<(Transaction, bool)> {
     for _ in 0..WRITE_ATTEMPTS {
-        let refs = store
-            .fetch_refs(
-                user_id,
-                RefKeys {
-                    transaction_id: Some(id),
-                    idempotency_key: idempotency.map(|i| i.key),
-                    ..keys(&input)
-                },
-            )
-            .await?;
+        let keys = keys(Some(&input), Some(id), idempotency);
+        let refs = store.fetch_refs(user_id, keys).await?;
         if let Some(first) = replay_of(&refs, idempotency, "update")? {
             let result = first.result.ok_or_else(not_found)?;
             return Ok((result, true));
@@ -316,19 +308,10 @@ pub async fn update(
             .await
         {
             Ok(()) => return Ok((new, false)),
-            // A concurrent request with the same key won: the next pass replays it.
-            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
-            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
-                return Err(stale())
-            }
-            // Changed or deleted since read: read again (a deletion then answers 404).
-            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
-            Err(e) => return Err(write_error(e)),
+            Err(e) => retry_after(e, expected)?,
         }
     }
-    Err(AppError::Conflict(
-        "the transaction keeps changing; retry".into(),
-    ))
+    Err(keeps_changing())
 }
 
 /// Deletes one of the user's transactions and reverts its effect on the balance;
@@ -343,14 +326,7 @@ pub async fn delete(
 ) -> AppResult<bool> {
     for _ in 0..WRITE_ATTEMPTS {
         let refs = store
-            .fetch_refs(
-                user_id,
-                RefKeys {
-                    transaction_id: Some(id),
-                    idempotency_key: idempotency.map(|i| i.key),
-                    ..Default::default()
-                },
-            )
+            .fetch_refs(user_id, keys(None, Some(id), idempotency))
             .await?;
         if replay_of(&refs, idempotency, "delete")?.is_some() {
             return Ok(true);
@@ -367,17 +343,27 @@ pub async fn delete(
             .await
         {
             Ok(()) => return Ok(false),
-            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
-            Err(e) if e.is_conflict(ConflictKind::Changed) && expected.is_some() => {
-                return Err(stale())
-            }
-            Err(e) if e.is_conflict(ConflictKind::Changed) => continue,
-            Err(e) => return Err(write_error(e)),
+            Err(e) => retry_after(e, expected)?,
         }
     }
-    Err(AppError::Conflict(
-        "the transaction keeps changing; retry".into(),
-    ))
+    Err(keeps_changing())
+}
+
+/// Whether a failed update or delete of a read transaction is worth another pass
+/// (`Ok`), or what it answers.
+fn retry_after(e: StoreError, expected: Option<IfMatch>) -> AppResult<()> {
+    match e {
+        // A concurrent request with the same key won: the next pass replays it.
+        e if e.is_conflict(ConflictKind::IdempotencyKey) => Ok(()),
+        e if e.is_conflict(ConflictKind::Changed) && expected.is_some() => Err(stale()),
+        // Changed or deleted since read: read again (a deletion then answers 404).
+        e if e.is_conflict(ConflictKind::Changed) => Ok(()),
+        e => Err(write_error(e)),
+    }
+}
+
+fn keeps_changing() -> AppError {
+    AppError::Conflict("the transaction keeps changing; retry".into())
 }
 
 /// One page of the user's transactions from `position` (as the store issued it).

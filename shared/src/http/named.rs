@@ -170,7 +170,7 @@ macro_rules! named_resource_api {
             Path(id): Path<u64>,
         ) -> ApiResult<Versioned<$output>> {
             let record = $api.read(&state, user.id, id).await?;
-            Ok(Versioned { version: record.version, body: record.into() })
+            Ok(Versioned::new(record.version, record.into()))
         }
 
         /// Renames one of the caller's own.
@@ -188,7 +188,7 @@ macro_rules! named_resource_api {
             Json(body): Json<$input>,
         ) -> ApiResult<Versioned<$output>> {
             let record = $api.rename(&state, user.id, id, &body.name, expected).await?;
-            Ok(Versioned { version: record.version, body: record.into() })
+            Ok(Versioned::new(record.version, record.into()))
         }
 
         /// Deletes one of the caller's own, unless transactions use it.

@@ -1,5 +1,5 @@
 //! Shared responders: a created resource (`201`, `Location`, optionally `ETag`), a
-//! versioned one (`ETag`), and a page of a list (`Link: <...>; rel="next"`).
+//! versioned one (`ETag`), and a page of a list or an export (`Link: <...>; rel="next"`).
 
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -58,6 +58,12 @@ pub struct Versioned<T> {
     pub body: T,
 }
 
+impl<T> Versioned<T> {
+    pub fn new(version: u64, body: T) -> Self {
+        Self { version, body }
+    }
+}
+
 impl<T: Serialize> IntoResponse for Versioned<T> {
     fn into_response(self) -> Response {
         let mut response = Json(self.body).into_response();
@@ -77,23 +83,28 @@ pub struct Page<T> {
 
 impl<T: Serialize> IntoResponse for Page<T> {
     fn into_response(self) -> Response {
-        let mut response = Json(self.items).into_response();
-        if let Some(v) = self
-            .next
-            .and_then(|next| header_value(&format!("<{next}>; rel=\"next\"")))
-        {
-            response.headers_mut().insert(header::LINK, v);
-        }
-        response
+        with_next(self.next, Json(self.items).into_response())
     }
 }
 
-/// Marks a response as a replay of an earlier request (`Idempotent-Replayed: true`).
-pub fn replayed(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        HeaderName::from_static("idempotent-replayed"),
-        HeaderValue::from_static("true"),
-    );
+/// Adds `Link: <next>; rel="next"` to a response when a next page's URL is given.
+pub fn with_next(next: Option<String>, mut response: Response) -> Response {
+    if let Some(v) = next.and_then(|next| header_value(&format!("<{next}>; rel=\"next\""))) {
+        response.headers_mut().insert(header::LINK, v);
+    }
+    response
+}
+
+/// The response, marked as a replay of an earlier request (`Idempotent-Replayed: true`)
+/// when it is one.
+pub fn replayed(replay: bool, response: impl IntoResponse) -> Response {
+    let mut response = response.into_response();
+    if replay {
+        response.headers_mut().insert(
+            HeaderName::from_static("idempotent-replayed"),
+            HeaderValue::from_static("true"),
+        );
+    }
     response
 }
 

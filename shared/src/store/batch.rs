@@ -1,6 +1,7 @@
 //! Reads by key: one item (`GetItem`) or many (`BatchGetItem`, retrying what DynamoDB
-//! leaves unprocessed), strongly consistent.
+//! leaves unprocessed), strongly consistent; and every page of a `Query`.
 
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 
 use super::attr::{s, Item};
@@ -65,26 +66,33 @@ impl Store {
     /// Every item of partition `pk` whose sort key starts with `prefix`, all pages of one
     /// strongly consistent `Query` (lists bounded by their own limits).
     pub async fn query_prefix(&self, pk: &str, prefix: &str) -> StoreResult<Vec<Item>> {
-        let mut out = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .expression_attribute_values(":pk", super::attr::s(pk))
-                .expression_attribute_values(":prefix", super::attr::s(prefix))
-                .consistent_read(true)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            out.extend(page.items.unwrap_or_default());
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                return Ok(out);
-            }
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+            .expression_attribute_values(":pk", s(pk))
+            .expression_attribute_values(":prefix", s(prefix))
+            .consistent_read(true);
+        query_all(query).await
+    }
+}
+
+/// Every item `query` finds, following its pages to the end.
+pub(crate) async fn query_all(query: QueryFluentBuilder) -> StoreResult<Vec<Item>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    loop {
+        let page = query
+            .clone()
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        out.extend(page.items.unwrap_or_default());
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return Ok(out);
         }
     }
 }

@@ -189,29 +189,17 @@ impl Store {
         global: bool,
         category_id: u64,
     ) -> StoreResult<Vec<Item>> {
-        let mut keys = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .index_name(LSI1)
-                .key_condition_expression("PK = :pk AND begins_with(LSI1SK, :ref)")
-                .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":ref", s(cat_ref_prefix(global, category_id)))
-                .projection_expression("PK, SK")
-                .consistent_read(true)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            keys.extend(page.items.unwrap_or_default());
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                return Ok(keys);
-            }
-        }
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(LSI1)
+            .key_condition_expression("PK = :pk AND begins_with(LSI1SK, :ref)")
+            .expression_attribute_values(":pk", s(user_pk(user_id)))
+            .expression_attribute_values(":ref", s(cat_ref_prefix(global, category_id)))
+            .projection_expression("PK, SK")
+            .consistent_read(true);
+        super::batch::query_all(query).await
     }
 }
 

@@ -28,6 +28,8 @@ pub mod wallet;
 
 use std::time::Duration;
 
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::Client;
 
 pub use attr::Item;
@@ -155,6 +157,24 @@ impl Store {
             table: table.into(),
             counter,
         }
+    }
+
+    /// An `UpdateItem` of the item at (`pk`, `sk`), for the caller to complete and send.
+    fn update_at(&self, pk: &str, sk: &str) -> UpdateItemFluentBuilder {
+        let key = batch::key(pk, sk);
+        self.client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
+    }
+
+    /// A `DeleteItem` of the item at (`pk`, `sk`), for the caller to complete and send.
+    fn delete_at(&self, pk: &str, sk: &str) -> DeleteItemFluentBuilder {
+        let key = batch::key(pk, sk);
+        self.client
+            .delete_item()
+            .table_name(&self.table)
+            .set_key(Some(key))
     }
 
     /// Builds a client from the environment (region, credentials) with an optional

@@ -62,11 +62,7 @@ impl Store {
     /// Deletes the picture; `NotFound` when there was none.
     pub async fn delete_picture(&self, user_id: u64) -> StoreResult<()> {
         let out = self
-            .client
-            .delete_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(PICTURE))
+            .delete_at(&user_pk(user_id), PICTURE)
             .return_values(ReturnValue::AllOld)
             .send()
             .await

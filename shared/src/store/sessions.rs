@@ -156,11 +156,7 @@ impl Store {
 
     /// Ends one session (logout). Unknown sessions are ignored.
     pub async fn end_session(&self, user_id: u64, family: &str) -> StoreResult<()> {
-        self.client
-            .delete_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(sk(family)))
+        self.delete_at(&user_pk(user_id), &sk(family))
             .send()
             .await
             .map_err(sdk_error)?;
@@ -171,11 +167,7 @@ impl Store {
     /// `NotFound` when the profile does not exist.
     pub async fn end_all_sessions(&self, user_id: u64) -> StoreResult<()> {
         let out = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(PROFILE))
+            .update_at(&user_pk(user_id), PROFILE)
             .update_expression("ADD sessionEpoch :one")
             .condition_expression("attribute_exists(PK)")
             .expression_attribute_values(":one", n(1))

@@ -15,7 +15,7 @@
 //! Counters live under the e-mail's (or address's) own partition and expire by TTL.
 //! Unknown and known e-mails are counted alike, so they stay indistinguishable.
 
-use super::attr::{get_opt_u64, n, s, Item};
+use super::attr::{get_opt_u64, n, Item};
 use super::keys::email_pk;
 use super::{is_condition_failure, sdk_error, Store, StoreResult};
 
@@ -70,11 +70,7 @@ impl Store {
         expires_at: i64,
     ) -> StoreResult<bool> {
         let out = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("PK", s(pk))
-            .key("SK", s(sk))
+            .update_at(&pk, &sk)
             .update_expression("ADD attempts :one SET expiresAt = :exp")
             .condition_expression("attribute_not_exists(attempts) OR attempts < :max")
             .expression_attribute_values(":one", n(1))
@@ -148,11 +144,7 @@ impl Store {
                 "attempts = :seen"
             };
             let mut update = self
-                .client
-                .update_item()
-                .table_name(&self.table)
-                .key("PK", s(&pk))
-                .key("SK", s(&sk))
+                .update_at(&pk, &sk)
                 .update_expression("SET attempts = :count, nextAt = :next, expiresAt = :exp")
                 .condition_expression(condition)
                 .expression_attribute_values(":count", n(count))
@@ -178,11 +170,7 @@ impl Store {
         address: &str,
         now: i64,
     ) -> StoreResult<()> {
-        self.client
-            .delete_item()
-            .table_name(&self.table)
-            .key("PK", s(email_pk(normalized_email)))
-            .key("SK", s(pair_sk(address, now)))
+        self.delete_at(&email_pk(normalized_email), &pair_sk(address, now))
             .send()
             .await
             .map_err(sdk_error)?;

@@ -148,11 +148,7 @@ impl Store {
         new_hash: &str,
     ) -> StoreResult<()> {
         let out = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("PK", s(user_pk(user_id)))
-            .key("SK", s(PROFILE))
+            .update_at(&user_pk(user_id), PROFILE)
             .update_expression("SET passwordHash = :new")
             .condition_expression("passwordHash = :old")
             .expression_attribute_values(":new", s(new_hash))

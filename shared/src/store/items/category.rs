@@ -3,9 +3,10 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
+use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::super::keys::{cat_sk, global_pk, shard_of, user_pk, GLOBAL_PK, SHARDS};
-use crate::domain::{Category, CategoryType};
+use super::{get_category_type, get_owner, get_string, get_times, get_version, stamps};
+use crate::domain::Category;
 
 /// Where `user_id` reads a category: their own partition, or their shard's copy of the
 /// global categories.
@@ -30,7 +31,7 @@ pub fn partitions(c: &Category) -> Vec<String> {
 
 /// The item of the category's copy in partition `pk`.
 pub fn to_item(c: &Category, pk: &str) -> Item {
-    Item::from([
+    let mut item = Item::from([
         ("PK".into(), s(pk)),
         ("SK".into(), s(cat_sk(c.id))),
         ("id".into(), n(c.id)),
@@ -40,10 +41,9 @@ pub fn to_item(c: &Category, pk: &str) -> Item {
         ("isGlobal".into(), AttributeValue::Bool(c.is_global())),
         ("categoryType".into(), s(c.category_type.as_str())),
         ("useCount".into(), n(c.use_count)),
-        ("version".into(), n(c.version)),
-        ("createdAt".into(), s(c.created_at.to_string())),
-        ("updatedAt".into(), s(c.updated_at.to_string())),
-    ])
+    ]);
+    item.extend(stamps(c.version, c.created_at, c.updated_at));
+    item
 }
 
 impl TryFrom<&Item> for Category {
@@ -53,25 +53,20 @@ impl TryFrom<&Item> for Category {
         let pk = get_s(item, "PK")?;
         let owner = match pk {
             _ if pk == GLOBAL_PK || pk.starts_with("GLOBAL#") => None,
-            _ => Some(
-                pk.strip_prefix("USER#")
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| anyhow::anyhow!("category item has a malformed PK"))?,
-            ),
+            _ => Some(get_owner(item, "category")?),
         };
-        let kind = get_s(item, "categoryType")?;
+        let (created_at, updated_at) = get_times(item)?;
         Ok(Self {
             id: get_u64(item, "id")?,
             owner,
-            name: get_s(item, "categoryName")?.to_owned(),
-            icon: get_s(item, "icon")?.to_owned(),
-            color: get_s(item, "color")?.to_owned(),
-            category_type: CategoryType::parse(kind)
-                .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
+            name: get_string(item, "categoryName")?,
+            icon: get_string(item, "icon")?,
+            color: get_string(item, "color")?,
+            category_type: get_category_type(item)?,
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
-            version: get_opt_u64(item, "version").unwrap_or(1),
-            created_at: get_timestamp(item, "createdAt")?,
-            updated_at: get_timestamp(item, "updatedAt")?,
+            version: get_version(item),
+            created_at,
+            updated_at,
         })
     }
 }
@@ -80,6 +75,7 @@ impl TryFrom<&Item> for Category {
 mod tests {
     use super::*;
     use crate::domain::time::Timestamp;
+    use crate::domain::CategoryType;
 
     #[test]
     fn own_and_global_categories_survive_their_items() {

@@ -5,11 +5,12 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::super::attr::{
-    get_decimal, get_opt_s, get_opt_u64, get_s, get_timestamp, get_u64, get_u64_list, n, s, Item,
+    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
 };
 use super::super::keys::{txn_lsi, txn_sk, user_pk};
+use super::{get_category_type, get_currency, get_owner, get_times, stamps};
 use crate::domain::time::{format_date, parse_date};
-use crate::domain::{CategoryType, Currency, Money, Transaction};
+use crate::domain::{Money, Transaction};
 
 /// The item of a transaction.
 pub fn to_item(t: &Transaction) -> Item {
@@ -28,10 +29,8 @@ pub fn to_item(t: &Transaction) -> Item {
             "categoryGlobal".into(),
             AttributeValue::Bool(t.category_global),
         ),
-        ("version".into(), n(t.version)),
-        ("createdAt".into(), s(t.created_at.to_string())),
-        ("updatedAt".into(), s(t.updated_at.to_string())),
     ]);
+    item.extend(stamps(t.version, t.created_at, t.updated_at));
     if let Some(note) = &t.note {
         item.insert("note".into(), s(note));
         // Lower-cased copy for case-insensitive `q` search.
@@ -54,29 +53,22 @@ impl TryFrom<&Item> for Transaction {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
-        let user_id = get_s(item, "PK")?
-            .strip_prefix("USER#")
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| anyhow::anyhow!("transaction item has a malformed PK"))?;
-        let code = get_s(item, "currencyCode")?;
-        let currency = Currency::from_code(code)
-            .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?;
-        let kind = get_s(item, "categoryType")?;
+        let currency = get_currency(item)?;
+        let (created_at, updated_at) = get_times(item)?;
         Ok(Self {
-            user_id,
+            user_id: get_owner(item, "transaction")?,
             id: get_u64(item, "id")?,
             amount: Money::new(get_decimal(item, "amount")?, currency)?,
             date: parse_date(get_s(item, "date")?).map_err(anyhow::Error::msg)?,
             note: get_opt_s(item, "note"),
             category_id: get_u64(item, "categoryId")?,
-            category_type: CategoryType::parse(kind)
-                .ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))?,
+            category_type: get_category_type(item)?,
             category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
             provider_id: get_opt_u64(item, "providerId"),
             tag_ids: get_u64_list(item, "tagIds"),
             version: get_u64(item, "version")?,
-            created_at: get_timestamp(item, "createdAt")?,
-            updated_at: get_timestamp(item, "updatedAt")?,
+            created_at,
+            updated_at,
         })
     }
 }
@@ -85,6 +77,7 @@ impl TryFrom<&Item> for Transaction {
 mod tests {
     use super::*;
     use crate::domain::time::Timestamp;
+    use crate::domain::{CategoryType, Currency};
     use rust_decimal::Decimal;
 
     #[test]

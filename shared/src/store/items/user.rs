@@ -1,12 +1,13 @@
 //! A user's profile item: `PK = USER#<id>`, `SK = PROFILE`, and the keys of the admins'
 //! user list (`GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>`).
 
-use super::super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
+use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::super::keys::{user_pk, users_index_pk, PROFILE};
+use super::{get_string, get_times, get_version, stamps};
 use crate::domain::{Role, User};
 
 pub fn to_item(u: &User) -> Item {
-    Item::from([
+    let mut item = Item::from([
         ("PK".into(), s(user_pk(u.id))),
         ("SK".into(), s(PROFILE)),
         ("GSI1PK".into(), s(users_index_pk(u.id))),
@@ -18,10 +19,9 @@ pub fn to_item(u: &User) -> Item {
         ("passwordHash".into(), s(&u.password_hash)),
         ("role".into(), s(u.role.as_str())),
         ("sessionEpoch".into(), n(u.session_epoch)),
-        ("version".into(), n(u.version)),
-        ("createdAt".into(), s(u.created_at.to_string())),
-        ("updatedAt".into(), s(u.updated_at.to_string())),
-    ])
+    ]);
+    item.extend(stamps(u.version, u.created_at, u.updated_at));
+    item
 }
 
 pub fn parse_role(raw: &str) -> anyhow::Result<Role> {
@@ -36,18 +36,19 @@ impl TryFrom<&Item> for User {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
+        let (created_at, updated_at) = get_times(item)?;
         Ok(Self {
             id: get_u64(item, "id")?,
-            email: get_s(item, "email")?.to_owned(),
-            first_name: get_s(item, "firstName")?.to_owned(),
-            last_name: get_s(item, "lastName")?.to_owned(),
-            password_hash: get_s(item, "passwordHash")?.to_owned(),
+            email: get_string(item, "email")?,
+            first_name: get_string(item, "firstName")?,
+            last_name: get_string(item, "lastName")?,
+            password_hash: get_string(item, "passwordHash")?,
             role: parse_role(get_s(item, "role")?)?,
             // Profiles written before sessions had epochs have none: epoch 0.
             session_epoch: get_opt_u64(item, "sessionEpoch").unwrap_or(0),
-            version: get_opt_u64(item, "version").unwrap_or(1),
-            created_at: get_timestamp(item, "createdAt")?,
-            updated_at: get_timestamp(item, "updatedAt")?,
+            version: get_version(item),
+            created_at,
+            updated_at,
         })
     }
 }

@@ -1,11 +1,12 @@
 //! A wallet's item: `PK = USER#<id>`, `SK = WALLET`.
 
-use super::super::attr::{get_decimal, get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
+use super::super::attr::{get_decimal, get_u64, n, s, Item};
 use super::super::keys::{user_pk, WALLET};
-use crate::domain::{Currency, Wallet};
+use super::{get_currency, get_owner, get_string, get_times, get_version, stamps};
+use crate::domain::Wallet;
 
 pub fn to_item(w: &Wallet) -> Item {
-    Item::from([
+    let mut item = Item::from([
         ("PK".into(), s(user_pk(w.user_id))),
         ("SK".into(), s(WALLET)),
         ("id".into(), n(w.id)),
@@ -14,33 +15,27 @@ pub fn to_item(w: &Wallet) -> Item {
         ("initialBalance".into(), n(w.initial_balance)),
         ("txnSum".into(), n(w.txn_sum)),
         ("txnCount".into(), n(w.txn_count)),
-        ("version".into(), n(w.version)),
-        ("createdAt".into(), s(w.created_at.to_string())),
-        ("updatedAt".into(), s(w.updated_at.to_string())),
-    ])
+    ]);
+    item.extend(stamps(w.version, w.created_at, w.updated_at));
+    item
 }
 
 impl TryFrom<&Item> for Wallet {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
-        let user_id = get_s(item, "PK")?
-            .strip_prefix("USER#")
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| anyhow::anyhow!("wallet item has a malformed PK"))?;
-        let code = get_s(item, "currencyCode")?;
+        let (created_at, updated_at) = get_times(item)?;
         Ok(Self {
-            user_id,
+            user_id: get_owner(item, "wallet")?,
             id: get_u64(item, "id")?,
-            name: get_s(item, "name")?.to_owned(),
-            currency: Currency::from_code(code)
-                .ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))?,
+            name: get_string(item, "name")?,
+            currency: get_currency(item)?,
             initial_balance: get_decimal(item, "initialBalance")?,
             txn_sum: get_decimal(item, "txnSum")?,
             txn_count: get_u64(item, "txnCount")?,
-            version: get_opt_u64(item, "version").unwrap_or(1),
-            created_at: get_timestamp(item, "createdAt")?,
-            updated_at: get_timestamp(item, "updatedAt")?,
+            version: get_version(item),
+            created_at,
+            updated_at,
         })
     }
 }
