@@ -108,15 +108,25 @@ pub async fn sign_up(
 
 /// Puts `count` items of another user (transactions with a 200-byte note) into the table.
 async fn foreign_items(state: &AppState, pk: &str, count: usize) -> anyhow::Result<()> {
-    let (client, table) = (state.store.client(), state.store.table());
-    let writes: Vec<WriteRequest> = (0..count)
+    let items = (0..count)
         .map(|i| {
-            let item = std::collections::HashMap::from([
+            std::collections::HashMap::from([
                 ("PK".to_owned(), s(pk)),
                 ("SK".to_owned(), s(&format!("TXN#{i:016}"))),
                 ("LSI1SK".to_owned(), s(&format!("TXN#2026-03-01#{i:016}"))),
                 ("note".to_owned(), s(&"x".repeat(200))),
-            ]);
+            ])
+        })
+        .collect();
+    put_all(state, items).await
+}
+
+/// Writes items with `BatchWriteItem`, 25 at a time, until none is left unprocessed.
+pub async fn put_all(state: &AppState, items: Vec<shared::store::Item>) -> anyhow::Result<()> {
+    let (client, table) = (state.store.client(), state.store.table());
+    let writes: Vec<WriteRequest> = items
+        .into_iter()
+        .map(|item| {
             let put = PutRequest::builder().set_item(Some(item)).build();
             put.map(|p| WriteRequest::builder().put_request(p).build())
         })

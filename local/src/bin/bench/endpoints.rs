@@ -119,6 +119,29 @@ impl Bench<'_> {
             .ok_or_else(|| anyhow::anyhow!("no id in {r}"))
     }
 
+    /// A GET of `path` next to `raw`, with the units one request consumes.
+    async fn read<F, Fut>(
+        &self,
+        endpoint: &'static str,
+        calls: &'static str,
+        path: &str,
+        raw: F,
+    ) -> Row
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = ()>,
+    {
+        let (api, raw) = pair(|_| send(self.get(path)), |_| raw()).await;
+        let units = self.units(self.get(path)).await;
+        Row {
+            endpoint,
+            calls,
+            api,
+            raw,
+            units,
+        }
+    }
+
     /// The units one request through the endpoint consumes.
     async fn units(&self, req: reqwest::RequestBuilder) -> Units {
         self.meter.measure(send(req)).await.0
@@ -270,111 +293,68 @@ impl Bench<'_> {
         // Reads.
         let id = self.create().await?;
         let path = format!("/api/transactions/{id}");
-        let (api, raw) = pair(
-            |_| send(self.get(&path)),
-            |_| async move {
-                check(store.get_transaction(user_id, id).await);
-            },
-        )
-        .await;
-        let units = self.units(self.get(&path)).await;
-        rows.push(Row {
-            endpoint: "GET /api/transactions/{id}",
-            calls: "GetItem",
-            api,
-            raw,
-            units,
-        });
-
-        let (api, raw) = pair(
-            |_| send(self.get("/api/wallet")),
-            |_| async move {
+        rows.push(
+            self.read(
+                "GET /api/transactions/{id}",
+                "GetItem",
+                &path,
+                || async move {
+                    check(store.get_transaction(user_id, id).await);
+                },
+            )
+            .await,
+        );
+        rows.push(
+            self.read("GET /api/wallet", "GetItem", "/api/wallet", || async move {
                 check(store.get_wallet(user_id).await);
-            },
-        )
-        .await;
-        let units = self.units(self.get("/api/wallet")).await;
-        rows.push(Row {
-            endpoint: "GET /api/wallet",
-            calls: "GetItem",
-            api,
-            raw,
-            units,
-        });
-
-        let filter = shared::store::transactions::TxnFilter::default();
-        let filter = &filter;
-        let (api, raw) = pair(
-            |_| send(self.get("/api/transactions?limit=50")),
-            |_| async move {
-                check(store.list_transactions(user_id, filter, 50, None).await);
-            },
-        )
-        .await;
-        let units = self.units(self.get("/api/transactions?limit=50")).await;
-        rows.push(Row {
-            endpoint: "GET /api/transactions?limit=50",
-            calls: "Query (LSI1, 50 items)",
-            api,
-            raw,
-            units,
-        });
-
-        let (api, raw) = pair(
-            |_| send(self.get("/api/categories")),
-            |_| async move {
-                check(tokio::try_join!(
-                    store.list_categories(user_id, true),
-                    store.list_categories(user_id, false)
-                ));
-            },
-        )
-        .await;
-        let units = self.units(self.get("/api/categories")).await;
-        rows.push(Row {
-            endpoint: "GET /api/categories",
-            calls: "Query (global) ∥ Query (own)",
-            api,
-            raw,
-            units,
-        });
-
+            })
+            .await,
+        );
+        let filter = &shared::store::transactions::TxnFilter::default();
+        let list = "/api/transactions?limit=50";
+        rows.push(
+            self.read(
+                "GET /api/transactions?limit=50",
+                "Query (LSI1, 50 items)",
+                list,
+                || async move {
+                    check(store.list_transactions(user_id, filter, 50, None).await);
+                },
+            )
+            .await,
+        );
+        let calls = "Query (global) ∥ Query (own)";
+        rows.push(
+            self.read(
+                "GET /api/categories",
+                calls,
+                "/api/categories",
+                || async move {
+                    check(tokio::try_join!(
+                        store.list_categories(user_id, true),
+                        store.list_categories(user_id, false)
+                    ));
+                },
+            )
+            .await,
+        );
         for (path, kind, endpoint) in [
             ("/api/tags", Kind::Tag, "GET /api/tags"),
             ("/api/providers", Kind::Provider, "GET /api/providers"),
         ] {
-            let (api, raw) = pair(
-                |_| send(self.get(path)),
-                |_| async move {
+            rows.push(
+                self.read(endpoint, "Query", path, || async move {
                     check(store.list_named(user_id, kind).await);
-                },
-            )
-            .await;
-            let units = self.units(self.get(path)).await;
-            rows.push(Row {
-                endpoint,
-                calls: "Query",
-                api,
-                raw,
-                units,
-            });
+                })
+                .await,
+            );
         }
-
-        let (api, raw) = pair(
-            |_| send(self.get("/users/me")),
-            |_| async move {
+        rows.push(
+            self.read("GET /users/me", "GetItem", "/users/me", || async move {
                 check(store.get_user(user_id).await);
-            },
-        )
-        .await;
-        let units = self.units(self.get("/users/me")).await;
-        rows.push(Row {
-            endpoint: "GET /users/me",
-            calls: "GetItem",
-            api,
-            raw,
-            units,
-        });
+            })
+            .await,
+        );
         Ok(rows)
     }
 }

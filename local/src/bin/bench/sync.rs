@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use shared::app::sync::Position;
 use shared::http::AppState;
 
@@ -18,42 +18,6 @@ fn s(v: impl Into<String>) -> AttributeValue {
 
 fn n(v: impl ToString) -> AttributeValue {
     AttributeValue::N(v.to_string())
-}
-
-async fn put_all(
-    state: &AppState,
-    items: Vec<HashMap<String, AttributeValue>>,
-) -> anyhow::Result<()> {
-    let client = state.store.client();
-    let table = state.store.table();
-    let writes: Vec<WriteRequest> = items
-        .into_iter()
-        .map(|item| {
-            WriteRequest::builder()
-                .put_request(
-                    PutRequest::builder()
-                        .set_item(Some(item))
-                        .build()
-                        .expect("item"),
-                )
-                .build()
-        })
-        .collect();
-    for chunk in writes.chunks(25) {
-        let mut pending = chunk.to_vec();
-        while !pending.is_empty() {
-            let out = client
-                .batch_write_item()
-                .request_items(table, pending)
-                .send()
-                .await?;
-            pending = out
-                .unprocessed_items
-                .and_then(|mut u| u.remove(table))
-                .unwrap_or_default();
-        }
-    }
-    Ok(())
 }
 
 /// `count` change entries in `pk`'s feed about `ids` in turn (edits of the same items).
@@ -163,10 +127,10 @@ pub async fn run(
         .store
         .feed_head(shared::store::feed::Feed::User(user_id))
         .await?;
-    put_all(state, entries(&pk, head + 1, CHANGES, &ids)).await?;
+    super::put_all(state, entries(&pk, head + 1, CHANGES, &ids)).await?;
     let mut feed_head = HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s("FEED"))]);
     feed_head.insert("seq".to_owned(), n(head + CHANGES));
-    put_all(state, vec![feed_head]).await?;
+    super::put_all(state, vec![feed_head]).await?;
 
     // A page from the middle of the history.
     let cursors = state.tokens.cursors();
@@ -202,7 +166,7 @@ pub async fn run(
         }
     }
     let foreign_count = foreign.len();
-    put_all(state, foreign).await?;
+    super::put_all(state, foreign).await?;
     let after = super::stats::single(|_| page(http)).await.p50;
     let (q2, b2) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
 
