@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Cold start, warm path and peak memory of the real Lambda binaries (issue 15, items 2-3):
+# builds every function and the floor (bench/floor) natively with the profile that
+# `make package` ships (`release`: opt-level "z", fat LTO, one codegen unit), starts
+# DynamoDB Local in memory on a free port, and runs local/src/bin/lambda_bench.rs, which
+# spawns each binary under a Lambda Runtime API emulator on loopback.
+#
+#   scripts/bench-lambda.sh [--json PATH] [--cold N] [--warm N] [--login-warm N] [--only fn,fn]
+#
+# Prints a Markdown section; raw figures go to target/bench-report/lambda.json unless
+# --json says otherwise. Bounded: 20 cold runs and 300 warm invocations per binary by
+# default, a few minutes on 2 cores once built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PROFILE=release
+FUNCTIONS=(auth transactions categories wallet users tags providers docs sync insights imports)
+packages=(-p lambda-floor)
+for f in "${FUNCTIONS[@]}"; do packages+=(-p "$f-fn"); done
+nice -n 5 cargo build -q --profile "$PROFILE" "${packages[@]}"
+# The driver itself (emulator, fixture) is built like `make bench`: quicker, optimised.
+cargo build -q --profile bench-local -p local --bin lambda_bench
+PORT=$(scripts/free-port.sh)
+DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
+trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
+DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn target/bench-local/lambda_bench \
+  --bin-dir "target/$PROFILE" --profile "$PROFILE" --json target/bench-report/lambda.json "$@"
