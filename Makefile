@@ -39,10 +39,14 @@ test-api-fuzz:
 	@scripts/schemathesis.sh install
 	@scripts/with-stack.sh scripts/schemathesis.sh
 
-.PHONY: bench
-## Warm-path latency of each endpoint next to the raw DynamoDB calls it needs (DynamoDB Local, in memory)
+.PHONY: bench bench-lambda
+## Measure and write BENCHMARKS.md: warm path against raw calls, Lambda cold start and memory, cost, load, capacity
 bench:
 	@scripts/bench.sh
+
+## Cold start, warm path and peak memory of the Lambda binaries built with the shipped release profile
+bench-lambda:
+	@scripts/bench-lambda.sh
 
 .PHONY: run-sam test-sam
 ## The deployed functions (sam build, arm64) behind `sam local start-api` on http://127.0.0.1:3001, with DynamoDB Local; Docker, or podman + qemu as root

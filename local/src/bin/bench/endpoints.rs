@@ -361,7 +361,7 @@ impl Bench<'_> {
 
 /// Where a point read's time goes beyond its `GetItem`: the same request through the
 /// router in process (no HTTP), and an HTTP request the service answers without
-/// DynamoDB (401: no token), next to the full endpoint and the raw call.
+/// DynamoDB (403: no token), next to the full endpoint and the raw call.
 pub async fn decompose(b: &Bench<'_>, router: axum::Router) -> anyhow::Result<String> {
     use tower::ServiceExt;
     let (store, user_id) = (b.store, b.user_id);
@@ -402,7 +402,7 @@ pub async fn decompose(b: &Bench<'_>, router: axum::Router) -> anyhow::Result<St
             let req = b.http.get(&url);
             async move {
                 match req.send().await {
-                    Ok(r) if r.status() == reqwest::StatusCode::UNAUTHORIZED => {
+                    Ok(r) if r.status() == reqwest::StatusCode::FORBIDDEN => {
                         let _ = r.bytes().await;
                     }
                     _ => {
@@ -426,7 +426,7 @@ pub async fn decompose(b: &Bench<'_>, router: axum::Router) -> anyhow::Result<St
         routed,
     ));
     out.push_str(&row(
-        "HTTP on loopback to the local server, answered 401 without DynamoDB",
+        "HTTP on loopback to the local server, refused without DynamoDB (no token: 403)",
         unauthorised,
     ));
     out.push_str(&row("the endpoint over HTTP", full));
