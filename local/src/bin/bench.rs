@@ -39,16 +39,7 @@ fn s(v: &str) -> AttributeValue {
 async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState> {
     let table = format!("bench-{}", std::process::id());
     let secret = shared::config::Secret::new(b"bench-secret-0123456789abcdef-0123456789".to_vec());
-    let config = shared::config::Config {
-        table_name: table.clone(),
-        dynamodb_endpoint: Some(endpoint.to_owned()),
-        jwt_secret: Some(secret.clone()),
-        jwt_secret_arn: None,
-        registrations_per_hour: u64::MAX,
-        doc_path: "/swagger-ui".into(),
-        sort: "method".into(),
-        cors_allowed_origins: vec![],
-    };
+    let config = local::bench_config(&table, endpoint, &secret);
     let sdk = shared::store::sdk_defaults()
         .endpoint_url(endpoint)
         .region(aws_sdk_dynamodb::config::Region::new("eu-west-1"))

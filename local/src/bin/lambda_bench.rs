@@ -109,16 +109,7 @@ struct Fixture {
 async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
     let table = format!("lambda-bench-{}", std::process::id());
     let secret = shared::config::Secret::new(SECRET.as_bytes().to_vec());
-    let config = shared::config::Config {
-        table_name: table.clone(),
-        dynamodb_endpoint: Some(endpoint.to_owned()),
-        jwt_secret: Some(secret.clone()),
-        jwt_secret_arn: None,
-        registrations_per_hour: u64::MAX,
-        doc_path: "/swagger-ui".into(),
-        sort: "method".into(),
-        cors_allowed_origins: vec![],
-    };
+    let config = local::bench_config(&table, endpoint, &secret);
     let store = shared::store::Store::connect(&table, Some(endpoint)).await;
     store.ensure_table().await?;
     store.seed_global_categories("2026-01-01T00:00:00").await?;
