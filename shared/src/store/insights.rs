@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_s, get_u64, n, s, Item};
 use super::items::category::category_pk;
-use super::keys::{agg_sk, cat_ref, cat_ref_prefix, cat_sk, user_pk, AGG_PREFIX, LSI1};
+use super::keys::{agg_sk, cat_ref_prefix, cat_sk, user_pk, AGG_PREFIX, LSI1};
 use super::transact::TxItems;
 use super::{sdk_error, Store, StoreResult};
 use crate::domain::{Category, CategoryType, Month, Transaction};
@@ -46,7 +46,10 @@ impl MonthTotals {
     }
 
     /// One unconditional `ADD` per total that moved (the transaction item and the wallet
-    /// carry the write's conditions).
+    /// carry the write's conditions). Totals carry no local-index key: indexing them would
+    /// cost every transaction write 2 more write units per total, and only a category's
+    /// deletion looks them up by category ([`Store::category_totals`]). `REMOVE` drops the
+    /// key from totals written before, so they stop paying for it at their next write.
     pub fn emit(self, tx: &mut TxItems<'_>, pk: &str) -> anyhow::Result<()> {
         for ((month, global, id), cell) in self.cells {
             if cell.total.is_zero() && cell.count == 0 {
@@ -56,13 +59,12 @@ impl MonthTotals {
             tx.update(
                 pk,
                 &sk,
-                "ADD amountTotal :t, txnCount :c SET categoryType = :type, LSI1SK = :ref",
+                "ADD amountTotal :t, txnCount :c SET categoryType = :type REMOVE LSI1SK",
                 None,
                 Item::from([
                     (":t".into(), n(cell.total)),
                     (":c".into(), n(cell.count)),
                     (":type".into(), s(cell.category_type.as_str())),
-                    (":ref".into(), s(cat_ref(global, id, &sk))),
                 ]),
                 None,
             )?;
@@ -181,8 +183,32 @@ impl Store {
         Ok(found)
     }
 
-    /// The keys of every total and budget that refers to a category (one `Query` on the
-    /// index per page).
+    /// The keys of every monthly total of an own category: one `Query` of the user's
+    /// totals (keys only), filtered here by the key's category. Only a category's deletion
+    /// needs it, so it reads every month of every category rather than make each
+    /// transaction write index the totals.
+    pub(crate) async fn category_totals(
+        &self,
+        user_id: u64,
+        category_id: u64,
+    ) -> StoreResult<Vec<Item>> {
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .key_condition_expression("PK = :pk AND begins_with(SK, :agg)")
+            .expression_attribute_values(":pk", s(user_pk(user_id)))
+            .expression_attribute_values(":agg", s(AGG_PREFIX))
+            .projection_expression("PK, SK")
+            .consistent_read(true);
+        let suffix = format!("#U{category_id}");
+        let mut keys = super::batch::query_all(query).await?;
+        keys.retain(|k| get_s(k, "SK").is_ok_and(|sk| sk.ends_with(&suffix)));
+        Ok(keys)
+    }
+
+    /// The keys of every budget (and of the monthly totals written before totals left the
+    /// index) that refer to a category (one `Query` on the index per page).
     pub(crate) async fn category_refs(
         &self,
         user_id: u64,

@@ -19,7 +19,7 @@
 //! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL#<shard>` | `FEED` / `CHG#<seq, 16 digits>` | |
 //! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
-//! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | `CATREF#<G\|U><category id>#<SK>` |
+//! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | (none) |
 //! | budget | `USER#<id>` | `BUDGET#<YYYY-MM>#<category id>` | `CATREF#<G\|U><category id>#<SK>` |
 //!
 //! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
@@ -33,9 +33,12 @@
 //! of a global category write every copy in one transaction; their user list reads every
 //! shard.
 //!
-//! Monthly totals and budgets carry `LSI1SK = CATREF#...` so that deleting a category finds
-//! what refers to it with one `Query` on the index (the transaction list reads only `TXN#`).
-//! `G`/`U` tells a global category from an own one.
+//! Budgets carry `LSI1SK = CATREF#...` so that deleting a category finds them with one
+//! `Query` on the index (the transaction list reads only `TXN#`). Monthly totals do not:
+//! every transaction write moves one or two of them, and an index copy would cost it 2
+//! more write units each; deleting a category reads the user's `AGG#` keys instead.
+//! (Totals written before carry the key until their next write removes it.) `G`/`U`
+//! tells a global category from an own one.
 //!
 //! Everything a user owns shares their partition, so each request touches one item
 //! collection; the local secondary index orders transactions by date with strongly
