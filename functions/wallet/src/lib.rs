@@ -108,22 +108,7 @@ pub struct WalletRequest {
 }
 
 fn signed_amount() -> utoipa::openapi::schema::Schema {
-    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, SchemaType, Type};
-    OneOfBuilder::new()
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::Number))
-                .minimum(Some(-9_999_999_999_999.0))
-                .maximum(Some(9_999_999_999_999.0)),
-        )
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::String))
-                .pattern(Some(r"^-?[0-9]{1,13}(\.[0-9]{1,3})?$"))
-                .max_length(Some(18)),
-        )
-        .build()
-        .into()
+    docs::number_or_decimal_string(true)
 }
 
 fn parse_currency(v: &Value) -> Option<Currency> {
