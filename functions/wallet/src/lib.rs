@@ -72,9 +72,7 @@ impl TryFrom<&Wallet> for WalletResponse {
     responses(
         (status = 200, description = "The wallet", body = WalletResponse, headers(("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
         docs::Cached,
-        docs::ProtectedErrors,
-        (status = 400, response = docs::BadRequest),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
     )
 )]
 async fn read(
