@@ -39,18 +39,24 @@ pub struct ImportParams {
     pub default_category_id: Option<u64>,
 }
 
+/// A two-way switch: absent or `off` is false, `on` is true, anything else is `None`.
+fn switch(raw: Option<&str>, off: &str, on: &str) -> Option<bool> {
+    match raw {
+        None => Some(false),
+        Some(v) if v == off => Some(false),
+        Some(v) if v == on => Some(true),
+        Some(_) => None,
+    }
+}
+
 impl ImportQuery {
     pub fn parse(self) -> Result<ImportParams, ApiError> {
         let mut errors = Vec::new();
         let mut bad = |field: &str, m: &str| errors.push(FieldError::new(field, m));
-        let dry_run = match self.dry_run.as_deref() {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(_) => {
-                bad("dryRun", "must be true or false");
-                false
-            }
-        };
+        let dry_run = switch(self.dry_run.as_deref(), "false", "true").unwrap_or_else(|| {
+            bad("dryRun", "must be true or false");
+            false
+        });
         let date = match self.date_format.as_deref() {
             None => DateFormat::Iso,
             Some(raw) => DateFormat::parse(raw).unwrap_or_else(|| {
@@ -58,14 +64,10 @@ impl ImportQuery {
                 DateFormat::Iso
             }),
         };
-        let decimal_comma = match self.decimal.as_deref() {
-            None | Some(".") => false,
-            Some(",") => true,
-            Some(_) => {
-                bad("decimal", "must be . or ,");
-                false
-            }
-        };
+        let decimal_comma = switch(self.decimal.as_deref(), ".", ",").unwrap_or_else(|| {
+            bad("decimal", "must be . or ,");
+            false
+        });
         let delimiter = match self.delimiter.as_deref() {
             None => None,
             Some(",") => Some(b','),

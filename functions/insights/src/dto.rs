@@ -2,12 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use shared::app::insights::{BudgetStatus, Insights, MAX_MONTHS};
 use shared::domain::{CategoryType, Currency};
+use shared::http::docs;
 use shared::http::money::MoneyDto;
 
 /// `YYYY-MM`.
@@ -118,21 +119,7 @@ pub struct BudgetRequest {
 }
 
 fn budget_amount() -> Schema {
-    OneOfBuilder::new()
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::Number))
-                .minimum(Some(0.0))
-                .maximum(Some(9_999_999_999_999.0)),
-        )
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::String))
-                .pattern(Some(r"^[0-9]{1,13}(\.[0-9]{1,3})?$"))
-                .max_length(Some(17)),
-        )
-        .build()
-        .into()
+    docs::number_or_decimal_string(false)
 }
 
 /// A month's budget of a category with what was spent against it.

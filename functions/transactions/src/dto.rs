@@ -261,11 +261,22 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
+/// A parsed optional field, or none with its error kept under `field`.
+fn or_keep<T>(
+    errors: &mut Vec<FieldError>,
+    field: &str,
+    parsed: Result<Option<T>, String>,
+) -> Option<T> {
+    parsed.unwrap_or_else(|e| {
+        errors.push(FieldError::new(field, e));
+        None
+    })
+}
+
 impl ListQuery {
     /// The checked filter and page size.
     pub fn parse(&self) -> Result<(TxnFilter, i32), ApiError> {
         let mut errors = Vec::new();
-        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
         let date = |v: &Option<String>| v.as_deref().map(parse_date).transpose();
         let id = |v: &Option<String>| {
             v.as_deref()
@@ -280,45 +291,24 @@ impl ListQuery {
                 })
                 .transpose()
         };
-        let mut filter = TxnFilter::default();
-        match date(&self.from) {
-            Ok(d) => filter.from = d.map(format_date),
-            Err(e) => keep("from", e),
-        }
-        match date(&self.to) {
-            Ok(d) => filter.to = d.map(format_date),
-            Err(e) => keep("to", e),
-        }
-        // `from` after `to` is an empty range: it lists nothing rather than failing.
-        match id(&self.category_id) {
-            Ok(v) => filter.category_id = v,
-            Err(e) => keep("categoryId", e),
-        }
-        match id(&self.provider_id) {
-            Ok(v) => filter.provider_id = v,
-            Err(e) => keep("providerId", e),
-        }
-        match id(&self.tag_id) {
-            Ok(v) => filter.tag_id = v,
-            Err(e) => keep("tagId", e),
-        }
-        match self
+        let category_type = self
             .category_type
             .as_deref()
-            .map(|t| CategoryType::parse(t).ok_or("must be DEBIT or CREDIT"))
-            .transpose()
-        {
-            Ok(t) => filter.category_type = t,
-            Err(e) => keep("type", e.into()),
-        }
-        match amount(&self.min_amount) {
-            Ok(v) => filter.min_amount = v,
-            Err(e) => keep("minAmount", e),
-        }
-        match amount(&self.max_amount) {
-            Ok(v) => filter.max_amount = v,
-            Err(e) => keep("maxAmount", e),
-        }
+            .map(|t| CategoryType::parse(t).ok_or_else(|| "must be DEBIT or CREDIT".to_string()));
+        let errs = &mut errors;
+        // `from` after `to` is an empty range: it lists nothing rather than failing.
+        let mut filter = TxnFilter {
+            from: or_keep(errs, "from", date(&self.from)).map(format_date),
+            to: or_keep(errs, "to", date(&self.to)).map(format_date),
+            category_id: or_keep(errs, "categoryId", id(&self.category_id)),
+            provider_id: or_keep(errs, "providerId", id(&self.provider_id)),
+            tag_id: or_keep(errs, "tagId", id(&self.tag_id)),
+            category_type: or_keep(errs, "type", category_type.transpose()),
+            min_amount: or_keep(errs, "minAmount", amount(&self.min_amount)),
+            max_amount: or_keep(errs, "maxAmount", amount(&self.max_amount)),
+            q: None,
+        };
+        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
         match &self.q {
             Some(q) if q.chars().count() > 100 => {
                 keep("q", "must be at most 100 characters".into())

@@ -109,9 +109,7 @@ async fn list(
     responses(
         (status = 200, description = "The caller", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
         docs::Cached,
-        docs::ProtectedErrors,
-        (status = 400, response = docs::BadRequest),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
     )
 )]
 async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Versioned<UserResponse>> {

@@ -72,9 +72,7 @@ impl TryFrom<&Wallet> for WalletResponse {
     responses(
         (status = 200, description = "The wallet", body = WalletResponse, headers(("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
         docs::Cached,
-        docs::ProtectedErrors,
-        (status = 400, response = docs::BadRequest),
-        (status = 404, response = docs::NotFound),
+        docs::ReadErrors,
     )
 )]
 async fn read(
@@ -108,22 +106,7 @@ pub struct WalletRequest {
 }
 
 fn signed_amount() -> utoipa::openapi::schema::Schema {
-    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, SchemaType, Type};
-    OneOfBuilder::new()
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::Number))
-                .minimum(Some(-9_999_999_999_999.0))
-                .maximum(Some(9_999_999_999_999.0)),
-        )
-        .item(
-            ObjectBuilder::new()
-                .schema_type(SchemaType::new(Type::String))
-                .pattern(Some(r"^-?[0-9]{1,13}(\.[0-9]{1,3})?$"))
-                .max_length(Some(18)),
-        )
-        .build()
-        .into()
+    docs::number_or_decimal_string(true)
 }
 
 fn parse_currency(v: &Value) -> Option<Currency> {

@@ -220,6 +220,31 @@ pub fn decimal_number() -> Schema {
         .into()
 }
 
+/// An amount that may be zero: a JSON number or a decimal string with at most three
+/// decimals (the currency then allows fewer); `signed` also takes negative ones.
+pub fn number_or_decimal_string(signed: bool) -> Schema {
+    let (minimum, pattern, max_length) = if signed {
+        (-9_999_999_999_999.0, r"^-?[0-9]{1,13}(\.[0-9]{1,3})?$", 18)
+    } else {
+        (0.0, r"^[0-9]{1,13}(\.[0-9]{1,3})?$", 17)
+    };
+    OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::new(Type::Number))
+                .minimum(Some(minimum))
+                .maximum(Some(9_999_999_999_999.0)),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::new(Type::String))
+                .pattern(Some(pattern))
+                .max_length(Some(max_length)),
+        )
+        .build()
+        .into()
+}
+
 /// An amount in a request: a JSON number, a decimal string, or a Money object.
 pub fn amount_input() -> Schema {
     let number = || {

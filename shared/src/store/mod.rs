@@ -279,6 +279,22 @@ where
         .is_some_and(|code| code == "ConditionalCheckFailedException")
 }
 
+/// The outcome of a write whose condition only keeps it from repeating or overwriting a
+/// newer change: a failed condition leaves nothing to do, so it counts as done.
+fn done_unless_other_error<T, E, R>(
+    result: Result<T, aws_sdk_dynamodb::error::SdkError<E, R>>,
+) -> StoreResult<()>
+where
+    E: std::error::Error + Send + Sync + 'static + aws_sdk_dynamodb::error::ProvideErrorMetadata,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match result {
+        Ok(_) => Ok(()),
+        Err(e) if is_condition_failure(&e) => Ok(()),
+        Err(e) => Err(sdk_error(e)),
+    }
+}
+
 /// Maps an SDK error to `Unavailable` when it is about reaching the service or throttling.
 fn sdk_error<E, R>(err: aws_sdk_dynamodb::error::SdkError<E, R>) -> StoreError
 where

@@ -17,7 +17,7 @@ use super::feed::FEED_SK;
 use super::items::category::to_item;
 use super::keys::{global_pk, GLOBAL_PK, SHARDS};
 use super::transact::{TxItems, MAX_TRANSACT_ITEMS};
-use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use super::{ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 
 /// Sort key of the marker that every shard holds its copies (written after all of them).
@@ -135,10 +135,6 @@ impl Store {
             .condition_expression("attribute_not_exists(PK)")
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e) if super::is_condition_failure(&e) => Ok(()),
-            Err(e) => Err(sdk_error(e)),
-        }
+        super::done_unless_other_error(result)
     }
 }

@@ -6,7 +6,7 @@ use super::attr::{s, Item};
 use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE};
 use super::transact::TxItems;
 use super::wallet::Wallet;
-use super::{sdk_error, with_fresh_id, ConflictKind, Store, StoreResult};
+use super::{with_fresh_id, ConflictKind, Store, StoreResult};
 use crate::domain::ids::new_id;
 
 pub use crate::domain::Role;
@@ -155,10 +155,6 @@ impl Store {
             .expression_attribute_values(":old", s(old_hash))
             .send()
             .await;
-        match out {
-            Ok(_) => Ok(()),
-            Err(e) if super::is_condition_failure(&e) => Ok(()),
-            Err(e) => Err(sdk_error(e)),
-        }
+        super::done_unless_other_error(out)
     }
 }
