@@ -5,8 +5,10 @@ pub mod admin;
 pub mod secret;
 
 use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::serve::{ListenerExt, TapIo};
 use axum::Router;
 use shared::http::{finish, with_fallback, AppState};
+use tokio::net::{TcpListener, TcpStream};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub fn app(state: AppState) -> Router {
@@ -21,6 +23,20 @@ pub fn app(state: AppState) -> Router {
     match cors {
         Some(layer) => app.layer(layer),
         None => app,
+    }
+}
+
+/// A loopback listener whose connections send small responses at once (`TCP_NODELAY`;
+/// `axum::serve` leaves Nagle's algorithm on).
+pub async fn listen(
+    addr: impl tokio::net::ToSocketAddrs,
+) -> std::io::Result<TapIo<TcpListener, fn(&mut TcpStream)>> {
+    Ok(TcpListener::bind(addr).await?.tap_io(nodelay))
+}
+
+fn nodelay(tcp: &mut TcpStream) {
+    if let Err(e) = tcp.set_nodelay(true) {
+        tracing::debug!("TCP_NODELAY: {e}");
     }
 }
 

@@ -30,7 +30,7 @@ async fn main() -> anyhow::Result<()> {
         .ok()
         .and_then(|p| p.parse().ok())
         .unwrap_or(3000);
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+    let listener = local::listen(("127.0.0.1", port))
         .await
         .with_context(|| format!("binding port {port}"))?;
     println!("Personal finance API listening on http://127.0.0.1:{port}");
