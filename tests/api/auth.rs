@@ -1,3 +1,4 @@
+use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, spawn_app, PASSWORD};
@@ -136,13 +137,14 @@ async fn login_failures_look_the_same_for_unknown_emails_and_wrong_passwords() {
 async fn malformed_json_and_wrong_content_types_get_problem_bodies() {
     let app = spawn_app().await;
     let r = app
-        .client
-        .post(app.url("/auth/login"))
-        .header("content-type", "application/json")
-        .body("{\"email\": ")
-        .send()
-        .await
-        .unwrap();
+        .call_raw(
+            Method::POST,
+            "/auth/login",
+            None,
+            "application/json",
+            "{\"email\": ",
+        )
+        .await;
     assert_problem(r, 400).await;
     let r = app
         .client
@@ -198,12 +200,7 @@ async fn refresh(app: &crate::helpers::TestApp, path: &str, token: &str) -> reqw
 async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
     let app = spawn_app().await;
     app.register(&registration("ann@example.com")).await;
-    let login: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let login: Value = app.login_json("ann@example.com", PASSWORD).await;
     let first = login["refreshToken"].as_str().unwrap().to_owned();
 
     let r = refresh(&app, "/auth/refresh", &first).await;
@@ -231,18 +228,8 @@ async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
 async fn logout_revokes_the_refresh_token_of_that_login_only() {
     let app = spawn_app().await;
     app.register(&registration("ann@example.com")).await;
-    let phone: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
-    let laptop: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let phone: Value = app.login_json("ann@example.com", PASSWORD).await;
+    let laptop: Value = app.login_json("ann@example.com", PASSWORD).await;
     let phone_token = phone["refreshToken"].as_str().unwrap();
     assert_eq!(
         refresh(&app, "/auth/logout", phone_token).await.status(),

@@ -67,12 +67,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     let app = spawn_app().await;
     let email = unique_email("boss");
     let boss = user_with(&app, &email).await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&boss), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&boss, "/users/me").await;
     assert_eq!(me["role"], "USER");
     // Not an admin: the user list is refused.
     assert_problem(

@@ -7,7 +7,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, urlencode, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, urlencode, Refs, TestApp, TestUser};
 
 /// A device: the state it rebuilt from the feed, and its cursor.
 #[derive(Default)]
@@ -512,19 +512,11 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 async fn every_resource_answers_304_and_412() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let tag = app
-        .create(&user, "/api/tags", &json!({"tagName": "a"}))
-        .await;
-    let provider = app
-        .create(&user, "/api/providers", &json!({"providerName": "b"}))
-        .await;
-    let category = app
-        .create(
-            &user,
-            "/api/categories",
-            &json!({"categoryName": "c", "type": "DEBIT"}),
-        )
-        .await;
+    let Refs {
+        tag,
+        provider,
+        category,
+    } = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
         .as_u64()
         .unwrap();
@@ -715,12 +707,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         "an update replays its first result"
     );
     assert_eq!(app.balance(&ann).await, "-11.00");
-    let list: Vec<Value> = app
-        .list_transactions(&ann, "?limit=100")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let list: Vec<Value> = app.listed(&ann, "?limit=100").await;
     assert_eq!(list.len(), 4);
 
     // A key reused for another operation is refused.

@@ -7,12 +7,7 @@ use crate::helpers::{assert_problem, spawn_app, PASSWORD};
 async fn a_user_reads_and_changes_their_own_profile() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["id"], user.id);
     let r = app
         .call(
@@ -60,12 +55,7 @@ async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing
         403,
     )
     .await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["role"], "USER");
     assert_eq!(me["firstName"], "Test");
 }
