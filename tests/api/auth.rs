@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+use crate::helpers::{assert_problem, error_fields, spawn_app, PASSWORD};
 
 fn registration(email: &str) -> Value {
     json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
@@ -60,12 +60,7 @@ async fn register_reports_every_invalid_field() {
         .register(&json!({"firstname": " ", "lastname": "Lee", "email": "not-an-email", "password": "short", "confirmPassword": "other"}))
         .await;
     let body = assert_problem(r, 400).await;
-    let fields: Vec<&str> = body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = error_fields(&body);
     assert_eq!(
         fields,
         ["firstname", "email", "password", "confirmPassword"]

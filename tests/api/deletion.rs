@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, png, spawn_app, Refs, TestApp, PASSWORD};
+use crate::helpers::{assert_problem, png, spawn_app, TestApp, PASSWORD};
 
 /// Items left in the user's partition, counted page by page.
 async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
@@ -39,11 +39,7 @@ async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
 async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing() {
     let app = spawn_app().await;
     let user = app.new_user_with_email("gone@example.com").await;
-    let Refs {
-        tag,
-        provider,
-        category,
-    } = app.create_refs(&user, "trip", "Rail", "Trains").await;
+    let (tag, provider, category) = app.create_refs(&user, "trip", "Rail", "Trains").await;
     let body = json!({"amount": "12.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     assert_eq!(app.create_transaction(&user, &body).await.status(), 201);
     assert_eq!(

@@ -26,13 +26,6 @@ pub struct TestUser {
     pub token: String,
 }
 
-/// The ids of a user's own tag, provider and category.
-pub struct Refs {
-    pub tag: u64,
-    pub provider: u64,
-    pub category: u64,
-}
-
 fn endpoint() -> String {
     std::env::var("DYNAMODB_ENDPOINT")
         .expect("DYNAMODB_ENDPOINT must point at DynamoDB Local: run the tests with `make test`")
@@ -310,14 +303,15 @@ impl TestApp {
             .expect("id")
     }
 
-    /// Creates a tag, a provider and a DEBIT category of `user`'s, with these names.
+    /// Creates a tag, a provider and a DEBIT category of `user`'s, with these names;
+    /// returns their ids in that order.
     pub async fn create_refs(
         &self,
         user: &TestUser,
         tag_name: &str,
         provider_name: &str,
         category_name: &str,
-    ) -> Refs {
+    ) -> (u64, u64, u64) {
         let tag = self
             .create(user, "/api/tags", &json!({"tagName": tag_name}))
             .await;
@@ -335,11 +329,7 @@ impl TestApp {
                 &json!({"categoryName": category_name, "type": "DEBIT"}),
             )
             .await;
-        Refs {
-            tag,
-            provider,
-            category,
-        }
+        (tag, provider, category)
     }
 
     /// An admin: registered like anyone, promoted with the operator's `admin` command,
@@ -368,6 +358,16 @@ impl TestApp {
     }
 }
 
+/// The `field` of each entry of a problem's `errors`, in order.
+pub fn error_fields(problem: &Value) -> Vec<&str> {
+    problem["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["field"].as_str().expect("field"))
+        .collect()
+}
+
 /// A minimal valid PNG (1x1 pixel).
 pub fn png() -> Vec<u8> {
     let mut v = b"\x89PNG\r\n\x1a\n".to_vec();
@@ -391,6 +391,12 @@ impl TestApp {
         let body = json!({"currentPassword": PASSWORD});
         self.call(Method::DELETE, &path, Some(user), Some(&body))
             .await
+    }
+
+    /// `PUT /users/{id}` of the user's own profile.
+    pub async fn update_self(&self, user: &TestUser, body: &Value) -> Response {
+        let path = format!("/users/{}", user.id);
+        self.call(Method::PUT, &path, Some(user), Some(body)).await
     }
 
     /// `PUT /users/{id}` with only a role, as `admin`.

@@ -6,18 +6,14 @@ use std::sync::Arc;
 use reqwest::Method;
 use serde_json::json;
 
-use crate::helpers::{assert_problem, spawn_app, Refs};
+use crate::helpers::{assert_problem, spawn_app};
 
 #[tokio::test]
 async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
     let app = spawn_app().await;
     let owner = app.new_user().await;
     let other = app.new_user().await;
-    let Refs {
-        tag,
-        provider,
-        category,
-    } = app.create_refs(&owner, "mine", "Mine", "Mine").await;
+    let (tag, provider, category) = app.create_refs(&owner, "mine", "Mine", "Mine").await;
     for body in [
         json!({"amount": 1, "categoryId": category, "date": "2026-01-01"}),
         json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": [tag]}),
@@ -32,11 +28,7 @@ async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
 async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let Refs {
-        tag,
-        provider,
-        category,
-    } = app.create_refs(&user, "food", "Market", "Food").await;
+    let (tag, provider, category) = app.create_refs(&user, "food", "Market", "Food").await;
     let body = json!({"amount": "3.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     let txn = app.create(&user, "/api/transactions", &body).await;
     for path in [

@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{png, spawn_app, Refs, TestApp, TestUser, PASSWORD};
+use crate::helpers::{png, spawn_app, TestApp, TestUser, PASSWORD};
 
 /// Objects owned by one user, created fresh for a cell.
 struct Owned {
@@ -18,11 +18,7 @@ struct Owned {
 async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
     let n = rand::random::<u32>();
     let (t, p, c) = (format!("t{n}"), format!("p{n}"), format!("c{n}"));
-    let Refs {
-        tag,
-        provider,
-        category,
-    } = app.create_refs(owner, &t, &p, &c).await;
+    let (tag, provider, category) = app.create_refs(owner, &t, &p, &c).await;
     let txn = app
         .create(
             owner,

@@ -7,7 +7,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, urlencode, Refs, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, urlencode, TestApp, TestUser};
 
 /// A device: the state it rebuilt from the feed, and its cursor.
 #[derive(Default)]
@@ -195,28 +195,16 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
             11 => {
                 if let Some(id) = pick("provider", &mut rng) {
                     let body = json!({"providerName": format!("q{step}")});
-                    let r = app
-                        .call(
-                            Method::PUT,
-                            &format!("/api/providers/{id}"),
-                            Some(&user),
-                            Some(&body),
-                        )
-                        .await;
+                    let path = format!("/api/providers/{id}");
+                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
                     assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
                 }
             }
             12 => {
                 if let Some(id) = own_category(&mut rng) {
                     let body = json!({"categoryName": format!("m{step}"), "type": "DEBIT"});
-                    let r = app
-                        .call(
-                            Method::PUT,
-                            &format!("/api/categories/{id}"),
-                            Some(&user),
-                            Some(&body),
-                        )
-                        .await;
+                    let path = format!("/api/categories/{id}");
+                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
                     assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
                 }
             }
@@ -512,11 +500,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 async fn every_resource_answers_304_and_412() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let Refs {
-        tag,
-        provider,
-        category,
-    } = app.create_refs(&user, "a", "b", "c").await;
+    let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
         .as_u64()
         .unwrap();

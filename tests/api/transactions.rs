@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::{assert_problem, error_fields, spawn_app};
 
 const SALARY: u64 = 1; // global CREDIT category
 const GROCERIES: u64 = 4; // global DEBIT category
@@ -115,12 +115,7 @@ async fn create_refuses_invalid_data_with_400_and_the_fields_at_fault() {
     ];
     for (body, field) in cases {
         let problem = assert_problem(app.create_transaction(&user, &body).await, 400).await;
-        let fields: Vec<&str> = problem["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["field"].as_str().unwrap())
-            .collect();
+        let fields = error_fields(&problem);
         assert!(
             fields.contains(&field),
             "{body}: expected an error on {field}, got {problem}"
