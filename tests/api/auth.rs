@@ -32,12 +32,8 @@ async fn register_creates_an_empty_euro_wallet() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let r = app
-        .client
-        .get(app.url("/api/wallet"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .unwrap();
+        .call(Method::GET, "/api/wallet", Some(&user), None)
+        .await;
     let wallet: Value = r.json().await.unwrap();
     assert_eq!(wallet["currency"]["code"], "EUR");
     assert_eq!(wallet["amountBalance"]["amount"].to_string(), "0.00");

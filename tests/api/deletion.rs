@@ -14,15 +14,8 @@ async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
     let mut start = None;
     loop {
         let out = app
-            .state
-            .store
-            .client()
-            .query()
-            .table_name(app.state.store.table())
-            .key_condition_expression("PK = :pk")
-            .expression_attribute_values(":pk", AttributeValue::S(format!("USER#{user_id}")))
+            .query_partition(user_id)
             .select(aws_sdk_dynamodb::types::Select::Count)
-            .consistent_read(true)
             .set_exclusive_start_key(start)
             .send()
             .await

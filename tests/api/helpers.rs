@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::types::AttributeValue;
 use reqwest::{Client, Method, RequestBuilder, Response};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -280,7 +282,8 @@ impl TestApp {
             .expect("request")
     }
 
-    fn request(&self, method: Method, path: &str, user: Option<&TestUser>) -> RequestBuilder {
+    /// A request to build further (headers, body), as `user` (or anonymously).
+    pub fn request(&self, method: Method, path: &str, user: Option<&TestUser>) -> RequestBuilder {
         let req = self.client.request(method, self.url(path));
         match user {
             Some(u) => req.bearer_auth(&u.token),
@@ -407,22 +410,32 @@ impl TestApp {
             .await
     }
 
-    /// `PUT` of a JSON body to a full URL with `If-Match`, as `user`.
+    /// `PUT` of a JSON body with `If-Match`, as `user`.
     pub async fn put_if_match(
         &self,
         user: &TestUser,
-        url: &str,
+        path: &str,
         etag: &str,
         body: &Value,
     ) -> Response {
-        self.client
-            .put(url)
-            .bearer_auth(&user.token)
+        self.request(Method::PUT, path, Some(user))
             .header("if-match", etag)
             .json(body)
             .send()
             .await
-            .unwrap()
+            .expect("request")
+    }
+
+    /// The items of a user's partition, read consistently: a `Query` to finish.
+    pub fn query_partition(&self, user_id: u64) -> QueryFluentBuilder {
+        let store = &self.state.store;
+        store
+            .client()
+            .query()
+            .table_name(store.table())
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("USER#{user_id}")))
+            .consistent_read(true)
     }
 }
 

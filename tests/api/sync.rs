@@ -537,9 +537,7 @@ async fn every_resource_answers_304_and_412() {
         assert_eq!(r.status(), 200, "{path}");
         let etag = r.headers()["etag"].to_str().unwrap().to_owned();
         let cached = app
-            .client
-            .get(app.url(&path))
-            .bearer_auth(&user.token)
+            .request(Method::GET, &path, Some(&user))
             .header("If-None-Match", &etag)
             .send()
             .await
@@ -549,9 +547,7 @@ async fn every_resource_answers_304_and_412() {
         assert!(cached.bytes().await.unwrap().is_empty());
 
         let put = |tag: &str| {
-            app.client
-                .put(app.url(&path))
-                .bearer_auth(&user.token)
+            app.request(Method::PUT, &path, Some(&user))
                 .header("If-Match", tag)
                 .json(&body)
                 .send()
@@ -569,9 +565,7 @@ async fn every_resource_answers_304_and_412() {
         assert_ne!(new_tag, etag, "{path}");
         // The old version is stale now, for a read too.
         let fresh = app
-            .client
-            .get(app.url(&path))
-            .bearer_auth(&user.token)
+            .request(Method::GET, &path, Some(&user))
             .header("If-None-Match", &etag)
             .send()
             .await
@@ -579,9 +573,7 @@ async fn every_resource_answers_304_and_412() {
         assert_eq!(fresh.status(), 200, "{path}");
         if deletable && !path.starts_with("/users/") {
             let delete = |tag: &str| {
-                app.client
-                    .delete(app.url(&path))
-                    .bearer_auth(&user.token)
+                app.request(Method::DELETE, &path, Some(&user))
                     .header("If-Match", tag)
                     .send()
             };
@@ -604,9 +596,7 @@ async fn every_resource_answers_304_and_412() {
     assert_ne!(before, after);
     // A stale If-Match on the user's deletion is refused too.
     let r = app
-        .client
-        .delete(app.url(&format!("/users/{}", user.id)))
-        .bearer_auth(&user.token)
+        .request(Method::DELETE, &format!("/users/{}", user.id), Some(&user))
         .header("If-Match", "\"1\"")
         .json(&json!({"currentPassword": crate::helpers::PASSWORD}))
         .send()

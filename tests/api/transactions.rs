@@ -328,10 +328,10 @@ async fn if_match_with_a_stale_etag_is_412_and_changes_nothing() {
     let user = app.new_user().await;
     let txn = app.add(&user, "10.00", GROCERIES, "2026-01-01").await;
     let body = json!({"amount": "20.00", "categoryId": GROCERIES, "date": "2026-01-01"});
-    let url = app.url(&format!("/api/transactions/{}", txn["id"]));
-    let r = app.put_if_match(&user, &url, "\"1\"", &body).await;
+    let path = format!("/api/transactions/{}", txn["id"]);
+    let r = app.put_if_match(&user, &path, "\"1\"", &body).await;
     assert_eq!(r.status(), 200);
-    let r = app.put_if_match(&user, &url, "\"1\"", &body).await;
+    let r = app.put_if_match(&user, &path, "\"1\"", &body).await;
     assert_problem(r, 412).await;
     assert_eq!(app.balance(&user).await, "-20.00");
 }
