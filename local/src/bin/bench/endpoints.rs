@@ -138,6 +138,23 @@ impl Bench<'_> {
         }
     }
 
+    /// The row of a transaction write, with the units one more `req` consumes.
+    async fn write_row(
+        &self,
+        endpoint: &'static str,
+        (api, raw): (Stats, Stats),
+        req: reqwest::RequestBuilder,
+    ) -> Row {
+        let units = self.units(req).await;
+        Row {
+            endpoint,
+            calls: "BatchGetItem, then TransactWriteItems",
+            api,
+            raw,
+            units,
+        }
+    }
+
     /// The units one request through the endpoint consumes.
     async fn units(&self, req: reqwest::RequestBuilder) -> Units {
         self.meter.measure(send(req)).await.0
@@ -184,14 +201,10 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(post()).await;
-        rows.push(Row {
-            endpoint: "POST /api/transactions",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row("POST /api/transactions", (api, raw), post())
+                .await,
+        );
 
         // PUT /api/transactions/{id}: the same calls, on two transactions of its own.
         let (api_id, raw_id) = (self.create().await?, self.create().await?);
@@ -226,14 +239,10 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(put()).await;
-        rows.push(Row {
-            endpoint: "PUT /api/transactions/{id}",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row("PUT /api/transactions/{id}", (api, raw), put())
+                .await,
+        );
 
         // DELETE /api/transactions/{id}: each round deletes a transaction made for it.
         let n = WARMUP + ROUNDS + 1;
@@ -266,14 +275,14 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(delete(api_ids[n - 1])).await;
-        rows.push(Row {
-            endpoint: "DELETE /api/transactions/{id}",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row(
+                "DELETE /api/transactions/{id}",
+                (api, raw),
+                delete(api_ids[n - 1]),
+            )
+            .await,
+        );
 
         // Reads.
         let id = self.create().await?;
