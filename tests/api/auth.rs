@@ -1,6 +1,7 @@
+use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+use crate::helpers::{assert_problem, error_fields, spawn_app, PASSWORD};
 
 fn registration(email: &str) -> Value {
     json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
@@ -31,12 +32,8 @@ async fn register_creates_an_empty_euro_wallet() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let r = app
-        .client
-        .get(app.url("/api/wallet"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .unwrap();
+        .call(Method::GET, "/api/wallet", Some(&user), None)
+        .await;
     let wallet: Value = r.json().await.unwrap();
     assert_eq!(wallet["currency"]["code"], "EUR");
     assert_eq!(wallet["amountBalance"]["amount"].to_string(), "0.00");
@@ -59,12 +56,7 @@ async fn register_reports_every_invalid_field() {
         .register(&json!({"firstname": " ", "lastname": "Lee", "email": "not-an-email", "password": "short", "confirmPassword": "other"}))
         .await;
     let body = assert_problem(r, 400).await;
-    let fields: Vec<&str> = body["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
+    let fields = error_fields(&body);
     assert_eq!(
         fields,
         ["firstname", "email", "password", "confirmPassword"]
@@ -136,13 +128,14 @@ async fn login_failures_look_the_same_for_unknown_emails_and_wrong_passwords() {
 async fn malformed_json_and_wrong_content_types_get_problem_bodies() {
     let app = spawn_app().await;
     let r = app
-        .client
-        .post(app.url("/auth/login"))
-        .header("content-type", "application/json")
-        .body("{\"email\": ")
-        .send()
-        .await
-        .unwrap();
+        .call_raw(
+            Method::POST,
+            "/auth/login",
+            None,
+            "application/json",
+            "{\"email\": ",
+        )
+        .await;
     assert_problem(r, 400).await;
     let r = app
         .client
@@ -198,12 +191,7 @@ async fn refresh(app: &crate::helpers::TestApp, path: &str, token: &str) -> reqw
 async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
     let app = spawn_app().await;
     app.register(&registration("ann@example.com")).await;
-    let login: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let login: Value = app.login_json("ann@example.com", PASSWORD).await;
     let first = login["refreshToken"].as_str().unwrap().to_owned();
 
     let r = refresh(&app, "/auth/refresh", &first).await;
@@ -231,18 +219,8 @@ async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
 async fn logout_revokes_the_refresh_token_of_that_login_only() {
     let app = spawn_app().await;
     app.register(&registration("ann@example.com")).await;
-    let phone: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
-    let laptop: Value = app
-        .login("ann@example.com", PASSWORD)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let phone: Value = app.login_json("ann@example.com", PASSWORD).await;
+    let laptop: Value = app.login_json("ann@example.com", PASSWORD).await;
     let phone_token = phone["refreshToken"].as_str().unwrap();
     assert_eq!(
         refresh(&app, "/auth/logout", phone_token).await.status(),

@@ -47,12 +47,7 @@ async fn the_balance_equals_the_signed_sum_after_a_burst_of_concurrent_writes() 
         t.await.unwrap();
     }
 
-    let list: Vec<Value> = app
-        .list_transactions(&user, "?limit=200")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let list: Vec<Value> = app.listed(&user, "?limit=200").await;
     // 13 of the 40 (i % 3 == 1) were deleted.
     assert_eq!(list.len(), 27);
     let sum: Decimal = list
@@ -67,16 +62,7 @@ async fn the_balance_equals_the_signed_sum_after_a_burst_of_concurrent_writes() 
         })
         .sum();
     assert_eq!(Decimal::from_str(&app.balance(&user).await).unwrap(), sum);
-    let wallet: Value = app
-        .client
-        .get(app.url("/api/wallet"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let wallet: Value = app.get_json(&user, "/api/wallet").await;
     assert_eq!(wallet["transactionCount"], 27);
 }
 
@@ -88,15 +74,8 @@ async fn concurrent_retries_with_one_idempotency_key_create_one_transaction() {
         .map(|_| {
             let (app, user) = (app.clone(), user.clone());
             tokio::spawn(async move {
-                let r = app
-                    .client
-                    .post(app.url("/api/transactions"))
-                    .bearer_auth(&user.token)
-                    .header("idempotency-key", "retry-me")
-                    .json(&json!({"amount": "19.99", "categoryId": 4, "date": "2026-07-01"}))
-                    .send()
-                    .await
-                    .unwrap();
+                let body = json!({"amount": "19.99", "categoryId": 4, "date": "2026-07-01"});
+                let r = app.create_transaction_keyed(&user, "retry-me", &body).await;
                 assert_eq!(r.status(), 201);
                 r.json::<Value>().await.unwrap()["id"].as_u64().unwrap()
             })

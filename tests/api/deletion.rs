@@ -14,15 +14,8 @@ async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
     let mut start = None;
     loop {
         let out = app
-            .state
-            .store
-            .client()
-            .query()
-            .table_name(app.state.store.table())
-            .key_condition_expression("PK = :pk")
-            .expression_attribute_values(":pk", AttributeValue::S(format!("USER#{user_id}")))
+            .query_partition(user_id)
             .select(aws_sdk_dynamodb::types::Select::Count)
-            .consistent_read(true)
             .set_exclusive_start_key(start)
             .send()
             .await
@@ -39,19 +32,7 @@ async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
 async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing() {
     let app = spawn_app().await;
     let user = app.new_user_with_email("gone@example.com").await;
-    let tag = app
-        .create(&user, "/api/tags", &json!({"tagName": "trip"}))
-        .await;
-    let provider = app
-        .create(&user, "/api/providers", &json!({"providerName": "Rail"}))
-        .await;
-    let category = app
-        .create(
-            &user,
-            "/api/categories",
-            &json!({"categoryName": "Trains", "type": "DEBIT"}),
-        )
-        .await;
+    let (tag, provider, category) = app.create_refs(&user, "trip", "Rail", "Trains").await;
     let body = json!({"amount": "12.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     assert_eq!(app.create_transaction(&user, &body).await.status(), 201);
     assert_eq!(
@@ -78,7 +59,7 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
         404,
     )
     .await;
-    let list: Vec<Value> = app.list_transactions(&user, "").await.json().await.unwrap();
+    let list: Vec<Value> = app.listed(&user, "").await;
     assert!(list.is_empty());
     let r = app
         .create_transaction(

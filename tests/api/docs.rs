@@ -1,5 +1,6 @@
 //! The interactive documentation is served with the API.
 
+use reqwest::Method;
 use serde_json::Value;
 
 use crate::helpers::spawn_app;
@@ -7,38 +8,29 @@ use crate::helpers::spawn_app;
 #[tokio::test]
 async fn swagger_ui_and_the_document_are_served_at_doc_path() {
     let app = spawn_app().await;
-    let r = app
-        .client
-        .get(app.url("/swagger-ui/"))
-        .send()
-        .await
-        .unwrap();
+    let r = app.call(Method::GET, "/swagger-ui/", None, None).await;
     assert_eq!(r.status(), 200);
     assert!(r.text().await.unwrap().contains("swagger-ui"));
     let init = app
-        .client
-        .get(app.url("/swagger-ui/swagger-initializer.js"))
-        .send()
+        .call(
+            Method::GET,
+            "/swagger-ui/swagger-initializer.js",
+            None,
+            None,
+        )
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
     assert!(init.contains(r#"operationsSorter: "method""#), "{init}");
     assert!(init.contains("/api-docs/openapi.json"));
     let css = app
-        .client
-        .get(app.url("/swagger-ui/swagger-ui.css"))
-        .send()
-        .await
-        .unwrap();
+        .call(Method::GET, "/swagger-ui/swagger-ui.css", None, None)
+        .await;
     assert_eq!(css.status(), 200);
     let doc: Value = app
-        .client
-        .get(app.url("/api-docs/openapi.json"))
-        .send()
+        .call(Method::GET, "/api-docs/openapi.json", None, None)
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();

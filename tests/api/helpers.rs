@@ -3,7 +3,10 @@
 
 use std::sync::Arc;
 
-use reqwest::{Client, Response};
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::types::AttributeValue;
+use reqwest::{Client, Method, RequestBuilder, Response};
+use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use shared::auth::token::TokenKeys;
 use shared::config::{Config, Secret};
@@ -97,21 +100,23 @@ impl TestApp {
     }
 
     pub async fn register(&self, body: &Value) -> Response {
-        self.client
-            .post(self.url("/auth/register"))
-            .json(body)
-            .send()
+        self.call(Method::POST, "/auth/register", None, Some(body))
             .await
-            .expect("request")
     }
 
     pub async fn login(&self, email: &str, password: &str) -> Response {
-        self.client
-            .post(self.url("/auth/login"))
-            .json(&json!({"email": email, "password": password}))
-            .send()
+        let body = json!({"email": email, "password": password});
+        self.call(Method::POST, "/auth/login", None, Some(&body))
             .await
-            .expect("request")
+    }
+
+    /// The body of a login, whatever its status.
+    pub async fn login_json(&self, email: &str, password: &str) -> Value {
+        self.login(email, password)
+            .await
+            .json()
+            .await
+            .expect("json")
     }
 
     /// Registers and logs in a new user with a unique e-mail.
@@ -131,23 +136,23 @@ impl TestApp {
         let id = r.json::<Value>().await.expect("json")["id"]
             .as_u64()
             .expect("id");
-        let login = self.login(email, PASSWORD).await;
-        assert_eq!(login.status(), 200);
-        let token = login.json::<Value>().await.expect("json")["token"]
-            .as_str()
-            .expect("token")
-            .to_owned();
+        let token = self.login_token(email).await;
         TestUser { id, token }
     }
 
+    /// Logs in with `PASSWORD`, expects 200 and returns the access token.
+    async fn login_token(&self, email: &str) -> String {
+        let login = self.login(email, PASSWORD).await;
+        assert_eq!(login.status(), 200);
+        login.json::<Value>().await.expect("json")["token"]
+            .as_str()
+            .expect("token")
+            .to_owned()
+    }
+
     pub async fn create_transaction(&self, user: &TestUser, body: &Value) -> Response {
-        self.client
-            .post(self.url("/api/transactions"))
-            .bearer_auth(&user.token)
-            .json(body)
-            .send()
+        self.call(Method::POST, "/api/transactions", Some(user), Some(body))
             .await
-            .expect("request")
     }
 
     /// Creates a valid transaction and returns its body.
@@ -163,51 +168,51 @@ impl TestApp {
     }
 
     pub async fn get_transaction(&self, user: &TestUser, id: u64) -> Response {
-        self.client
-            .get(self.url(&format!("/api/transactions/{id}")))
-            .bearer_auth(&user.token)
-            .send()
-            .await
-            .expect("request")
+        let path = format!("/api/transactions/{id}");
+        self.call(Method::GET, &path, Some(user), None).await
     }
 
     pub async fn list_transactions(&self, user: &TestUser, query: &str) -> Response {
-        self.client
-            .get(self.url(&format!("/api/transactions{query}")))
-            .bearer_auth(&user.token)
-            .send()
-            .await
-            .expect("request")
+        let path = format!("/api/transactions{query}");
+        self.call(Method::GET, &path, Some(user), None).await
     }
 
-    pub async fn update_transaction(&self, user: &TestUser, id: u64, body: &Value) -> Response {
-        self.client
-            .put(self.url(&format!("/api/transactions/{id}")))
-            .bearer_auth(&user.token)
+    /// `POST /api/transactions` with an `Idempotency-Key`, as `user`.
+    pub async fn create_transaction_keyed(
+        &self,
+        user: &TestUser,
+        key: &str,
+        body: &Value,
+    ) -> Response {
+        self.request(Method::POST, "/api/transactions", Some(user))
+            .header("idempotency-key", key)
             .json(body)
             .send()
             .await
             .expect("request")
     }
 
+    /// The transactions `list_transactions` answers, whatever its status.
+    pub async fn listed(&self, user: &TestUser, query: &str) -> Vec<Value> {
+        let r = self.list_transactions(user, query).await;
+        r.json().await.expect("json")
+    }
+
+    pub async fn update_transaction(&self, user: &TestUser, id: u64, body: &Value) -> Response {
+        let path = format!("/api/transactions/{id}");
+        self.call(Method::PUT, &path, Some(user), Some(body)).await
+    }
+
     pub async fn delete_transaction(&self, user: &TestUser, id: u64) -> Response {
-        self.client
-            .delete(self.url(&format!("/api/transactions/{id}")))
-            .bearer_auth(&user.token)
-            .send()
-            .await
-            .expect("request")
+        let path = format!("/api/transactions/{id}");
+        self.call(Method::DELETE, &path, Some(user), None).await
     }
 
     /// The wallet's `amountBalance.amount`, as the exact decimal text sent on the wire.
     pub async fn balance(&self, user: &TestUser) -> String {
         let r = self
-            .client
-            .get(self.url("/api/wallet"))
-            .bearer_auth(&user.token)
-            .send()
-            .await
-            .expect("request");
+            .call(Method::GET, "/api/wallet", Some(user), None)
+            .await;
         assert_eq!(r.status(), 200);
         let body: Value = r.json().await.expect("json");
         body["amountBalance"]["amount"].to_string()
@@ -248,30 +253,86 @@ impl TestApp {
     /// Any request, as `user` (or anonymously), with an optional JSON body.
     pub async fn call(
         &self,
-        method: reqwest::Method,
+        method: Method,
         path: &str,
         user: Option<&TestUser>,
         body: Option<&Value>,
     ) -> Response {
-        let mut req = self.client.request(method, self.url(path));
-        if let Some(u) = user {
-            req = req.bearer_auth(&u.token);
-        }
+        let mut req = self.request(method, path, user);
         if let Some(b) = body {
             req = req.json(b);
         }
         req.send().await.expect("request")
     }
 
+    /// Any request with a raw body of the given content type, as `user` (or anonymously).
+    pub async fn call_raw(
+        &self,
+        method: Method,
+        path: &str,
+        user: Option<&TestUser>,
+        content_type: &str,
+        body: impl Into<reqwest::Body>,
+    ) -> Response {
+        self.request(method, path, user)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// A request to build further (headers, body), as `user` (or anonymously).
+    pub fn request(&self, method: Method, path: &str, user: Option<&TestUser>) -> RequestBuilder {
+        let req = self.client.request(method, self.url(path));
+        match user {
+            Some(u) => req.bearer_auth(&u.token),
+            None => req,
+        }
+    }
+
+    /// The JSON body of a `GET` as `user`, whatever its status.
+    pub async fn get_json<T: DeserializeOwned>(&self, user: &TestUser, path: &str) -> T {
+        let r = self.call(Method::GET, path, Some(user), None).await;
+        r.json().await.expect("json")
+    }
+
     /// Creates something with POST and returns its id.
     pub async fn create(&self, user: &TestUser, path: &str, body: &Value) -> u64 {
-        let r = self
-            .call(reqwest::Method::POST, path, Some(user), Some(body))
-            .await;
+        let r = self.call(Method::POST, path, Some(user), Some(body)).await;
         assert_eq!(r.status(), 201, "POST {path} {body}");
         r.json::<Value>().await.expect("json")["id"]
             .as_u64()
             .expect("id")
+    }
+
+    /// Creates a tag, a provider and a DEBIT category of `user`'s, with these names;
+    /// returns their ids in that order.
+    pub async fn create_refs(
+        &self,
+        user: &TestUser,
+        tag_name: &str,
+        provider_name: &str,
+        category_name: &str,
+    ) -> (u64, u64, u64) {
+        let tag = self
+            .create(user, "/api/tags", &json!({"tagName": tag_name}))
+            .await;
+        let provider = self
+            .create(
+                user,
+                "/api/providers",
+                &json!({"providerName": provider_name}),
+            )
+            .await;
+        let category = self
+            .create(
+                user,
+                "/api/categories",
+                &json!({"categoryName": category_name, "type": "DEBIT"}),
+            )
+            .await;
+        (tag, provider, category)
     }
 
     /// An admin: registered like anyone, promoted with the operator's `admin` command,
@@ -283,12 +344,7 @@ impl TestApp {
         local::admin::run(&self.state.store, &args)
             .await
             .expect("promote");
-        let login = self.login(&email, PASSWORD).await;
-        assert_eq!(login.status(), 200);
-        let token = login.json::<Value>().await.expect("json")["token"]
-            .as_str()
-            .expect("token")
-            .to_owned();
+        let token = self.login_token(&email).await;
         TestUser { id: user.id, token }
     }
 
@@ -299,15 +355,20 @@ impl TestApp {
         content_type: &str,
         bytes: Vec<u8>,
     ) -> Response {
-        self.client
-            .put(self.url(&format!("/users/{target}/picture")))
-            .bearer_auth(&user.token)
-            .header("content-type", content_type)
-            .body(bytes)
-            .send()
+        let path = format!("/users/{target}/picture");
+        self.call_raw(Method::PUT, &path, Some(user), content_type, bytes)
             .await
-            .expect("request")
     }
+}
+
+/// The `field` of each entry of a problem's `errors`, in order.
+pub fn error_fields(problem: &Value) -> Vec<&str> {
+    problem["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| e["field"].as_str().expect("field"))
+        .collect()
 }
 
 /// A minimal valid PNG (1x1 pixel).
@@ -324,42 +385,57 @@ impl TestApp {
     /// `GET /api/sync` from `cursor`, as `user`.
     pub async fn sync_from(&self, user: &TestUser, cursor: &str) -> Response {
         let path = format!("/api/sync?cursor={}", urlencode(cursor));
-        self.call(reqwest::Method::GET, &path, Some(user), None)
-            .await
+        self.call(Method::GET, &path, Some(user), None).await
     }
 
     /// `DELETE /users/{id}` of the user's own account, with their password.
     pub async fn delete_self(&self, user: &TestUser) -> Response {
         let path = format!("/users/{}", user.id);
         let body = json!({"currentPassword": PASSWORD});
-        self.call(reqwest::Method::DELETE, &path, Some(user), Some(&body))
+        self.call(Method::DELETE, &path, Some(user), Some(&body))
             .await
+    }
+
+    /// `PUT /users/{id}` of the user's own profile.
+    pub async fn update_self(&self, user: &TestUser, body: &Value) -> Response {
+        let path = format!("/users/{}", user.id);
+        self.call(Method::PUT, &path, Some(user), Some(body)).await
     }
 
     /// `PUT /users/{id}` with only a role, as `admin`.
     pub async fn set_role(&self, admin: &TestUser, user_id: u64, role: &str) -> Response {
         let path = format!("/users/{user_id}");
         let body = json!({ "role": role });
-        self.call(reqwest::Method::PUT, &path, Some(admin), Some(&body))
+        self.call(Method::PUT, &path, Some(admin), Some(&body))
             .await
     }
 
-    /// `PUT` of a JSON body to a full URL with `If-Match`, as `user`.
+    /// `PUT` of a JSON body with `If-Match`, as `user`.
     pub async fn put_if_match(
         &self,
         user: &TestUser,
-        url: &str,
+        path: &str,
         etag: &str,
         body: &Value,
     ) -> Response {
-        self.client
-            .put(url)
-            .bearer_auth(&user.token)
+        self.request(Method::PUT, path, Some(user))
             .header("if-match", etag)
             .json(body)
             .send()
             .await
-            .unwrap()
+            .expect("request")
+    }
+
+    /// The items of a user's partition, read consistently: a `Query` to finish.
+    pub fn query_partition(&self, user_id: u64) -> QueryFluentBuilder {
+        let store = &self.state.store;
+        store
+            .client()
+            .query()
+            .table_name(store.table())
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("USER#{user_id}")))
+            .consistent_read(true)
     }
 }
 

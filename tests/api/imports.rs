@@ -16,14 +16,9 @@ const GROCERIES: u64 = 4;
 
 impl TestApp {
     async fn import(&self, user: &TestUser, query: &str, file: impl Into<Vec<u8>>) -> Response {
-        self.client
-            .post(self.url(&format!("/api/imports{query}")))
-            .bearer_auth(&user.token)
-            .header("content-type", "text/csv")
-            .body(file.into())
-            .send()
+        let path = format!("/api/imports{query}");
+        self.call_raw(Method::POST, &path, Some(user), "text/csv", file.into())
             .await
-            .expect("request")
     }
 
     /// Imports and expects `status`; returns the report.
@@ -171,12 +166,7 @@ async fn an_import_creates_valid_rows_once_even_when_repeated_or_raced() {
     assert_eq!(app.balance(&user).await, "2475.00");
     let txns = app.transactions(&user).await;
     assert_eq!(txns.len(), 3);
-    let tags: Value = app
-        .call(Method::GET, "/api/tags", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let tags: Value = app.get_json(&user, "/api/tags").await;
     assert_eq!(tags.as_array().unwrap().len(), 2, "{tags}");
 
     // The same file again, and twice at once: nothing new.
@@ -355,23 +345,24 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
         assert_problem(app.import(&user, "", file).await, status).await;
     }
     let r = app
-        .client
-        .post(app.url("/api/imports"))
-        .bearer_auth(&user.token)
-        .header("content-type", "application/json")
-        .body("{}")
-        .send()
-        .await
-        .unwrap();
+        .call_raw(
+            Method::POST,
+            "/api/imports",
+            Some(&user),
+            "application/json",
+            "{}",
+        )
+        .await;
     assert_problem(r, 415).await;
     let anonymous = app
-        .client
-        .post(app.url("/api/imports"))
-        .header("content-type", "text/csv")
-        .body("date,amount\n")
-        .send()
-        .await
-        .unwrap();
+        .call_raw(
+            Method::POST,
+            "/api/imports",
+            None,
+            "text/csv",
+            "date,amount\n",
+        )
+        .await;
     assert_problem(anonymous, 403).await;
 
     // Row problems: listed, only the good rows stored.

@@ -300,21 +300,7 @@ async fn another_users_category_is_404_and_users_never_see_each_others_totals() 
 
 /// What the partition still holds of a category: its totals and budgets.
 async fn leftovers(app: &TestApp, user: &TestUser, category: u64) -> usize {
-    let out = app
-        .state
-        .store
-        .client()
-        .query()
-        .table_name(app.state.store.table())
-        .key_condition_expression("PK = :pk")
-        .expression_attribute_values(
-            ":pk",
-            aws_sdk_dynamodb::types::AttributeValue::S(format!("USER#{}", user.id)),
-        )
-        .consistent_read(true)
-        .send()
-        .await
-        .expect("query");
+    let out = app.query_partition(user.id).send().await.expect("query");
     out.items()
         .iter()
         .filter_map(|i| i.get("SK").and_then(|v| v.as_s().ok()))

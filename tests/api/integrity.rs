@@ -13,19 +13,7 @@ async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
     let app = spawn_app().await;
     let owner = app.new_user().await;
     let other = app.new_user().await;
-    let tag = app
-        .create(&owner, "/api/tags", &json!({"tagName": "mine"}))
-        .await;
-    let provider = app
-        .create(&owner, "/api/providers", &json!({"providerName": "Mine"}))
-        .await;
-    let category = app
-        .create(
-            &owner,
-            "/api/categories",
-            &json!({"categoryName": "Mine", "type": "DEBIT"}),
-        )
-        .await;
+    let (tag, provider, category) = app.create_refs(&owner, "mine", "Mine", "Mine").await;
     for body in [
         json!({"amount": 1, "categoryId": category, "date": "2026-01-01"}),
         json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "tagIds": [tag]}),
@@ -40,19 +28,7 @@ async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
 async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let tag = app
-        .create(&user, "/api/tags", &json!({"tagName": "food"}))
-        .await;
-    let provider = app
-        .create(&user, "/api/providers", &json!({"providerName": "Market"}))
-        .await;
-    let category = app
-        .create(
-            &user,
-            "/api/categories",
-            &json!({"categoryName": "Food", "type": "DEBIT"}),
-        )
-        .await;
+    let (tag, provider, category) = app.create_refs(&user, "food", "Market", "Food").await;
     let body = json!({"amount": "3.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     let txn = app.create(&user, "/api/transactions", &body).await;
     for path in [
@@ -150,12 +126,7 @@ async fn a_delete_racing_a_create_never_leaves_a_dangling_reference() {
         }
     }
     // Every transaction listed references a tag that exists.
-    let list: Vec<serde_json::Value> = app
-        .list_transactions(&user, "?limit=200")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let list: Vec<serde_json::Value> = app.listed(&user, "?limit=200").await;
     assert_eq!(list.len(), created);
     for t in &list {
         for tag in t["tagIds"].as_array().unwrap() {

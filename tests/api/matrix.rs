@@ -17,23 +17,8 @@ struct Owned {
 
 async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
     let n = rand::random::<u32>();
-    let tag = app
-        .create(owner, "/api/tags", &json!({"tagName": format!("t{n}")}))
-        .await;
-    let provider = app
-        .create(
-            owner,
-            "/api/providers",
-            &json!({"providerName": format!("p{n}")}),
-        )
-        .await;
-    let category = app
-        .create(
-            owner,
-            "/api/categories",
-            &json!({"categoryName": format!("c{n}"), "type": "DEBIT"}),
-        )
-        .await;
+    let (t, p, c) = (format!("t{n}"), format!("p{n}"), format!("c{n}"));
+    let (tag, provider, category) = app.create_refs(owner, &t, &p, &c).await;
     let txn = app
         .create(
             owner,
@@ -340,15 +325,12 @@ async fn every_endpoint_allows_exactly_the_expected_callers() {
     // Setting a picture: the owner and an admin may.
     for (i, expected) in [204u16, 404, 204, 403].into_iter().enumerate() {
         let caller = [Some(&owner), Some(&other), Some(&admin), None][i];
-        let mut req = app
-            .client
-            .put(app.url(&format!("/users/{}/picture", owner.id)))
-            .header("content-type", "image/png")
-            .body(png());
-        if let Some(c) = caller {
-            req = req.bearer_auth(&c.token);
-        }
-        let status = req.send().await.unwrap().status().as_u16();
+        let path = format!("/users/{}/picture", owner.id);
+        let status = app
+            .call_raw(Method::PUT, &path, caller, "image/png", png())
+            .await
+            .status()
+            .as_u16();
         cells += 1;
         if status != expected {
             failures.push(format!(

@@ -72,22 +72,12 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
             &json!({"categoryName": "Pets", "icon": "paw", "color": "#a1b2c3", "type": "DEBIT"}),
         )
         .await;
-    let list: Vec<Value> = app
-        .call(Method::GET, "/api/categories", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let list: Vec<Value> = app.get_json(&user, "/api/categories").await;
     assert_eq!(list.len(), 13);
     assert_eq!(list.iter().filter(|c| c["isGlobal"] == true).count(), 12);
     let pets = list.iter().find(|c| c["id"] == own).unwrap();
     assert_eq!(pets["color"], "#A1B2C3");
-    let other_list: Vec<Value> = app
-        .call(Method::GET, "/api/categories", Some(&admin), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let other_list: Vec<Value> = app.get_json(&admin, "/api/categories").await;
     assert_eq!(other_list.len(), 12);
 
     let global = json!({"categoryName": "Gifts", "type": "CREDIT", "isGlobal": true});
@@ -182,17 +172,7 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
         .status(),
         200
     );
-    let credits: Vec<Value> = app
-        .call(
-            Method::GET,
-            "/api/categories?type=CREDIT",
-            Some(&user),
-            None,
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let credits: Vec<Value> = app.get_json(&user, "/api/categories?type=CREDIT").await;
     assert!(
         credits.iter().all(|c| c["type"] == "CREDIT") && credits.iter().any(|c| c["id"] == own)
     );
@@ -243,12 +223,7 @@ async fn tags_and_providers_are_unique_per_user_ignoring_case() {
         assert_eq!(r.json::<Value>().await.unwrap()[field], "Office");
         // The old name is free again.
         app.create(&user, path, &json!({field: "work"})).await;
-        let list: Vec<Value> = app
-            .call(Method::GET, path, Some(&user), None)
-            .await
-            .json()
-            .await
-            .unwrap();
+        let list: Vec<Value> = app.get_json(&user, path).await;
         let names: Vec<&str> = list.iter().map(|t| t[field].as_str().unwrap()).collect();
         assert_eq!(names, ["Holiday", "Office", "work"]);
         assert_problem(

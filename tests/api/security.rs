@@ -67,12 +67,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     let app = spawn_app().await;
     let email = unique_email("boss");
     let boss = user_with(&app, &email).await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&boss), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&boss, "/users/me").await;
     assert_eq!(me["role"], "USER");
     // Not an admin: the user list is refused.
     assert_problem(
@@ -207,9 +202,8 @@ async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshe
     let user = user_with(&app, &email).await;
     let first = sessions(&app, &email, PASSWORD, 1).await.remove(0);
     let family = first.split('.').nth(1).unwrap().to_owned();
-    let at_login = app
-        .state
-        .store
+    let store = &app.state.store;
+    let at_login = store
         .get_session(user.id, &family)
         .await
         .unwrap()
@@ -223,24 +217,17 @@ async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshe
         Some(family.as_str()),
         "same session"
     );
-    let after = app
-        .state
-        .store
-        .get_session(user.id, &family)
-        .await
-        .unwrap()
-        .unwrap();
+    let after = store.get_session(user.id, &family).await.unwrap().unwrap();
     assert_eq!(
         after.expires_at, at_login,
         "a refresh must not extend the session"
     );
 
     // Once the login is 30 days old, the session's token is refused.
-    app.state
-        .store
+    store
         .client()
         .update_item()
-        .table_name(app.state.store.table())
+        .table_name(store.table())
         .key("PK", AttributeValue::S(format!("USER#{}", user.id)))
         .key("SK", AttributeValue::S(format!("SESSION#{family}")))
         .update_expression("SET expiresAt = :past")

@@ -125,12 +125,7 @@ async fn sync_to_end(
             let c: String = form_urlencoded::byte_serialize(c.as_bytes()).collect();
             path.push_str(&format!("&cursor={c}"));
         }
-        let page: Value = app
-            .call(Method::GET, &path, Some(user), None)
-            .await
-            .json()
-            .await
-            .unwrap();
+        let page: Value = app.get_json(user, &path).await;
         changes.extend(page["changes"].as_array().unwrap().iter().cloned());
         let next = page["nextCursor"].as_str().unwrap().to_owned();
         if !page["hasMore"].as_bool().unwrap() {
@@ -163,12 +158,7 @@ async fn a_global_category_created_and_renamed_by_an_admin_reaches_users_of_ever
     assert_eq!(r.status(), 200);
 
     for (user, cursor) in [(&ann, ann_cursor), (&bob, bob_cursor)] {
-        let list: Vec<Value> = app
-            .call(Method::GET, "/api/categories", Some(user), None)
-            .await
-            .json()
-            .await
-            .unwrap();
+        let list: Vec<Value> = app.get_json(user, "/api/categories").await;
         let found = list.iter().find(|c| c["id"] == gifts).expect("listed");
         assert_eq!(found["categoryName"], "Presents");
         let (changes, _) = sync_to_end(&app, user, Some(cursor)).await;

@@ -195,28 +195,16 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
             11 => {
                 if let Some(id) = pick("provider", &mut rng) {
                     let body = json!({"providerName": format!("q{step}")});
-                    let r = app
-                        .call(
-                            Method::PUT,
-                            &format!("/api/providers/{id}"),
-                            Some(&user),
-                            Some(&body),
-                        )
-                        .await;
+                    let path = format!("/api/providers/{id}");
+                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
                     assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
                 }
             }
             12 => {
                 if let Some(id) = own_category(&mut rng) {
                     let body = json!({"categoryName": format!("m{step}"), "type": "DEBIT"});
-                    let r = app
-                        .call(
-                            Method::PUT,
-                            &format!("/api/categories/{id}"),
-                            Some(&user),
-                            Some(&body),
-                        )
-                        .await;
+                    let path = format!("/api/categories/{id}");
+                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
                     assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
                 }
             }
@@ -512,19 +500,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 async fn every_resource_answers_304_and_412() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let tag = app
-        .create(&user, "/api/tags", &json!({"tagName": "a"}))
-        .await;
-    let provider = app
-        .create(&user, "/api/providers", &json!({"providerName": "b"}))
-        .await;
-    let category = app
-        .create(
-            &user,
-            "/api/categories",
-            &json!({"categoryName": "c", "type": "DEBIT"}),
-        )
-        .await;
+    let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
         .as_u64()
         .unwrap();
@@ -561,9 +537,7 @@ async fn every_resource_answers_304_and_412() {
         assert_eq!(r.status(), 200, "{path}");
         let etag = r.headers()["etag"].to_str().unwrap().to_owned();
         let cached = app
-            .client
-            .get(app.url(&path))
-            .bearer_auth(&user.token)
+            .request(Method::GET, &path, Some(&user))
             .header("If-None-Match", &etag)
             .send()
             .await
@@ -573,9 +547,7 @@ async fn every_resource_answers_304_and_412() {
         assert!(cached.bytes().await.unwrap().is_empty());
 
         let put = |tag: &str| {
-            app.client
-                .put(app.url(&path))
-                .bearer_auth(&user.token)
+            app.request(Method::PUT, &path, Some(&user))
                 .header("If-Match", tag)
                 .json(&body)
                 .send()
@@ -593,9 +565,7 @@ async fn every_resource_answers_304_and_412() {
         assert_ne!(new_tag, etag, "{path}");
         // The old version is stale now, for a read too.
         let fresh = app
-            .client
-            .get(app.url(&path))
-            .bearer_auth(&user.token)
+            .request(Method::GET, &path, Some(&user))
             .header("If-None-Match", &etag)
             .send()
             .await
@@ -603,9 +573,7 @@ async fn every_resource_answers_304_and_412() {
         assert_eq!(fresh.status(), 200, "{path}");
         if deletable && !path.starts_with("/users/") {
             let delete = |tag: &str| {
-                app.client
-                    .delete(app.url(&path))
-                    .bearer_auth(&user.token)
+                app.request(Method::DELETE, &path, Some(&user))
                     .header("If-Match", tag)
                     .send()
             };
@@ -628,9 +596,7 @@ async fn every_resource_answers_304_and_412() {
     assert_ne!(before, after);
     // A stale If-Match on the user's deletion is refused too.
     let r = app
-        .client
-        .delete(app.url(&format!("/users/{}", user.id)))
-        .bearer_auth(&user.token)
+        .request(Method::DELETE, &format!("/users/{}", user.id), Some(&user))
         .header("If-Match", "\"1\"")
         .json(&json!({"currentPassword": crate::helpers::PASSWORD}))
         .send()
@@ -715,12 +681,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         "an update replays its first result"
     );
     assert_eq!(app.balance(&ann).await, "-11.00");
-    let list: Vec<Value> = app
-        .list_transactions(&ann, "?limit=100")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let list: Vec<Value> = app.listed(&ann, "?limit=100").await;
     assert_eq!(list.len(), 4);
 
     // A key reused for another operation is refused.

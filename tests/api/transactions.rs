@@ -1,6 +1,7 @@
+use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::{assert_problem, error_fields, spawn_app};
 
 const SALARY: u64 = 1; // global CREDIT category
 const GROCERIES: u64 = 4; // global DEBIT category
@@ -114,12 +115,7 @@ async fn create_refuses_invalid_data_with_400_and_the_fields_at_fault() {
     ];
     for (body, field) in cases {
         let problem = assert_problem(app.create_transaction(&user, &body).await, 400).await;
-        let fields: Vec<&str> = problem["errors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["field"].as_str().unwrap())
-            .collect();
+        let fields = error_fields(&problem);
         assert!(
             fields.contains(&field),
             "{body}: expected an error on {field}, got {problem}"
@@ -143,7 +139,7 @@ async fn create_refuses_invalid_data_with_400_and_the_fields_at_fault() {
     .await;
     // Nothing was stored by any refused request.
     assert_eq!(app.balance(&user).await, "0.00");
-    let list: Vec<Value> = app.list_transactions(&user, "").await.json().await.unwrap();
+    let list: Vec<Value> = app.listed(&user, "").await;
     assert!(list.is_empty());
 }
 
@@ -208,12 +204,8 @@ async fn unknown_or_malformed_ids_are_404() {
     let user = app.new_user().await;
     assert_problem(app.get_transaction(&user, 123_456).await, 404).await;
     let r = app
-        .client
-        .get(app.url("/api/transactions/abc"))
-        .bearer_auth(&user.token)
-        .send()
-        .await
-        .unwrap();
+        .call(Method::GET, "/api/transactions/abc", Some(&user), None)
+        .await;
     assert_problem(r, 404).await;
 }
 
@@ -231,12 +223,7 @@ async fn another_users_transaction_is_404_and_never_listed() {
     assert_problem(app.update_transaction(&other, txn_id, &body).await, 404).await;
     assert_problem(app.delete_transaction(&other, txn_id).await, 404).await;
 
-    let listed: Vec<Value> = app
-        .list_transactions(&other, "")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let listed: Vec<Value> = app.listed(&other, "").await;
     assert_eq!(listed.len(), 1);
     assert!(listed.iter().all(|t| t["id"] != txn["id"]));
     // The owner's data is untouched.
@@ -268,13 +255,7 @@ async fn the_list_is_newest_first_and_pages_through_link_headers() {
     let mut next = Some("/api/transactions?limit=3".to_owned());
     let mut pages = 0;
     while let Some(path) = next.take() {
-        let r = app
-            .client
-            .get(app.url(&path))
-            .bearer_auth(&user.token)
-            .send()
-            .await
-            .unwrap();
+        let r = app.call(Method::GET, &path, Some(&user), None).await;
         assert_eq!(r.status(), 200);
         next = r.headers().get("link").map(|l| {
             let l = l.to_str().unwrap();
@@ -347,10 +328,10 @@ async fn if_match_with_a_stale_etag_is_412_and_changes_nothing() {
     let user = app.new_user().await;
     let txn = app.add(&user, "10.00", GROCERIES, "2026-01-01").await;
     let body = json!({"amount": "20.00", "categoryId": GROCERIES, "date": "2026-01-01"});
-    let url = app.url(&format!("/api/transactions/{}", txn["id"]));
-    let r = app.put_if_match(&user, &url, "\"1\"", &body).await;
+    let path = format!("/api/transactions/{}", txn["id"]);
+    let r = app.put_if_match(&user, &path, "\"1\"", &body).await;
     assert_eq!(r.status(), 200);
-    let r = app.put_if_match(&user, &url, "\"1\"", &body).await;
+    let r = app.put_if_match(&user, &path, "\"1\"", &body).await;
     assert_problem(r, 412).await;
     assert_eq!(app.balance(&user).await, "-20.00");
 }
@@ -359,24 +340,16 @@ async fn if_match_with_a_stale_etag_is_412_and_changes_nothing() {
 async fn an_idempotency_key_replays_the_first_result_and_refuses_another_body() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let send = |body: Value| {
-        app.client
-            .post(app.url("/api/transactions"))
-            .bearer_auth(&user.token)
-            .header("idempotency-key", "order-42")
-            .json(&body)
-            .send()
-    };
+    let send = |body| app.create_transaction_keyed(&user, "order-42", body);
     let body = json!({"amount": "7.00", "categoryId": GROCERIES, "date": "2026-01-01"});
-    let first: Value = send(body.clone()).await.unwrap().json().await.unwrap();
-    let again = send(body.clone()).await.unwrap();
+    let first: Value = send(&body).await.json().await.unwrap();
+    let again = send(&body).await;
     assert_eq!(again.status(), 201);
     assert_eq!(again.headers()["idempotent-replayed"], "true");
     assert_eq!(again.json::<Value>().await.unwrap(), first);
     assert_eq!(app.balance(&user).await, "-7.00");
-    let other = send(json!({"amount": "8.00", "categoryId": GROCERIES, "date": "2026-01-01"}))
-        .await
-        .unwrap();
+    let other =
+        send(&json!({"amount": "8.00", "categoryId": GROCERIES, "date": "2026-01-01"})).await;
     assert_problem(other, 422).await;
     assert_eq!(app.balance(&user).await, "-7.00");
 }

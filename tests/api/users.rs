@@ -7,20 +7,10 @@ use crate::helpers::{assert_problem, spawn_app, PASSWORD};
 async fn a_user_reads_and_changes_their_own_profile() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["id"], user.id);
     let r = app
-        .call(
-            Method::PUT,
-            &format!("/users/{}", user.id),
-            Some(&user),
-            Some(&json!({"firstName": "Zoé", "lastName": "Ng"})),
-        )
+        .update_self(&user, &json!({"firstName": "Zoé", "lastName": "Ng"}))
         .await;
     assert_eq!(r.status(), 200);
     let updated: Value = r.json().await.unwrap();
@@ -60,12 +50,7 @@ async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing
         403,
     )
     .await;
-    let me: Value = app
-        .call(Method::GET, "/users/me", Some(&user), None)
-        .await
-        .json()
-        .await
-        .unwrap();
+    let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["role"], "USER");
     assert_eq!(me["firstName"], "Test");
 }
@@ -99,20 +84,16 @@ async fn changing_the_email_keeps_it_unique_and_frees_the_old_one() {
     let ann = app.new_user_with_email("ann@example.com").await;
     let bob = app.new_user_with_email("bob@example.com").await;
     let r = app
-        .call(
-            Method::PUT,
-            &format!("/users/{}", bob.id),
-            Some(&bob),
-            Some(&json!({"email": "ANN@example.com", "currentPassword": PASSWORD})),
+        .update_self(
+            &bob,
+            &json!({"email": "ANN@example.com", "currentPassword": PASSWORD}),
         )
         .await;
     assert_problem(r, 409).await;
     let r = app
-        .call(
-            Method::PUT,
-            &format!("/users/{}", ann.id),
-            Some(&ann),
-            Some(&json!({"email": "ann.new@example.com", "currentPassword": PASSWORD})),
+        .update_self(
+            &ann,
+            &json!({"email": "ann.new@example.com", "currentPassword": PASSWORD}),
         )
         .await;
     assert_eq!(r.status(), 200);
@@ -129,32 +110,20 @@ async fn changing_the_email_keeps_it_unique_and_frees_the_old_one() {
 async fn changing_the_password_requires_the_current_one() {
     let app = spawn_app().await;
     let user = app.new_user_with_email("pw@example.com").await;
-    let path = format!("/users/{}", user.id);
     let new = "a brand new passphrase";
+    let r = app.update_self(&user, &json!({"password": new})).await;
+    assert_problem(r, 403).await;
     let r = app
-        .call(
-            Method::PUT,
-            &path,
-            Some(&user),
-            Some(&json!({"password": new})),
+        .update_self(
+            &user,
+            &json!({"password": new, "currentPassword": "wrong one entirely"}),
         )
         .await;
     assert_problem(r, 403).await;
     let r = app
-        .call(
-            Method::PUT,
-            &path,
-            Some(&user),
-            Some(&json!({"password": new, "currentPassword": "wrong one entirely"})),
-        )
-        .await;
-    assert_problem(r, 403).await;
-    let r = app
-        .call(
-            Method::PUT,
-            &path,
-            Some(&user),
-            Some(&json!({"password": new, "currentPassword": PASSWORD})),
+        .update_self(
+            &user,
+            &json!({"password": new, "currentPassword": PASSWORD}),
         )
         .await;
     assert_eq!(r.status(), 200);

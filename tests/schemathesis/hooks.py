@@ -167,6 +167,17 @@ def _cents(value):
     return str(amount)
 
 
+def _as_valid_transaction(body):
+    """Makes a transaction body valid in place: EUR cents, a global category, no references."""
+    amount = body.get("amount")
+    body["amount"] = _cents(amount.get("amount") if isinstance(amount, dict) else amount)
+    body.pop("currency", None)
+    if body.get("categoryId") not in _GLOBAL_CATEGORIES:
+        body["categoryId"] = 4
+    body.pop("providerId", None)
+    body.pop("tagIds", None)
+
+
 def _consistent_positive_data(case) -> None:
     if not _is_positive(case):
         return
@@ -190,13 +201,7 @@ def _consistent_positive_data(case) -> None:
         if "initialBalance" in body:
             body["initialBalance"] = _cents(body["initialBalance"]).lstrip("-")
     elif path in ("/api/transactions", "/api/transactions/{id}") and method in ("POST", "PUT") and body is not None:
-        amount = body.get("amount")
-        body["amount"] = _cents(amount.get("amount") if isinstance(amount, dict) else amount)
-        body.pop("currency", None)
-        if body.get("categoryId") not in _GLOBAL_CATEGORIES:
-            body["categoryId"] = 4
-        body.pop("providerId", None)
-        body.pop("tagIds", None)
+        _as_valid_transaction(body)
     elif path == "/api/budgets/{month}/{categoryId}" and method == "PUT" and body is not None:
         # A visible DEBIT category, EUR cents.
         (case.path_parameters or {})["categoryId"] = 4
@@ -224,13 +229,7 @@ def _consistent_positive_data(case) -> None:
                 continue
             inner = op.get("body")
             if isinstance(inner, dict):
-                amount = inner.get("amount")
-                inner["amount"] = _cents(amount.get("amount") if isinstance(amount, dict) else amount)
-                inner.pop("currency", None)
-                if inner.get("categoryId") not in _GLOBAL_CATEGORIES:
-                    inner["categoryId"] = 4
-                inner.pop("providerId", None)
-                inner.pop("tagIds", None)
+                _as_valid_transaction(inner)
             if op.get("idempotencyKey") is not None:
                 op["idempotencyKey"] = uuid.uuid4().hex
     if case.headers:

@@ -64,6 +64,33 @@ async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState>
     })
 }
 
+/// A version-1 transaction of `user_id`'s in a global category, without note, provider
+/// or tags, created and last updated `at`: the fixture the raw writes store.
+fn global_transaction(
+    user_id: u64,
+    id: u64,
+    amount: shared::domain::Money,
+    date: time::Date,
+    (category_id, category_type): (u64, shared::domain::CategoryType),
+    at: shared::domain::time::Timestamp,
+) -> shared::domain::Transaction {
+    shared::domain::Transaction {
+        user_id,
+        id,
+        amount,
+        date,
+        note: None,
+        category_id,
+        category_type,
+        category_global: true,
+        provider_id: None,
+        tag_ids: vec![],
+        version: 1,
+        created_at: at,
+        updated_at: at,
+    }
+}
+
 /// Registers a user and signs them in: (id, token).
 pub async fn sign_up(
     http: &reqwest::Client,

@@ -152,20 +152,12 @@ async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
     .await?;
     let token = login["token"].as_str().context("token")?.to_owned();
     use reqwest::Method;
-    call(
-        Method::POST,
-        "/api/tags",
-        Some(&token),
-        json!({"tagName": "groceries"}),
-    )
-    .await?;
-    call(
-        Method::POST,
-        "/api/providers",
-        Some(&token),
-        json!({"providerName": "Corner shop"}),
-    )
-    .await?;
+    for (path, body) in [
+        ("/api/tags", json!({"tagName": "groceries"})),
+        ("/api/providers", json!({"providerName": "Corner shop"})),
+    ] {
+        call(Method::POST, path, Some(&token), body).await?;
+    }
     let mut transaction_id = 0;
     for i in 0..20 {
         let body = json!({"amount": format!("{}.25", 3 + i), "categoryId": 4,

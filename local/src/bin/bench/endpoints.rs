@@ -4,12 +4,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use reqwest::Method;
 use serde_json::{json, Value};
 use shared::domain::time::Timestamp;
 use shared::store::named::Kind;
 use shared::store::transactions::RefKeys;
 use shared::store::Store;
 
+use super::global_transaction;
 use super::meter::{Meter, Units};
 use super::stats::{pair, Stats, ROUNDS, WARMUP};
 
@@ -73,41 +75,35 @@ fn draft(
     id: u64,
     category: Option<&shared::domain::Category>,
 ) -> Option<shared::domain::Transaction> {
-    let at = Timestamp::now();
+    let amount = shared::domain::Money::new(
+        rust_decimal::Decimal::new(1234, 2),
+        shared::domain::Currency::eur(),
+    )
+    .ok()?;
+    let date = time::macros::date!(2026 - 03 - 01);
+    let category = (4, category.map(|c| c.category_type)?);
     Some(shared::domain::Transaction {
-        user_id,
-        id,
-        amount: shared::domain::Money::new(
-            rust_decimal::Decimal::new(1234, 2),
-            shared::domain::Currency::eur(),
-        )
-        .ok()?,
-        date: time::macros::date!(2026 - 03 - 01),
         note: Some("bench".into()),
-        category_id: 4,
-        category_type: category.map(|c| c.category_type)?,
-        category_global: true,
-        provider_id: None,
-        tag_ids: vec![],
-        version: 1,
-        created_at: at,
-        updated_at: at,
+        ..global_transaction(user_id, id, amount, date, category, Timestamp::now())
     })
 }
 
 impl Bench<'_> {
-    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+    /// A request to `path` as the bench user.
+    fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         self.http
-            .get(format!("{}{path}", self.base))
+            .request(method, format!("{}{path}", self.base))
             .bearer_auth(self.token)
+    }
+
+    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+        self.request(Method::GET, path)
     }
 
     /// Creates a transaction through the API and returns its id.
     async fn create(&self) -> anyhow::Result<u64> {
         let r: Value = self
-            .http
-            .post(format!("{}/api/transactions", self.base))
-            .bearer_auth(self.token)
+            .request(Method::POST, "/api/transactions")
             .json(&body())
             .send()
             .await?
@@ -142,6 +138,23 @@ impl Bench<'_> {
         }
     }
 
+    /// The row of a transaction write, with the units one more `req` consumes.
+    async fn write_row(
+        &self,
+        endpoint: &'static str,
+        (api, raw): (Stats, Stats),
+        req: reqwest::RequestBuilder,
+    ) -> Row {
+        let units = self.units(req).await;
+        Row {
+            endpoint,
+            calls: "BatchGetItem, then TransactWriteItems",
+            api,
+            raw,
+            units,
+        }
+    }
+
     /// The units one request through the endpoint consumes.
     async fn units(&self, req: reqwest::RequestBuilder) -> Units {
         self.meter.measure(send(req)).await.0
@@ -152,10 +165,9 @@ impl Bench<'_> {
         let (store, user_id) = (self.store, self.user_id);
         for (kind, field) in [("tags", "tagName"), ("providers", "providerName")] {
             for name in ["groceries", "rent", "travel"] {
+                let path = format!("/api/{kind}");
                 send(
-                    self.http
-                        .post(format!("{}/api/{kind}", self.base))
-                        .bearer_auth(self.token)
+                    self.request(Method::POST, &path)
                         .json(&json!({ field: name })),
                 )
                 .await;
@@ -164,9 +176,7 @@ impl Bench<'_> {
 
         // POST /api/transactions: BatchGetItem of its references, then TransactWriteItems.
         let post = || {
-            self.http
-                .post(format!("{}/api/transactions", self.base))
-                .bearer_auth(self.token)
+            self.request(Method::POST, "/api/transactions")
                 .json(&body())
         };
         let (api, raw) = pair(
@@ -191,23 +201,15 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(post()).await;
-        rows.push(Row {
-            endpoint: "POST /api/transactions",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row("POST /api/transactions", (api, raw), post())
+                .await,
+        );
 
         // PUT /api/transactions/{id}: the same calls, on two transactions of its own.
         let (api_id, raw_id) = (self.create().await?, self.create().await?);
-        let put = || {
-            self.http
-                .put(format!("{}/api/transactions/{api_id}", self.base))
-                .bearer_auth(self.token)
-                .json(&body())
-        };
+        let put_path = format!("/api/transactions/{api_id}");
+        let put = || self.request(Method::PUT, &put_path).json(&body());
         let (api, raw) = pair(
             |_| send(put()),
             |_| async move {
@@ -237,14 +239,10 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(put()).await;
-        rows.push(Row {
-            endpoint: "PUT /api/transactions/{id}",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row("PUT /api/transactions/{id}", (api, raw), put())
+                .await,
+        );
 
         // DELETE /api/transactions/{id}: each round deletes a transaction made for it.
         let n = WARMUP + ROUNDS + 1;
@@ -254,11 +252,7 @@ impl Bench<'_> {
             api_ids.push(self.create().await?);
             raw_ids.push(self.create().await?);
         }
-        let delete = |id: u64| {
-            self.http
-                .delete(format!("{}/api/transactions/{id}", self.base))
-                .bearer_auth(self.token)
-        };
+        let delete = |id: u64| self.request(Method::DELETE, &format!("/api/transactions/{id}"));
         let raw_ids = &raw_ids;
         let (api, raw) = pair(
             |i| send(delete(api_ids[i])),
@@ -281,14 +275,14 @@ impl Bench<'_> {
             },
         )
         .await;
-        let units = self.units(delete(api_ids[n - 1])).await;
-        rows.push(Row {
-            endpoint: "DELETE /api/transactions/{id}",
-            calls: "BatchGetItem, then TransactWriteItems",
-            api,
-            raw,
-            units,
-        });
+        rows.push(
+            self.write_row(
+                "DELETE /api/transactions/{id}",
+                (api, raw),
+                delete(api_ids[n - 1]),
+            )
+            .await,
+        );
 
         // Reads.
         let id = self.create().await?;

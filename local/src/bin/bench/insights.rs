@@ -5,8 +5,10 @@
 
 use std::time::Duration;
 
-use shared::domain::{CategoryType, Currency, Money, Month, Transaction};
+use shared::domain::{CategoryType, Currency, Money, Month};
 use shared::store::Store;
+
+use super::global_transaction;
 
 /// Transactions of the insights user (bounded: writing them takes most of this section).
 pub const TRANSACTIONS: u64 = 10_000;
@@ -35,29 +37,19 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
         let (category_id, category_type) = CATEGORIES[(i % CATEGORIES.len() as u64) as usize];
         // Spread evenly over 1,096 days (2024-01-01 to 2026-12-31).
         let date = first + time::Duration::days((i * 1096 / TRANSACTIONS) as i64);
+        let id = loop {
+            let id = shared::domain::ids::new_id();
+            if taken.insert(id) {
+                break id;
+            }
+        };
         let txn = Money::new(
             rust_decimal::Decimal::new(100 + (i as i64 * 37) % 100_000, 2),
             Currency::eur(),
         )
-        .map(|amount| Transaction {
-            user_id,
-            id: loop {
-                let id = shared::domain::ids::new_id();
-                if taken.insert(id) {
-                    break id;
-                }
-            },
-            amount,
-            date,
-            note: None,
-            category_id,
-            category_type,
-            category_global: true,
-            provider_id: None,
-            tag_ids: vec![],
-            version: 1,
-            created_at: at,
-            updated_at: at,
+        .map(|amount| {
+            let category = (category_id, category_type);
+            global_transaction(user_id, id, amount, date, category, at)
         });
         txn.map(|t| (t, format!("bench:{i}")))
     });
