@@ -182,8 +182,8 @@ async fn main() -> anyhow::Result<()> {
     );
     let meter = meter::Meter::default();
     let state = state(&endpoint, &meter).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
+    let listener = local::listen("127.0.0.1:0").await?;
+    let base = format!("http://{}", axum::serve::Listener::local_addr(&listener)?);
     let app = local::app(state.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
     let http = reqwest::Client::new();
