@@ -38,7 +38,7 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   echo "# Benchmarks"
   echo
   echo "Written by \`make bench\` (\`scripts/bench.sh\`) on $(date -u +%Y-%m-%d) at commit" \
-    "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')," \
+    "\`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet -- . ':!BENCHMARKS.md' ':!docs/bench' 2>/dev/null || echo ' (with uncommitted changes)')," \
     "in $(( $(date +%s) - started )) s. Figures are measured, never asserted; they move with the machine, the ratios less."
   echo
   echo "- Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \

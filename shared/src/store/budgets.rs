@@ -184,7 +184,7 @@ impl Store {
     pub async fn purge_category_refs(&self, user_id: u64, category_id: u64) -> StoreResult<()> {
         let totals = self.category_totals(user_id, category_id).await?;
         // The index also holds totals written before totals left it: `totals` has them.
-        let mut budgets = self.category_refs(user_id, false, category_id).await?;
+        let mut budgets = self.category_refs(user_id, category_id).await?;
         budgets.retain(|k| get_s(k, "SK").is_ok_and(|sk| sk.starts_with(BUDGET_PREFIX)));
         for chunk in totals.chunks(25) {
             self.delete_batch(chunk.to_vec()).await?;

@@ -192,37 +192,41 @@ impl Store {
         user_id: u64,
         category_id: u64,
     ) -> StoreResult<Vec<Item>> {
-        let query = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .key_condition_expression("PK = :pk AND begins_with(SK, :agg)")
-            .expression_attribute_values(":pk", s(user_pk(user_id)))
-            .expression_attribute_values(":agg", s(AGG_PREFIX))
-            .projection_expression("PK, SK")
-            .consistent_read(true);
         let suffix = format!("#U{category_id}");
-        let mut keys = super::batch::query_all(query).await?;
+        let mut keys = self.keys_beginning(user_id, None, AGG_PREFIX).await?;
         keys.retain(|k| get_s(k, "SK").is_ok_and(|sk| sk.ends_with(&suffix)));
         Ok(keys)
     }
 
     /// The keys of every budget (and of the monthly totals written before totals left the
-    /// index) that refer to a category (one `Query` on the index per page).
+    /// index) that refer to an own category (one `Query` on the index per page).
     pub(crate) async fn category_refs(
         &self,
         user_id: u64,
-        global: bool,
         category_id: u64,
     ) -> StoreResult<Vec<Item>> {
+        let prefix = cat_ref_prefix(false, category_id);
+        self.keys_beginning(user_id, Some(LSI1), &prefix).await
+    }
+
+    /// The keys (`PK`, `SK`) of the user's items whose sort key in `index` (the table's
+    /// `SK` when `None`, else the local index's `LSI1SK`) begins with `prefix`: a strongly
+    /// consistent `Query`, every page.
+    async fn keys_beginning(
+        &self,
+        user_id: u64,
+        index: Option<&str>,
+        prefix: &str,
+    ) -> StoreResult<Vec<Item>> {
+        let sort_key = if index.is_some() { "LSI1SK" } else { "SK" };
         let query = self
             .client
             .query()
             .table_name(&self.table)
-            .index_name(LSI1)
-            .key_condition_expression("PK = :pk AND begins_with(LSI1SK, :ref)")
+            .set_index_name(index.map(str::to_owned))
+            .key_condition_expression(format!("PK = :pk AND begins_with({sort_key}, :prefix)"))
             .expression_attribute_values(":pk", s(user_pk(user_id)))
-            .expression_attribute_values(":ref", s(cat_ref_prefix(global, category_id)))
+            .expression_attribute_values(":prefix", s(prefix))
             .projection_expression("PK, SK")
             .consistent_read(true);
         super::batch::query_all(query).await
