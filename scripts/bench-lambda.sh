@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # BENCH_LAMBDA_PROFILE=bench-local (as `make bench` does) builds everything with the
 # benchmark's profile instead: the same opt-level "z" without cross-crate LTO and with 16
 # codegen units, which shares the dependencies `make bench` has built and links in seconds
-# instead of the ~20 minutes of fat LTO.
+# instead of the ~20 minutes that thin-LTO links of the twelve binaries took.
 PROFILE=${BENCH_LAMBDA_PROFILE:-release}
 FUNCTIONS=(auth transactions categories wallet users tags providers docs sync insights imports)
 packages=(-p lambda-floor)
