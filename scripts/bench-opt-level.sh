@@ -2,12 +2,15 @@
 # What opt-level costs or saves (issue 15): the Lambda benchmark of some functions and of
 # the floor, built with opt-level "z" (what `make package` ships; profile bench-local) and
 # with opt-level 3 (profile bench-o3), one build after the other and both measured in this
-# one run; prints cold and warm p50, peak memory and binary size side by side.
+# one run; prints cold and warm p50, peak memory and binary size side by side, and writes
+# them to docs/bench/opt-level.md (OUT=<file> elsewhere).
 #
 #   scripts/bench-opt-level.sh [fn,fn]     (default: transactions,wallet,categories,auth)
 #
-# Neither profile uses cross-crate LTO (the shipped release profile adds fat LTO); the
-# first run builds every function twice, about 10 minutes per profile on 2 cores.
+# Neither profile uses cross-crate LTO (the shipped release profile adds fat LTO); both
+# inherit Cargo.toml's package overrides (auth and users are built at 3 in every optimised
+# profile, so compare them with those lines removed). The first run builds every function
+# twice, about 10 minutes per profile on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ONLY=${1:-transactions,wallet,categories,auth}
@@ -16,6 +19,16 @@ for profile in bench-local bench-o3; do
   BENCH_LAMBDA_PROFILE=$profile scripts/bench-lambda.sh \
     --json "target/bench-report/opt-$profile.json" --only "$ONLY" > /dev/null
 done
+OUT=${OUT:-docs/bench/opt-level.md}
+{
+echo "# Opt-level: \"z\" against 3"
+echo
+echo "Written by \`scripts/bench-opt-level.sh $ONLY\` on $(date -u +%Y-%m-%d) at commit \`$(git rev-parse --short HEAD)\`" \
+  "($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores): the Lambda benchmark" \
+  "(20 cold starts, 300 warm invocations each, interleaved with the floor) of these functions built with profile" \
+  "\`bench-local\` (opt-level \"z\") and \`bench-o3\` (opt-level 3), both without cross-crate LTO and with the" \
+  "package overrides of \`Cargo.toml\`, measured one after the other in this run. Sizes unstripped."
+echo
 python3 - <<'PY'
 import json, os
 runs = {p: json.load(open(f"target/bench-report/opt-{p}.json")) for p in ("bench-local", "bench-o3")}
@@ -34,3 +47,4 @@ for a, b in zip(z, o3):
           f"| {a['vmhwm_kib'] / 1024:.1f} MiB | {b['vmhwm_kib'] / 1024:.1f} MiB "
           f"| {size('bench-local', binary):.2f} MiB | {size('bench-o3', binary):.2f} MiB |")
 PY
+} | tee "$OUT"
