@@ -19,12 +19,13 @@ use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    let open = OpenApiRouter::new()
         .routes(routes!(register))
         .routes(routes!(login))
         .routes(routes!(refresh))
-        .routes(routes!(logout))
-        .routes(routes!(logout_all))
+        .routes(routes!(logout));
+    let signed_in = OpenApiRouter::new().routes(routes!(logout_all));
+    docs::public("auth", open).merge(docs::protected("auth", signed_in))
 }
 
 pub fn router(state: AppState) -> Router {
@@ -104,7 +105,6 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
 #[utoipa::path(
     post,
     path = "/auth/register",
-    tag = "auth",
     request_body = RegisterRequest,
     responses(
         (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
@@ -162,7 +162,6 @@ pub struct LoginResponse {
 #[utoipa::path(
     post,
     path = "/auth/login",
-    tag = "auth",
     request_body = LoginRequest,
     responses(
         (status = 200, description = "Logged in", body = LoginResponse),
@@ -211,7 +210,6 @@ pub struct RefreshRequest {
 #[utoipa::path(
     post,
     path = "/auth/refresh",
-    tag = "auth",
     request_body = RefreshRequest,
     responses(
         (status = 200, description = "New tokens", body = LoginResponse),
@@ -232,7 +230,6 @@ async fn refresh(
 #[utoipa::path(
     post,
     path = "/auth/logout",
-    tag = "auth",
     request_body = RefreshRequest,
     responses(
         (status = 204, description = "Logged out (also when the token was unknown)"),
@@ -259,8 +256,6 @@ async fn logout(
 #[utoipa::path(
     post,
     path = "/auth/logout-all",
-    tag = "auth",
-    security(("bearer" = [])),
     responses(
         (status = 204, description = "Every session of the caller ended"),
         docs::ProtectedErrors,

@@ -19,9 +19,10 @@ use shared::store::categories::Category;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    let routes = OpenApiRouter::new()
         .routes(routes!(list, create))
-        .routes(routes!(read, update, remove))
+        .routes(routes!(read, update, remove));
+    docs::protected("categories", routes)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -78,8 +79,6 @@ pub struct ListQuery {
 #[utoipa::path(
     get,
     path = "/api/categories",
-    tag = "categories",
-    security(("bearer" = [])),
     params(ListQuery),
     responses(
         (status = 200, description = "Global categories, then the caller's own", body = Vec<CategoryResponse>),

@@ -75,8 +75,6 @@ category_body!(
 #[utoipa::path(
     post,
     path = "/api/categories",
-    tag = "categories",
-    security(("bearer" = [])),
     request_body = CategoryRequest,
     responses(
         (status = 201, description = "Created", body = CategoryResponse, headers(("Location" = String, description = "URL of the new category"), ("ETag" = String, description = "Version, for If-Match"))),
@@ -98,8 +96,6 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/categories/{id}",
-    tag = "categories",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
         (status = 200, description = "The category", body = CategoryResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
@@ -123,8 +119,6 @@ fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryRespon
 #[utoipa::path(
     put,
     path = "/api/categories/{id}",
-    tag = "categories",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body = CategoryUpdateRequest,
     responses(
@@ -148,8 +142,6 @@ pub async fn update(
 #[utoipa::path(
     delete,
     path = "/api/categories/{id}",
-    tag = "categories",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch),
     responses(
         (status = 204, description = "Deleted"),

@@ -27,9 +27,10 @@ pub fn api() -> OpenApiRouter<AppState> {
     // answers 413 with the exact bound).
     let (schemas, paths, import_routes) = routes!(import);
     let import_routes = import_routes.layer(DefaultBodyLimit::max(parse::MAX_FILE_BYTES + 1));
-    OpenApiRouter::new()
+    let routes = OpenApiRouter::new()
         .routes((schemas, paths, import_routes))
-        .routes(routes!(export))
+        .routes(routes!(export));
+    docs::protected("imports", routes)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -70,8 +71,6 @@ fn check_content_type(headers: &HeaderMap) -> ApiResult<()> {
 #[utoipa::path(
     post,
     path = "/api/imports",
-    tag = "imports",
-    security(("bearer" = [])),
     params(ImportQuery),
     request_body(content = String, content_type = "text/csv",
         description = "UTF-8 CSV (a BOM is accepted), a header row first; at most 5 MB and 3,000 data rows."),
@@ -116,8 +115,6 @@ async fn import(
 #[utoipa::path(
     get,
     path = "/api/export",
-    tag = "imports",
-    security(("bearer" = [])),
     params(ExportQuery),
     responses(
         (status = 200, description = "One page", content(

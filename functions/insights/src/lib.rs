@@ -17,10 +17,11 @@ use shared::http::{decimal, docs, finish, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    let routes = OpenApiRouter::new()
         .routes(routes!(monthly))
         .routes(routes!(list_budgets))
-        .routes(routes!(put_budget, delete_budget))
+        .routes(routes!(put_budget, delete_budget));
+    docs::protected("insights", routes)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -34,8 +35,6 @@ pub fn router(state: AppState) -> Router {
 #[utoipa::path(
     get,
     path = "/api/insights/monthly",
-    tag = "insights",
-    security(("bearer" = [])),
     params(MonthlyQuery),
     responses(
         (status = 200, description = "One entry per month of the range, oldest first", body = Vec<MonthInsightResponse>),
@@ -57,8 +56,6 @@ async fn monthly(
 #[utoipa::path(
     get,
     path = "/api/budgets/{month}",
-    tag = "insights",
-    security(("bearer" = [])),
     params(("month" = inline(dto::MonthParam), Path)),
     responses(
         (status = 200, description = "The month's budgets", body = Vec<BudgetResponse>),
@@ -87,8 +84,6 @@ async fn list_budgets(
 #[utoipa::path(
     put,
     path = "/api/budgets/{month}/{categoryId}",
-    tag = "insights",
-    security(("bearer" = [])),
     params(
         ("month" = inline(dto::MonthParam), Path),
         ("categoryId" = inline(docs::Id), Path),
@@ -116,8 +111,6 @@ async fn put_budget(
 #[utoipa::path(
     delete,
     path = "/api/budgets/{month}/{categoryId}",
-    tag = "insights",
-    security(("bearer" = [])),
     params(
         ("month" = inline(dto::MonthParam), Path),
         ("categoryId" = inline(docs::Id), Path),

@@ -19,7 +19,7 @@ use shared::store::feed::Op;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(sync))
+    docs::protected("sync", OpenApiRouter::new().routes(routes!(sync)))
 }
 
 pub fn router(state: AppState) -> Router {
@@ -126,8 +126,6 @@ fn change(c: &SyncChange) -> ApiResult<Change> {
 #[utoipa::path(
     get,
     path = "/api/sync",
-    tag = "sync",
-    security(("bearer" = [])),
     params(SyncQuery),
     responses(
         (status = 200, description = "One page of changes", body = SyncResponse),

@@ -83,8 +83,6 @@ pub struct BatchResponse {
 #[utoipa::path(
     post,
     path = "/api/transactions/batch",
-    tag = "transactions",
-    security(("bearer" = [])),
     request_body = BatchRequest,
     responses(
         (status = 200, description = "One result per operation", body = BatchResponse),

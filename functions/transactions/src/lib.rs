@@ -20,10 +20,11 @@ use shared::store::transactions::Transaction;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    let routes = OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(batch::batch))
-        .routes(routes!(read, update, remove))
+        .routes(routes!(read, update, remove));
+    docs::protected("transactions", routes)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -90,8 +91,6 @@ impl Keyed {
 #[utoipa::path(
     post,
     path = "/api/transactions",
-    tag = "transactions",
-    security(("bearer" = [])),
     params(IdempotencyKey),
     request_body = TransactionRequest,
     responses(
@@ -123,8 +122,6 @@ async fn create(
 #[utoipa::path(
     get,
     path = "/api/transactions",
-    tag = "transactions",
-    security(("bearer" = [])),
     params(ListQuery),
     responses(
         (status = 200, description = "One page, newest date first", body = Vec<TransactionResponse>, headers(
@@ -155,8 +152,6 @@ async fn list(
 #[utoipa::path(
     get,
     path = "/api/transactions/{id}",
-    tag = "transactions",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
         (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
@@ -177,8 +172,6 @@ async fn read(
 #[utoipa::path(
     put,
     path = "/api/transactions/{id}",
-    tag = "transactions",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
     request_body = TransactionRequest,
     responses(
@@ -208,8 +201,6 @@ async fn update(
 #[utoipa::path(
     delete,
     path = "/api/transactions/{id}",
-    tag = "transactions",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
     responses(
         (status = 204, description = "Deleted; the balance no longer counts it"),

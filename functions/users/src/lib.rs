@@ -28,11 +28,12 @@ pub fn api() -> OpenApiRouter<AppState> {
     let (schemas, paths, picture_routes) = routes!(picture::read, picture::store, picture::remove);
     let picture_routes =
         picture_routes.layer(DefaultBodyLimit::max(picture::MAX_PICTURE_BYTES + 1));
-    OpenApiRouter::new()
+    let routes = OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(me))
         .routes(routes!(read, update, remove))
-        .routes((schemas, paths, picture_routes))
+        .routes((schemas, paths, picture_routes));
+    docs::protected("users", routes)
 }
 
 pub fn router(state: AppState) -> Router {
@@ -68,8 +69,6 @@ pub struct ListQuery {
 #[utoipa::path(
     get,
     path = "/users",
-    tag = "users",
-    security(("bearer" = [])),
     params(ListQuery),
     responses(
         (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
@@ -103,8 +102,6 @@ async fn list(
 #[utoipa::path(
     get,
     path = "/users/me",
-    tag = "users",
-    security(("bearer" = [])),
     params(docs::IfNoneMatch),
     responses(
         (status = 200, description = "The caller", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
@@ -120,8 +117,6 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Versione
 #[utoipa::path(
     get,
     path = "/users/{id}",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
     responses(
         (status = 200, description = "The user", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
@@ -171,8 +166,6 @@ pub struct UpdateRequest {
 #[utoipa::path(
     put,
     path = "/users/{id}",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body = UpdateRequest,
     responses(
@@ -250,8 +243,6 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
 #[utoipa::path(
     delete,
     path = "/users/{id}",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path), docs::IfMatch),
     request_body(content = Option<DeleteRequest>, content_type = "application/json"),
     responses(

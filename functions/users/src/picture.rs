@@ -35,8 +35,6 @@ fn too_large() -> ApiError {
 #[utoipa::path(
     put,
     path = "/users/{id}/picture",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path)),
     request_body(description = "The image, at most 256 KiB", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
     responses(
@@ -95,8 +93,6 @@ fn parse_picture(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Ap
 #[utoipa::path(
     get,
     path = "/users/{id}/picture",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 200, description = "The image", content((docs::Image = "image/png"), (docs::Image = "image/jpeg"), (docs::Image = "image/webp"))),
@@ -128,8 +124,6 @@ pub async fn read(
 #[utoipa::path(
     delete,
     path = "/users/{id}/picture",
-    tag = "users",
-    security(("bearer" = [])),
     params(("id" = inline(docs::Id), Path)),
     responses(
         (status = 204, description = "Removed"),

@@ -19,7 +19,7 @@ use shared::store::wallet::Wallet;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(read, update))
+    docs::protected("wallet", OpenApiRouter::new().routes(routes!(read, update)))
 }
 
 pub fn router(state: AppState) -> Router {
@@ -66,8 +66,6 @@ impl TryFrom<&Wallet> for WalletResponse {
 #[utoipa::path(
     get,
     path = "/api/wallet",
-    tag = "wallet",
-    security(("bearer" = [])),
     params(docs::IfNoneMatch),
     responses(
         (status = 200, description = "The wallet", body = WalletResponse, headers(("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
@@ -118,8 +116,6 @@ fn parse_currency(v: &Value) -> Option<Currency> {
 #[utoipa::path(
     put,
     path = "/api/wallet",
-    tag = "wallet",
-    security(("bearer" = [])),
     params(docs::IfMatch),
     request_body = WalletRequest,
     responses(

@@ -3,11 +3,12 @@
 //! exact decimal numbers, and the bearer security scheme.
 
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{KnownFormat, RefOr, SchemaFormat};
 use utoipa::{Modify, PartialSchema, ToResponse, ToSchema};
 
-use super::Problem;
+use super::{AppState, Problem};
+use utoipa_axum::router::OpenApiRouter;
 
 /// Data is invalid (format or business rule); `errors` lists the fields at fault.
 #[derive(ToResponse)]
@@ -352,6 +353,45 @@ pub fn currency_code() -> ObjectBuilder {
         .min_length(Some(3))
         .max_length(Some(3))
         .description(Some("ISO 4217 currency code"))
+}
+
+/// A function's documented routes that need a bearer token: each operation is tagged with
+/// the function's group and declares the `bearer` scheme, so no handler repeats either.
+/// Their handlers take [`AuthUser`](super::auth::AuthUser), which is what enforces it; the
+/// openapi crate's tests check that exactly the public operations lack the scheme.
+pub fn protected(group: &str, routes: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    in_group(
+        group,
+        Some(SecurityRequirement::new("bearer", Vec::<String>::new())),
+        routes,
+    )
+}
+
+/// A function's documented routes that anyone may call (registration, login, refresh),
+/// tagged with the function's group.
+pub fn public(group: &str, routes: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    in_group(group, None, routes)
+}
+
+fn in_group(
+    group: &str,
+    security: Option<SecurityRequirement>,
+    mut routes: OpenApiRouter<AppState>,
+) -> OpenApiRouter<AppState> {
+    for item in routes.get_openapi_mut().paths.paths.values_mut() {
+        let ops = [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for op in ops.into_iter().flatten() {
+            op.tags = Some(vec![group.to_owned()]);
+            op.security = security.clone().map(|s| vec![s]);
+        }
+    }
+    routes
 }
 
 /// Adds the bearer scheme (`Authorization: Bearer <token>`) used by protected operations.

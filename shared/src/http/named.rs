@@ -131,7 +131,7 @@ macro_rules! named_resource_api {
         }
 
         /// The caller's own, by name.
-        #[utoipa::path(get, path = $path, tag = $tag, security(("bearer" = [])),
+        #[utoipa::path(get, path = $path,
             responses(
                 (status = 200, description = "All of the caller's", body = Vec<$output>),
                 docs::ProtectedErrors,
@@ -142,7 +142,7 @@ macro_rules! named_resource_api {
         }
 
         /// Creates one; names are unique per user, ignoring case.
-        #[utoipa::path(post, path = $path, tag = $tag, security(("bearer" = [])), request_body = $input,
+        #[utoipa::path(post, path = $path, request_body = $input,
             responses(
                 (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"), ("ETag" = String, description = "Version, for If-Match"))),
                 docs::CreateErrors,
@@ -157,7 +157,7 @@ macro_rules! named_resource_api {
         }
 
         /// One of the caller's own.
-        #[utoipa::path(get, path = $item_path, tag = $tag, security(("bearer" = [])),
+        #[utoipa::path(get, path = $item_path,
             params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
             responses(
                 (status = 200, description = "Found", body = $output, headers(("ETag" = String, description = "Version, for If-Match"))),
@@ -174,7 +174,7 @@ macro_rules! named_resource_api {
         }
 
         /// Renames one of the caller's own.
-        #[utoipa::path(put, path = $item_path, tag = $tag, security(("bearer" = [])), request_body = $input,
+        #[utoipa::path(put, path = $item_path, request_body = $input,
             params(("id" = inline(docs::Id), Path), docs::IfMatch),
             responses(
                 (status = 200, description = "Renamed", body = $output, headers(("ETag" = String, description = "New version"))),
@@ -192,7 +192,7 @@ macro_rules! named_resource_api {
         }
 
         /// Deletes one of the caller's own, unless transactions use it.
-        #[utoipa::path(delete, path = $item_path, tag = $tag, security(("bearer" = [])),
+        #[utoipa::path(delete, path = $item_path,
             params(("id" = inline(docs::Id), Path), docs::IfMatch),
             responses(
                 (status = 204, description = "Deleted"),
@@ -209,9 +209,10 @@ macro_rules! named_resource_api {
 
         /// The routes with their documentation: a route cannot exist without it.
         pub fn api() -> utoipa_axum::router::OpenApiRouter<AppState> {
-            utoipa_axum::router::OpenApiRouter::new()
+            let routes = utoipa_axum::router::OpenApiRouter::new()
                 .routes(utoipa_axum::routes!(list, create))
-                .routes(utoipa_axum::routes!(read, update, remove))
+                .routes(utoipa_axum::routes!(read, update, remove));
+            docs::protected($tag, routes)
         }
 
         pub fn router(state: AppState) -> axum::Router {
