@@ -34,29 +34,36 @@ impl Transaction {
     }
 }
 
+/// A DEBIT transaction of `cents` in EUR, in a global category, for unit tests to vary.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::Currency;
-
-    #[test]
-    fn debits_subtract_and_credits_add() {
-        let eur = Currency::from_code("EUR").unwrap();
-        let mut t = Transaction {
+impl Transaction {
+    pub(crate) fn example(date: Date, category_id: u64, cents: i64) -> Self {
+        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
+        Self {
             user_id: 1,
             id: 2,
-            amount: Money::new(Decimal::new(4210, 2), eur).unwrap(),
-            date: time::macros::date!(2026 - 11 - 03),
+            amount: Money::new(Decimal::new(cents, 2), super::Currency::eur()).unwrap(),
+            date,
             note: None,
-            category_id: 4,
+            category_id,
             category_type: CategoryType::Debit,
             category_global: true,
             provider_id: None,
             tag_ids: vec![],
             version: 1,
-            created_at: Timestamp::parse("2026-11-03T10:00:00").unwrap(),
-            updated_at: Timestamp::parse("2026-11-03T10:00:00").unwrap(),
-        };
+            created_at: at,
+            updated_at: at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debits_subtract_and_credits_add() {
+        let mut t = Transaction::example(time::macros::date!(2026 - 11 - 03), 4, 4210);
         assert_eq!(t.signed_amount(), Decimal::new(-4210, 2));
         t.category_type = CategoryType::Credit;
         assert_eq!(t.signed_amount(), Decimal::new(4210, 2));

@@ -176,9 +176,7 @@ impl Store {
     /// True when anything is left in the user's partition.
     pub async fn has_user_items(&self, user_id: u64) -> StoreResult<bool> {
         let out = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .key_condition_expression("PK = :pk")
             .expression_attribute_values(":pk", s(user_pk(user_id)))
             .projection_expression("PK")
@@ -198,9 +196,7 @@ impl Store {
                 return Ok(Purge::Partial { items: deleted });
             }
             let out = self
-                .client
-                .query()
-                .table_name(&self.table)
+                .query_table()
                 .key_condition_expression("PK = :pk")
                 .expression_attribute_values(":pk", s(&pk))
                 .projection_expression("PK, SK")

@@ -202,9 +202,7 @@ impl Store {
         limit: i32,
     ) -> StoreResult<Vec<Entry>> {
         let out = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
             .expression_attribute_values(":pk", s(feed.pk()))
             .expression_attribute_values(":from", s(change_sk(after.saturating_add(1))))
@@ -302,9 +300,7 @@ impl Store {
             std::collections::HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s(sk))])
         });
         let out = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
             .expression_attribute_values(":pk", s(&pk))
             .expression_attribute_values(":prefix", s(prefix))

@@ -131,9 +131,7 @@ impl Store {
         let mut start = None;
         loop {
             let page = self
-                .client
-                .query()
-                .table_name(&self.table)
+                .query_table()
                 .key_condition_expression("PK = :pk AND SK BETWEEN :lo AND :hi")
                 .expression_attribute_values(":pk", s(user_pk(user_id)))
                 .expression_attribute_values(":lo", s(format!("{AGG_PREFIX}{from}#")))
@@ -220,9 +218,7 @@ impl Store {
     ) -> StoreResult<Vec<Item>> {
         let sort_key = if index.is_some() { "LSI1SK" } else { "SK" };
         let query = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .set_index_name(index.map(str::to_owned))
             .key_condition_expression(format!("PK = :pk AND begins_with({sort_key}, :prefix)"))
             .expression_attribute_values(":pk", s(user_pk(user_id)))
@@ -236,31 +232,10 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::time::Timestamp;
-    use crate::domain::{Currency, Money};
-
-    fn txn(date: time::Date, category_id: u64, amount: i64) -> Transaction {
-        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        Transaction {
-            user_id: 1,
-            id: 2,
-            amount: Money::new(Decimal::new(amount, 2), Currency::eur()).unwrap(),
-            date,
-            note: None,
-            category_id,
-            category_type: CategoryType::Debit,
-            category_global: true,
-            provider_id: None,
-            tag_ids: vec![],
-            version: 1,
-            created_at: at,
-            updated_at: at,
-        }
-    }
 
     #[test]
     fn an_update_moves_the_amount_between_months_and_nets_what_did_not_change() {
-        let old = txn(time::macros::date!(2026 - 01 - 31), 4, 1250);
+        let old = Transaction::example(time::macros::date!(2026 - 01 - 31), 4, 1250);
         let mut totals = MonthTotals::default();
         totals.add(&old, -1);
         totals.add(&old, 1);
@@ -269,7 +244,7 @@ mod tests {
             .values()
             .all(|c| c.total.is_zero() && c.count == 0));
 
-        let new = txn(time::macros::date!(2026 - 02 - 01), 4, 1000);
+        let new = Transaction::example(time::macros::date!(2026 - 02 - 01), 4, 1000);
         let mut totals = MonthTotals::default();
         totals.add(&old, -1);
         totals.add(&new, 1);

@@ -29,6 +29,7 @@ pub mod wallet;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::Client;
 
@@ -159,22 +160,25 @@ impl Store {
         }
     }
 
+    /// A `Query` of the table, for the caller to complete and send.
+    fn query_table(&self) -> QueryFluentBuilder {
+        self.client.query().table_name(&self.table)
+    }
+
     /// An `UpdateItem` of the item at (`pk`, `sk`), for the caller to complete and send.
     fn update_at(&self, pk: &str, sk: &str) -> UpdateItemFluentBuilder {
-        let key = batch::key(pk, sk);
         self.client
             .update_item()
             .table_name(&self.table)
-            .set_key(Some(key))
+            .set_key(Some(batch::key(pk, sk)))
     }
 
     /// A `DeleteItem` of the item at (`pk`, `sk`), for the caller to complete and send.
     fn delete_at(&self, pk: &str, sk: &str) -> DeleteItemFluentBuilder {
-        let key = batch::key(pk, sk);
         self.client
             .delete_item()
             .table_name(&self.table)
-            .set_key(Some(key))
+            .set_key(Some(batch::key(pk, sk)))
     }
 
     /// Builds a client from the environment (region, credentials) with an optional

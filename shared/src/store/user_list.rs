@@ -66,9 +66,7 @@ impl Store {
         limit: i32,
     ) -> StoreResult<ShardPage> {
         let mut query = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .index_name(GSI1)
             .expression_attribute_values(":pk", s(pk))
             .limit(limit);

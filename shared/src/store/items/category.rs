@@ -70,37 +70,3 @@ impl TryFrom<&Item> for Category {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::time::Timestamp;
-    use crate::domain::CategoryType;
-
-    #[test]
-    fn own_and_global_categories_survive_their_items() {
-        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        let mut c = Category {
-            id: 99,
-            owner: Some(7),
-            name: "Pets".into(),
-            icon: "paw".into(),
-            color: "#8E24AA".into(),
-            category_type: CategoryType::Debit,
-            use_count: 3,
-            version: 2,
-            created_at: at,
-            updated_at: at,
-        };
-        assert_eq!(partitions(&c), ["USER#7"]);
-        assert_eq!(Category::try_from(&to_item(&c, "USER#7")).unwrap(), c);
-        c.owner = None;
-        let copies = partitions(&c);
-        assert_eq!(copies.len() as u64, 1 + SHARDS);
-        for pk in &copies {
-            assert_eq!(Category::try_from(&to_item(&c, pk)).unwrap(), c);
-            assert_eq!(to_item(&c, pk)["isGlobal"], AttributeValue::Bool(true));
-        }
-        assert!(copies.contains(&category_pk(7, true)));
-    }
-}

@@ -6,6 +6,9 @@ pub mod transaction;
 pub mod user;
 pub mod wallet;
 
+#[cfg(test)]
+mod tests;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::attr::{get_opt_u64, get_s, get_timestamp, n, s, Item};

@@ -52,32 +52,3 @@ impl TryFrom<&Item> for User {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::time::Timestamp;
-
-    #[test]
-    fn a_user_survives_the_profile_item() {
-        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        let u = User {
-            id: 7,
-            email: "Ann@Example.com".into(),
-            first_name: "Ann".into(),
-            last_name: "Lee".into(),
-            password_hash: "$argon2id$...".into(),
-            role: Role::Admin,
-            session_epoch: 3,
-            version: 4,
-            created_at: at,
-            updated_at: at,
-        };
-        let item = to_item(&u);
-        assert_eq!(item["GSI1SK"].as_s().unwrap(), "USER#7");
-        assert_eq!(User::try_from(&item).unwrap(), u);
-        let mut old = item.clone();
-        old.remove("sessionEpoch");
-        assert_eq!(User::try_from(&old).unwrap().session_epoch, 0);
-    }
-}

@@ -39,19 +39,3 @@ impl TryFrom<&Item> for Wallet {
         })
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::time::Timestamp;
-
-    #[test]
-    fn a_wallet_survives_its_item() {
-        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        let mut w = Wallet::new_default(7, 8, at);
-        w.txn_sum = rust_decimal::Decimal::new(-1250, 2);
-        w.txn_count = 2;
-        assert_eq!(Wallet::try_from(&to_item(&w)).unwrap(), w);
-        assert_eq!(w.balance().to_string(), "-12.50");
-    }
-}

@@ -113,9 +113,7 @@ impl Store {
             add("contains(noteLc, :q)", ":q", s(q.to_lowercase()));
         }
         let out = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .index_name(LSI1)
             .key_condition_expression("PK = :pk AND LSI1SK BETWEEN :lo AND :hi")
             .set_filter_expression(if conditions.is_empty() {
