@@ -104,27 +104,8 @@ impl Store {
         idempotency: Option<(&str, &str)>,
         now: &str,
     ) -> StoreResult<()> {
-        let mut tx = TxItems::new(self);
-        known_head(&mut tx, new.user_id, head);
-        tx.put(
-            super::super::items::transaction::to_item(new),
-            Some("attribute_exists(PK) AND version = :v"),
-            Some(Item::from([(":v".into(), n(old.version))])),
-        )?;
-        let mut deltas = Deltas::default();
-        deltas.add(old, -1);
-        deltas.add(new, 1);
-        deltas.emit(&mut tx, now)?;
-        tx.record(Change::upsert(
-            Feed::User(new.user_id),
-            Entity::Transaction,
-            new.id,
-            new.version,
-        ));
-        if let Some(key) = idempotency {
-            put_idempotency(&mut tx, new, key, "update", Some(new))?;
-        }
-        self.transact(tx).await
+        self.write_over(old, Some(new), head, idempotency, now)
+            .await
     }
 
     /// Deletes `old` if it is still the stored version, reverting its balance change and
@@ -136,25 +117,45 @@ impl Store {
         idempotency: Option<(&str, &str)>,
         now: &str,
     ) -> StoreResult<()> {
+        self.write_over(old, None, head, idempotency, now).await
+    }
+
+    /// Replaces `old` by `new`, or deletes it without one, in one transaction with the
+    /// counters, the feed entry and the idempotency record; conditional on `old` still
+    /// being the stored version.
+    async fn write_over(
+        &self,
+        old: &Transaction,
+        new: Option<&Transaction>,
+        head: Option<u64>,
+        idempotency: Option<(&str, &str)>,
+        now: &str,
+    ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         known_head(&mut tx, old.user_id, head);
-        tx.delete(
-            &user_pk(old.user_id),
-            &txn_sk(old.id),
-            Some("attribute_exists(PK) AND version = :v"),
-            Some(Item::from([(":v".into(), n(old.version))])),
-        )?;
+        let still_at_old = Some("attribute_exists(PK) AND version = :v");
+        let values = Some(Item::from([(":v".into(), n(old.version))]));
         let mut deltas = Deltas::default();
         deltas.add(old, -1);
+        type Record = fn(Feed, Entity, u64, u64) -> Change;
+        let (change, op): (Record, &str) = match new {
+            Some(new) => {
+                let item = super::super::items::transaction::to_item(new);
+                tx.put(item, still_at_old, values)?;
+                deltas.add(new, 1);
+                (Change::upsert, "update")
+            }
+            None => {
+                tx.delete(&user_pk(old.user_id), &txn_sk(old.id), still_at_old, values)?;
+                (Change::delete, "delete")
+            }
+        };
         deltas.emit(&mut tx, now)?;
-        tx.record(Change::delete(
-            Feed::User(old.user_id),
-            Entity::Transaction,
-            old.id,
-            old.version,
-        ));
+        let after = new.unwrap_or(old);
+        let feed = Feed::User(old.user_id);
+        tx.record(change(feed, Entity::Transaction, old.id, after.version));
         if let Some(key) = idempotency {
-            put_idempotency(&mut tx, old, key, "delete", None)?;
+            put_idempotency(&mut tx, after, key, op, new)?;
         }
         self.transact(tx).await
     }
