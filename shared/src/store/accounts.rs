@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, DeleteRequest, WriteRequest};
 use futures::stream::{self, TryStreamExt};
 
 use super::attr::{get_s, n, s, Item};
-use super::feed::{Change, Entity, Feed};
+use super::feed::Entity;
 use super::keys::{email_pk, user_pk, users_index_pk, EMAIL_SK, PROFILE, WALLET};
 use super::transact::TxItems;
 use super::users::{Role, UserRecord};
@@ -130,12 +130,7 @@ impl Store {
             values,
             names,
         )?;
-        tx.record(Change::upsert(
-            Feed::User(current.id),
-            Entity::User,
-            current.id,
-            next.version,
-        ));
+        tx.upserted(current.id, Entity::User, current.id, next.version);
         if let Some((old, new)) = &email_swap {
             tx.delete(&email_pk(old), EMAIL_SK, None, None)?;
             let item = Item::from([

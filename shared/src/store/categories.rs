@@ -204,12 +204,7 @@ impl Store {
             &mut values,
         );
         tx.delete(&pk, &sk, Some(&condition), Some(values))?;
-        tx.record(Change::delete(
-            Feed::User(user_id),
-            Entity::Category,
-            current.id,
-            current.version,
-        ));
+        tx.deleted(user_id, Entity::Category, current.id, current.version);
         self.count_on_profile(&mut tx, user_id, "categoryCount", -1, MAX_OWN_CATEGORIES)?;
         match self.transact(tx).await {
             Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),

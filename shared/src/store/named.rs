@@ -2,7 +2,7 @@
 //! user, counted on the profile (bounded), and undeletable while a transaction uses them.
 
 use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
-use super::feed::{Change, Entity, Feed};
+use super::feed::Entity;
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult};
@@ -115,7 +115,7 @@ impl Store {
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
         tx.on_conflict(ConflictKind::IdTaken);
-        tx.record(Change::upsert(Feed::User(user_id), kind.entity(), id, 1));
+        tx.upserted(user_id, kind.entity(), id, 1);
         tx.put(
             reservation(user_id, kind, name, id),
             Some("attribute_not_exists(PK)"),
@@ -249,12 +249,7 @@ impl Store {
             tx.on_conflict(ConflictKind::NameTaken);
         }
         let version = current.version + 1;
-        tx.record(Change::upsert(
-            Feed::User(user_id),
-            kind.entity(),
-            current.id,
-            version,
-        ));
+        tx.upserted(user_id, kind.entity(), current.id, version);
         match self.transact(tx).await {
             Ok(()) => Ok(NamedRecord {
                 name: name.to_owned(),
@@ -296,12 +291,7 @@ impl Store {
             Some(values),
         )?;
         tx.on_conflict(ConflictKind::InUse);
-        tx.record(Change::delete(
-            Feed::User(user_id),
-            kind.entity(),
-            current.id,
-            current.version,
-        ));
+        tx.deleted(user_id, kind.entity(), current.id, current.version);
         tx.delete(&user_pk(user_id), &kind.name_sk(&current.name), None, None)?;
         self.count_on_profile(
             &mut tx,

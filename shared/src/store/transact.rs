@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::{
 use std::collections::BTreeMap;
 
 use super::attr::{n, s, Item};
-use super::feed::{entry_item, head_update, now_ms, Change, Feed, FEED_SK};
+use super::feed::{entry_item, head_update, now_ms, Change, Entity, Feed, FEED_SK};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
 /// A feed head that moved meanwhile (or writers that kept conflicting) is read again and
@@ -65,6 +65,16 @@ impl<'a> TxItems<'a> {
     pub fn record(&mut self, change: Change) -> &mut Self {
         self.changes.push(change);
         self
+    }
+
+    /// Records in the user's feed that their `entity` `id` now is at `version`.
+    pub fn upserted(&mut self, user_id: u64, entity: Entity, id: u64, version: u64) -> &mut Self {
+        self.record(Change::upsert(Feed::User(user_id), entity, id, version))
+    }
+
+    /// Records in the user's feed that their `entity` `id` (last at `version`) is gone.
+    pub fn deleted(&mut self, user_id: u64, entity: Entity, id: u64, version: u64) -> &mut Self {
+        self.record(Change::delete(Feed::User(user_id), entity, id, version))
     }
 
     /// The feed's head as read with the write's other items (saves reading it again).

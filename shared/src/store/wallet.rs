@@ -4,7 +4,7 @@
 //! so `amountBalance = initialBalance + txnSum` is always exact and current (O(1) read).
 
 use super::attr::{n, s, Item};
-use super::feed::{head_seq, Change, Entity, Feed, FEED_SK};
+use super::feed::{head_seq, Entity, Feed, FEED_SK};
 use super::keys::{user_pk, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
@@ -82,12 +82,7 @@ impl Store {
             values,
             Some(std::collections::HashMap::from([("#name".to_owned(), "name".to_owned())])),
         )?;
-        tx.record(Change::upsert(
-            Feed::User(current.user_id),
-            Entity::Wallet,
-            current.id,
-            next.version,
-        ));
+        tx.upserted(current.user_id, Entity::Wallet, current.id, next.version);
         match self.transact(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
                 match self.get_wallet(current.user_id).await? {

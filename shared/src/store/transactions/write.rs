@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 
 use super::super::attr::{n, s, Item};
-use super::super::feed::{Change, Entity, Feed};
+use super::super::feed::{Entity, Feed};
 use super::super::insights::MonthTotals;
 use super::super::items::category::category_pk;
 use super::super::keys::{
@@ -137,25 +137,24 @@ impl Store {
         let values = Some(Item::from([(":v".into(), n(old.version))]));
         let mut deltas = Deltas::default();
         deltas.add(old, -1);
-        type Record = fn(Feed, Entity, u64, u64) -> Change;
-        let (change, op): (Record, &str) = match new {
+        let (user_id, id) = (old.user_id, old.id);
+        let op = match new {
             Some(new) => {
                 let item = super::super::items::transaction::to_item(new);
                 tx.put(item, still_at_old, values)?;
                 deltas.add(new, 1);
-                (Change::upsert, "update")
+                tx.upserted(user_id, Entity::Transaction, id, new.version);
+                "update"
             }
             None => {
-                tx.delete(&user_pk(old.user_id), &txn_sk(old.id), still_at_old, values)?;
-                (Change::delete, "delete")
+                tx.delete(&user_pk(user_id), &txn_sk(id), still_at_old, values)?;
+                tx.deleted(user_id, Entity::Transaction, id, old.version);
+                "delete"
             }
         };
         deltas.emit(&mut tx, now)?;
-        let after = new.unwrap_or(old);
-        let feed = Feed::User(old.user_id);
-        tx.record(change(feed, Entity::Transaction, old.id, after.version));
         if let Some(key) = idempotency {
-            put_idempotency(&mut tx, after, key, op, new)?;
+            put_idempotency(&mut tx, new.unwrap_or(old), key, op, new)?;
         }
         self.transact(tx).await
     }
@@ -206,12 +205,7 @@ pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result
         None,
     )?;
     tx.on_conflict(ConflictKind::IdTaken);
-    tx.record(Change::upsert(
-        Feed::User(txn.user_id),
-        Entity::Transaction,
-        txn.id,
-        txn.version,
-    ));
+    tx.upserted(txn.user_id, Entity::Transaction, txn.id, txn.version);
     Ok(())
 }
 
