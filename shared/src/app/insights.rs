@@ -319,16 +319,10 @@ pub async fn delete_budget(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::invalid_fields as fields;
 
     fn m(s: &str) -> Month {
         Month::parse(s).unwrap()
-    }
-
-    fn fields(e: AppError) -> Vec<String> {
-        match e {
-            AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
-            e => panic!("{e:?}"),
-        }
     }
 
     #[test]

@@ -57,6 +57,15 @@ impl AppError {
     }
 }
 
+/// The fields an `Invalid` error names, in order; any other error fails the test.
+#[cfg(test)]
+pub(crate) fn invalid_fields(e: AppError) -> Vec<String> {
+    match e {
+        AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
+        other => panic!("expected Invalid, got {other:?}"),
+    }
+}
+
 impl From<anyhow::Error> for AppError {
     fn from(e: anyhow::Error) -> Self {
         // A saturated password hasher is an outage of this instance, not a bug.

@@ -391,6 +391,7 @@ pub fn invalid_cursor() -> AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::invalid_fields as violations;
     use crate::domain::CategoryType;
     use crate::store::categories::Category;
     use crate::store::wallet::Wallet;
@@ -428,13 +429,6 @@ mod tests {
             wallet: Some(Wallet::new_default(7, 1, at("2026-11-01T00:00:00"))),
             category: Some(category),
             ..Default::default()
-        }
-    }
-
-    fn violations(e: AppError) -> Vec<String> {
-        match e {
-            AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
-            other => panic!("expected Invalid, got {other:?}"),
         }
     }
 
