@@ -10,7 +10,7 @@ use shared::app::accounts::{self as service, Registration, Session};
 use shared::auth::token::ACCESS_TTL_SECS;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::{Email, Password};
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::client::ClientAddr;
 use shared::http::extract::Json;
 use shared::http::respond::Created;
@@ -262,10 +262,7 @@ async fn logout(
         (status = 503, response = docs::Unavailable),
     )
 )]
-async fn logout_all(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    user: AuthUser,
-) -> ApiResult<StatusCode> {
-    service::logout_all(&state.store, user.id).await?;
+async fn logout_all(me: Caller) -> ApiResult<StatusCode> {
+    service::logout_all(me.store(), me.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -2,7 +2,6 @@
 
 mod write;
 
-use axum::extract::State;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -12,7 +11,7 @@ use write::{
 };
 
 use shared::domain::CategoryType;
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::categories::Category;
@@ -85,17 +84,13 @@ pub struct ListQuery {
         docs::ListErrors,
     )
 )]
-async fn list(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Query(q): Query<ListQuery>,
-) -> ApiResult<Json<Vec<CategoryResponse>>> {
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Json<Vec<CategoryResponse>>> {
     let wanted = match q.category_type.as_deref() {
         None => None,
         Some(t) => Some(CategoryType::parse(t).ok_or_else(|| {
             ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
         })?),
     };
-    let all = shared::app::categories::list(&state.store, user.id, wanted).await?;
+    let all = shared::app::categories::list(me.store(), me.id, wanted).await?;
     Ok(Json(all.into_iter().map(CategoryResponse::from).collect()))
 }

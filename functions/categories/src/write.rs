@@ -5,17 +5,16 @@
 //! because any user's transactions may use them and counting those uses would make a
 //! global category an item written by every user.
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::CategoryResponse;
 use shared::app::categories::{self as service, parse_fields, CategoryFields};
 use shared::domain::CategoryType;
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path};
 use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, ApiResult, AppState};
+use shared::http::{docs, ApiResult};
 use utoipa::ToSchema;
 
 /// A category body: the fields a create and an update share, then `$extra` ones. Both
@@ -82,12 +81,11 @@ category_body!(
     )
 )]
 pub async fn create(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Json(body): Json<CategoryRequest>,
 ) -> ApiResult<Created<CategoryResponse>> {
     let fields = body.fields()?;
-    let record = service::create(&state.store, user.id, fields, body.is_global).await?;
+    let record = service::create(me.store(), me.id, fields, body.is_global).await?;
     let version = record.version;
     Ok(Created::at(format!("/api/categories/{}", record.id), record.into()).versioned(version))
 }
@@ -103,12 +101,8 @@ pub async fn create(
         docs::ReadErrors,
     )
 )]
-pub async fn read(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<Versioned<CategoryResponse>> {
-    Ok(versioned(service::get(&state.store, user.id, id).await?))
+pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<CategoryResponse>> {
+    Ok(versioned(service::get(me.store(), me.id, id).await?))
 }
 
 fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryResponse> {
@@ -127,14 +121,13 @@ fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryRespon
     )
 )]
 pub async fn update(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<CategoryUpdateRequest>,
 ) -> ApiResult<Versioned<CategoryResponse>> {
     let fields = body.fields()?;
-    let updated = service::update(&state.store, user.id, id, fields, expected).await?;
+    let updated = service::update(me.store(), me.id, id, fields, expected).await?;
     Ok(versioned(updated))
 }
 
@@ -149,11 +142,10 @@ pub async fn update(
     )
 )]
 pub async fn remove(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(&state.store, user.id, id, expected).await?;
+    service::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -7,7 +7,7 @@ pub mod export;
 pub mod parse;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -16,7 +16,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use dto::{DryRunReport, ExportQuery, ImportQuery, ImportResult};
 use export::ExportFormat;
 use shared::app::imports::{self as service, ImportOptions};
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
 use shared::http::respond::with_next;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
@@ -81,8 +81,7 @@ fn check_content_type(headers: &HeaderMap) -> ApiResult<()> {
     )
 )]
 async fn import(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Query(query): Query<ImportQuery>,
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
@@ -97,7 +96,7 @@ async fn import(
         default_category_id: params.default_category_id,
         dry_run: params.dry_run,
     };
-    let report = service::import(&state.store, user.id, file, options).await?;
+    let report = service::import(me.store(), me.id, file, options).await?;
     Ok(if params.dry_run {
         Json(DryRunReport::from(report)).into_response()
     } else {
@@ -124,19 +123,15 @@ async fn import(
         docs::ListErrors,
     )
 )]
-async fn export(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Query(query): Query<ExportQuery>,
-) -> ApiResult<Response> {
+async fn export(me: Caller, Query(query): Query<ExportQuery>) -> ApiResult<Response> {
     let format = ExportFormat::parse(query.format.as_deref())?;
-    let cursors = state.tokens.cursors();
-    let open = |c: &String| export::open_cursor(cursors, user.id, format, c);
+    let cursors = me.state.tokens.cursors();
+    let open = |c: &String| export::open_cursor(cursors, me.id, format, c);
     let position = query.cursor.as_ref().map(open).transpose()?;
-    let page = export::page(&state, user.id, format, position).await?;
+    let page = export::page(&me.state, me.id, format, position).await?;
     let next = page
         .next
-        .map(|p| export::next_url(cursors, user.id, format, &p));
+        .map(|p| export::next_url(cursors, me.id, format, &p));
     let content_type = [(header::CONTENT_TYPE, format.content_type())];
     Ok(with_next(next, (content_type, page.body).into_response()))
 }

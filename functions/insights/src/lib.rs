@@ -4,14 +4,13 @@
 
 mod dto;
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{BudgetRequest, BudgetResponse, MonthInsightResponse, MonthlyQuery};
 use shared::app::insights as service;
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::{decimal, docs, finish, ApiResult, AppState};
 
@@ -42,12 +41,11 @@ pub fn router(state: AppState) -> Router {
     )
 )]
 async fn monthly(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Query(query): Query<MonthlyQuery>,
 ) -> ApiResult<Json<Vec<MonthInsightResponse>>> {
     let (from, to) = service::parse_range(query.from.as_deref(), query.to.as_deref())?;
-    let insights = service::monthly(&state.store, user.id, from, to).await?;
+    let insights = service::monthly(me.store(), me.id, from, to).await?;
     Ok(Json(dto::insights(&insights)))
 }
 
@@ -63,12 +61,11 @@ async fn monthly(
     )
 )]
 async fn list_budgets(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(month): Path<String>,
 ) -> ApiResult<Json<Vec<BudgetResponse>>> {
     let month = service::parse_path_month(&month)?;
-    let budgets = service::budgets(&state.store, user.id, month).await?;
+    let budgets = service::budgets(me.store(), me.id, month).await?;
     Ok(Json(
         budgets
             .items
@@ -95,15 +92,14 @@ async fn list_budgets(
     )
 )]
 async fn put_budget(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path((month, category_id)): Path<(String, u64)>,
     Json(body): Json<BudgetRequest>,
 ) -> ApiResult<Json<BudgetResponse>> {
     let month = service::parse_path_month(&month)?;
     let amount = decimal::from_json(&body.amount, false);
     let (status, currency) =
-        service::put_budget(&state.store, user.id, month, category_id, amount).await?;
+        service::put_budget(me.store(), me.id, month, category_id, amount).await?;
     Ok(Json(BudgetResponse::new(&status, currency)))
 }
 
@@ -121,11 +117,10 @@ async fn put_budget(
     )
 )]
 async fn delete_budget(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path((month, category_id)): Path<(String, u64)>,
 ) -> ApiResult<StatusCode> {
     let month = service::parse_path_month(&month)?;
-    service::delete_budget(&state.store, user.id, month, category_id).await?;
+    service::delete_budget(me.store(), me.id, month, category_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

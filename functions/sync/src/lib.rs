@@ -1,6 +1,5 @@
 //! The change feed for offline clients: `GET /api/sync`.
 
-use axum::extract::State;
 use axum::Router;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +10,7 @@ use shared::app::sync::{
     self as service, Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT,
 };
 use shared::auth::cursor::CursorKey;
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
@@ -133,18 +132,14 @@ fn change(c: &SyncChange) -> ApiResult<Change> {
         docs::ListErrors,
     )
 )]
-async fn sync(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Query(query): Query<SyncQuery>,
-) -> ApiResult<Json<SyncResponse>> {
-    let cursors = state.tokens.cursors();
-    let (position, limit) = query.parse(cursors, user.id)?;
-    let page = service::page(&state.store, user.id, position, limit).await?;
+async fn sync(me: Caller, Query(query): Query<SyncQuery>) -> ApiResult<Json<SyncResponse>> {
+    let cursors = me.state.tokens.cursors();
+    let (position, limit) = query.parse(cursors, me.id)?;
+    let page = service::page(me.store(), me.id, position, limit).await?;
     let changes = page.changes.iter().map(change).collect::<ApiResult<_>>()?;
     Ok(Json(SyncResponse {
         changes,
-        next_cursor: cursors.seal(user.id, &page.next.encode()),
+        next_cursor: cursors.seal(me.id, &page.next.encode()),
         has_more: page.has_more,
     }))
 }

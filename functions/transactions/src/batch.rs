@@ -1,7 +1,6 @@
 //! `POST /api/transactions/batch`: an offline queue of creates, updates and deletes, each
 //! applied on its own (one failing undoes no other), in order, each idempotent with its key.
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use rust_decimal::Decimal;
@@ -12,7 +11,7 @@ use utoipa::ToSchema;
 use crate::dto::{TransactionRequest, TransactionResponse, ValidTransaction};
 use crate::{is_idempotency_key, Keyed};
 use shared::app::transactions::{self as service, IfMatch};
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
 
@@ -90,14 +89,13 @@ pub struct BatchResponse {
     )
 )]
 pub async fn batch(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Json(request): Json<BatchRequest>,
 ) -> ApiResult<Json<BatchResponse>> {
     let checked = check_all(request.operations)?;
     let mut results = Vec::with_capacity(checked.len());
     for (i, c) in checked.into_iter().enumerate() {
-        results.push(match apply(&state, user.id, c).await {
+        results.push(match apply(&me.state, me.id, c).await {
             Ok(result) => result,
             Err(e) => failure(e, i),
         });

@@ -3,7 +3,6 @@
 pub mod batch;
 pub mod dto;
 
-use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Router;
@@ -12,7 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{ListQuery, TransactionRequest, TransactionResponse, ValidTransaction};
 use shared::app::transactions::{self as service, Idempotency};
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
@@ -102,14 +101,13 @@ impl Keyed {
     )
 )]
 async fn create(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &body)?;
     let input = ValidTransaction::try_from(body)?;
-    let created = service::create(&state.store, user.id, input, keyed.idempotency()).await?;
+    let created = service::create(me.store(), me.id, input, keyed.idempotency()).await?;
     let t = &created.transaction;
     let body = Created::at(
         format!("/api/transactions/{}", t.id),
@@ -129,20 +127,16 @@ async fn create(
         docs::ListErrors,
     )
 )]
-async fn list(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Query(query): Query<ListQuery>,
-) -> ApiResult<Page<TransactionResponse>> {
+async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<TransactionResponse>> {
     let (filter, limit) = query.parse()?;
-    let cursors = state.tokens.cursors();
+    let cursors = me.state.tokens.cursors();
     // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
-    let open = |c: &String| cursors.open(user.id, c).ok_or_else(service::invalid_cursor);
+    let open = |c: &String| cursors.open(me.id, c).ok_or_else(service::invalid_cursor);
     let position = query.cursor.as_ref().map(open).transpose()?;
-    let page = service::list(&state.store, user.id, &filter, limit, position.as_deref()).await?;
+    let page = service::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
     let items = page.items.iter().map(TransactionResponse::from).collect();
     let next = page.next_cursor.map(|p| {
-        let query = query.next_page(&cursors.seal(user.id, &p));
+        let query = query.next_page(&cursors.seal(me.id, &p));
         format!("/api/transactions?{query}")
     });
     Ok(Page { items, next })
@@ -160,12 +154,8 @@ async fn list(
         (status = 405, response = docs::MethodNotAllowed),
     )
 )]
-async fn read(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<Versioned<TransactionResponse>> {
-    Ok(versioned(&service::get(&state.store, user.id, id).await?))
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<TransactionResponse>> {
+    Ok(versioned(&service::get(me.store(), me.id, id).await?))
 }
 
 /// Replaces every field of one of the caller's transactions.
@@ -182,8 +172,7 @@ async fn read(
     )
 )]
 async fn update(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
     headers: HeaderMap,
@@ -192,8 +181,7 @@ async fn update(
     let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
     let input = ValidTransaction::try_from(body)?;
     let idempotency = keyed.idempotency();
-    let (t, replay) =
-        service::update(&state.store, user.id, id, input, expected, idempotency).await?;
+    let (t, replay) = service::update(me.store(), me.id, id, input, expected, idempotency).await?;
     Ok(replayed(replay, versioned(&t)))
 }
 
@@ -210,14 +198,13 @@ async fn update(
     )
 )]
 async fn remove(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &("delete", id))?;
     let idempotency = keyed.idempotency();
-    let replay = service::delete(&state.store, user.id, id, expected, idempotency).await?;
+    let replay = service::delete(me.store(), me.id, id, expected, idempotency).await?;
     Ok(replayed(replay, StatusCode::NO_CONTENT))
 }

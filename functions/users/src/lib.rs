@@ -5,7 +5,7 @@ mod picture;
 
 use std::time::{Duration, Instant};
 
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::Router;
 use serde::Deserialize;
@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use shared::app::accounts::{self as service, ProfileUpdate};
-use shared::http::auth::{require_admin, require_self_or_admin, AuthUser};
+use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{Page, Versioned};
@@ -21,6 +21,7 @@ use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError, OrNotFound};
 use shared::store::accounts::Purge;
 use shared::store::users::Role;
+use shared::store::Store;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -40,9 +41,8 @@ pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-async fn load(state: &AppState, id: u64) -> ApiResult<Versioned<UserResponse>> {
-    let user = state
-        .store
+async fn load(store: &Store, id: u64) -> ApiResult<Versioned<UserResponse>> {
+    let user = store
         .get_user(id)
         .await
         .and_then(|u| u.ok_or(shared::store::StoreError::NotFound));
@@ -75,12 +75,8 @@ pub struct ListQuery {
         docs::ListErrors,
     )
 )]
-async fn list(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Query(q): Query<ListQuery>,
-) -> ApiResult<Page<UserResponse>> {
-    require_admin(&state, &user).await?;
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResponse>> {
+    require_admin(&me).await?;
     let limit = match q.limit {
         None => 50,
         Some(l @ 1..=200) => l,
@@ -91,7 +87,7 @@ async fn list(
             )]));
         }
     };
-    let (users, next) = state.store.list_users(limit as i32, q.cursor).await?;
+    let (users, next) = me.store().list_users(limit as i32, q.cursor).await?;
     Ok(Page {
         items: users.into_iter().map(UserResponse::from).collect(),
         next: next.map(|next| format!("/users?limit={limit}&cursor={next}")),
@@ -109,8 +105,8 @@ async fn list(
         docs::ReadErrors,
     )
 )]
-async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Versioned<UserResponse>> {
-    load(&state, user.id).await
+async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
+    load(me.store(), me.id).await
 }
 
 /// A profile: one's own, or anyone's for an admin.
@@ -124,13 +120,9 @@ async fn me(State(state): State<AppState>, user: AuthUser) -> ApiResult<Versione
         docs::ReadErrors,
     )
 )]
-async fn read(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<Versioned<UserResponse>> {
-    require_self_or_admin(&state, &user, id).await?;
-    load(&state, id).await
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<UserResponse>> {
+    require_self_or_admin(&me, id).await?;
+    load(me.store(), id).await
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
@@ -175,8 +167,7 @@ pub struct UpdateRequest {
     )
 )]
 async fn update(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     client: ClientAddr,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
@@ -191,8 +182,7 @@ async fn update(
         role: body.role,
     };
     let client = client.as_str();
-    let updated =
-        service::update_profile(&state.store, user.id, id, client, update, expected).await?;
+    let updated = service::update_profile(me.store(), me.id, id, client, update, expected).await?;
     Ok(versioned(&updated))
 }
 
@@ -254,8 +244,7 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
     )
 )]
 async fn remove(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     client: ClientAddr,
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
@@ -263,8 +252,8 @@ async fn remove(
 ) -> ApiResult<StatusCode> {
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
-    let (store, client) = (&state.store, client.as_str());
-    let purge = service::delete_user(store, user.id, id, client, password, deadline, expected);
+    let (store, client) = (me.store(), client.as_str());
+    let purge = service::delete_user(store, me.id, id, client, password, deadline, expected);
     Ok(match purge.await? {
         Purge::Complete { .. } => StatusCode::NO_CONTENT,
         Purge::Partial { .. } => StatusCode::ACCEPTED,

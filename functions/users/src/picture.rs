@@ -2,14 +2,13 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use shared::domain::time::now_local_date_time;
-use shared::http::auth::{require_self_or_admin, AuthUser};
+use shared::http::auth::{require_self_or_admin, Caller};
 use shared::http::extract::Path;
-use shared::http::{docs, ApiError, ApiResult, AppState, OrNotFound};
+use shared::http::{docs, ApiError, ApiResult, OrNotFound};
 use shared::store::pictures::Picture;
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
@@ -45,16 +44,14 @@ fn too_large() -> ApiError {
     )
 )]
 pub async fn store(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     Path(id): Path<u64>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<StatusCode> {
-    require_self_or_admin(&state, &user, id).await?;
+    require_self_or_admin(&me, id).await?;
     let picture = parse_picture(&headers, body)?;
-    state
-        .store
+    me.store()
         .put_picture(id, &picture, &now_local_date_time())
         .await
         .or_not_found("user not found")?;
@@ -99,14 +96,10 @@ fn parse_picture(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Ap
         docs::ReadErrors,
     )
 )]
-pub async fn read(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<Response> {
-    require_self_or_admin(&state, &user, id).await?;
-    let picture = state
-        .store
+pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
+    require_self_or_admin(&me, id).await?;
+    let picture = me
+        .store()
         .get_picture(id)
         .await?
         .ok_or_else(|| ApiError::NotFound("no profile picture".into()))?;
@@ -130,14 +123,9 @@ pub async fn read(
         docs::ReadErrors,
     )
 )]
-pub async fn remove(
-    State(state): State<AppState>,
-    user: AuthUser,
-    Path(id): Path<u64>,
-) -> ApiResult<StatusCode> {
-    require_self_or_admin(&state, &user, id).await?;
-    state
-        .store
+pub async fn remove(me: Caller, Path(id): Path<u64>) -> ApiResult<StatusCode> {
+    require_self_or_admin(&me, id).await?;
+    me.store()
         .delete_picture(id)
         .await
         .or_not_found("no profile picture")?;

@@ -1,6 +1,5 @@
 //! Wallet endpoint: the caller's wallet and its exact, current balance.
 
-use axum::extract::State;
 use axum::Router;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -10,7 +9,7 @@ use serde_json::Value;
 use shared::domain::Currency;
 
 use shared::app::wallet::WalletChange;
-use shared::http::auth::AuthUser;
+use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json};
 use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::respond::Versioned;
@@ -73,11 +72,8 @@ impl TryFrom<&Wallet> for WalletResponse {
         docs::ReadErrors,
     )
 )]
-async fn read(
-    State(state): State<AppState>,
-    user: AuthUser,
-) -> ApiResult<Versioned<WalletResponse>> {
-    let wallet = shared::app::wallet::get(&state.store, user.id).await?;
+async fn read(me: Caller) -> ApiResult<Versioned<WalletResponse>> {
+    let wallet = shared::app::wallet::get(me.store(), me.id).await?;
     versioned(&wallet)
 }
 
@@ -124,8 +120,7 @@ fn parse_currency(v: &Value) -> Option<Currency> {
     )
 )]
 async fn update(
-    State(state): State<AppState>,
-    user: AuthUser,
+    me: Caller,
     IfMatchHeader(expected): IfMatchHeader,
     Json(body): Json<WalletRequest>,
 ) -> ApiResult<Versioned<WalletResponse>> {
@@ -134,6 +129,6 @@ async fn update(
         initial_balance: decimal::from_json(&body.initial_balance, true),
         currency: parse_currency(&body.currency),
     };
-    let wallet = shared::app::wallet::update(&state.store, user.id, change, expected).await?;
+    let wallet = shared::app::wallet::update(me.store(), me.id, change, expected).await?;
     versioned(&wallet)
 }

@@ -6,6 +6,7 @@ use axum::http::request::Parts;
 
 use super::{ApiError, AppState};
 use crate::domain::Role;
+use crate::store::Store;
 
 /// A caller whose access token is valid. Anything missing, malformed, expired or
 /// forged is answered 403, as the spec requires.
@@ -44,16 +45,41 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
+/// The signed-in caller of a protected endpoint with the application's state: what nearly
+/// every handler needs, as one extractor. Extracting it checks the bearer token exactly as
+/// [`AuthUser`] does (403 otherwise).
+#[derive(Clone)]
+pub struct Caller {
+    pub id: u64,
+    pub role: Role,
+    pub state: AppState,
+}
+
+impl Caller {
+    pub fn store(&self) -> &Store {
+        &self.state.store
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let AuthUser { id, role } = AuthUser::from_request_parts(parts, state).await?;
+        let state = state.clone();
+        Ok(Caller { id, role, state })
+    }
+}
+
 /// Allows admins only, by their stored role (see [`crate::app::users::require_admin`]).
-pub async fn require_admin(state: &AppState, user: &AuthUser) -> Result<(), ApiError> {
-    Ok(crate::app::users::require_admin(&state.store, user.id).await?)
+pub async fn require_admin(me: &Caller) -> Result<(), ApiError> {
+    Ok(crate::app::users::require_admin(me.store(), me.id).await?)
 }
 
 /// Allows the user themself or an admin; anyone else gets 404, as if `target` did not exist.
-pub async fn require_self_or_admin(
-    state: &AppState,
-    user: &AuthUser,
-    target: u64,
-) -> Result<(), ApiError> {
-    Ok(crate::app::users::require_self_or_admin(&state.store, user.id, target).await?)
+pub async fn require_self_or_admin(me: &Caller, target: u64) -> Result<(), ApiError> {
+    Ok(crate::app::users::require_self_or_admin(me.store(), me.id, target).await?)
 }

@@ -357,7 +357,7 @@ pub fn currency_code() -> ObjectBuilder {
 
 /// A function's documented routes that need a bearer token: each operation is tagged with
 /// the function's group and declares the `bearer` scheme, so no handler repeats either.
-/// Their handlers take [`AuthUser`](super::auth::AuthUser), which is what enforces it; the
+/// Their handlers take [`Caller`](super::auth::Caller), which is what enforces it; the
 /// openapi crate's tests check that exactly the public operations lack the scheme.
 pub fn protected(group: &str, routes: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
     in_group(

@@ -1,15 +1,12 @@
 //! Tags and providers differ only in names, so one implementation serves both:
 //! [`named_resource_api!`](crate::named_resource_api) generates each function's typed,
-//! documented handlers, and they call the operations here.
+//! documented handlers, and they call the rules of [`Named`] through [`NamedApi`].
 
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::respond::Created;
-use super::{ApiResult, AppState};
 use crate::app::named::Named;
-use crate::app::IfMatch;
-use crate::store::named::{Kind, NamedRecord};
+use crate::store::named::Kind;
 
 /// How one kind appears in the API; the rules are [`Named`]'s.
 pub struct NamedApi {
@@ -23,56 +20,13 @@ pub struct NamedApi {
 }
 
 impl NamedApi {
-    fn service(&self) -> Named {
+    /// The rules of this kind, which the handlers call.
+    pub fn service(&self) -> Named {
         Named {
             kind: self.kind,
             field: self.field,
             noun: self.noun,
         }
-    }
-
-    pub async fn list(&self, state: &AppState, user_id: u64) -> ApiResult<Vec<NamedRecord>> {
-        Ok(self.service().list(&state.store, user_id).await?)
-    }
-
-    pub async fn create(
-        &self,
-        state: &AppState,
-        user_id: u64,
-        name: &str,
-    ) -> ApiResult<NamedRecord> {
-        Ok(self.service().create(&state.store, user_id, name).await?)
-    }
-
-    pub async fn read(&self, state: &AppState, user_id: u64, id: u64) -> ApiResult<NamedRecord> {
-        Ok(self.service().get(&state.store, user_id, id).await?)
-    }
-
-    pub async fn rename(
-        &self,
-        state: &AppState,
-        user_id: u64,
-        id: u64,
-        name: &str,
-        expected: Option<IfMatch>,
-    ) -> ApiResult<NamedRecord> {
-        Ok(self
-            .service()
-            .rename(&state.store, user_id, id, name, expected)
-            .await?)
-    }
-
-    pub async fn remove(
-        &self,
-        state: &AppState,
-        user_id: u64,
-        id: u64,
-        expected: Option<IfMatch>,
-    ) -> ApiResult<StatusCode> {
-        self.service()
-            .delete(&state.store, user_id, id, expected)
-            .await?;
-        Ok(StatusCode::NO_CONTENT)
     }
 
     /// `201 Created` with `Location` and `ETag`.
@@ -94,7 +48,7 @@ impl NamedApi {
 #[macro_export]
 macro_rules! named_resource_api {
     ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
-        use $crate::http::auth::AuthUser;
+        use $crate::http::auth::Caller;
         use $crate::http::extract::{IfMatchHeader, Json, Path};
         use $crate::http::respond::Versioned;
         use $crate::http::{docs, ApiResult, AppState};
@@ -136,8 +90,8 @@ macro_rules! named_resource_api {
                 (status = 200, description = "All of the caller's", body = Vec<$output>),
                 docs::ProtectedErrors,
             ))]
-        async fn list(axum::extract::State(state): axum::extract::State<AppState>, user: AuthUser) -> ApiResult<Json<Vec<$output>>> {
-            let all = $api.list(&state, user.id).await?;
+        async fn list(me: Caller) -> ApiResult<Json<Vec<$output>>> {
+            let all = $api.service().list(me.store(), me.id).await?;
             Ok(Json(all.into_iter().map($output::from).collect()))
         }
 
@@ -147,12 +101,8 @@ macro_rules! named_resource_api {
                 (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"), ("ETag" = String, description = "Version, for If-Match"))),
                 docs::CreateErrors,
             ))]
-        async fn create(
-            axum::extract::State(state): axum::extract::State<AppState>,
-            user: AuthUser,
-            Json(body): Json<$input>,
-        ) -> ApiResult<axum::response::Response> {
-            let record = $api.create(&state, user.id, &body.name).await?;
+        async fn create(me: Caller, Json(body): Json<$input>) -> ApiResult<axum::response::Response> {
+            let record = $api.service().create(me.store(), me.id, &body.name).await?;
             Ok($api.created(record.id, record.version, Json($output::from(record))))
         }
 
@@ -164,12 +114,8 @@ macro_rules! named_resource_api {
                 docs::Cached,
                 docs::ReadErrors,
             ))]
-        async fn read(
-            axum::extract::State(state): axum::extract::State<AppState>,
-            user: AuthUser,
-            Path(id): Path<u64>,
-        ) -> ApiResult<Versioned<$output>> {
-            let record = $api.read(&state, user.id, id).await?;
+        async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<$output>> {
+            let record = $api.service().get(me.store(), me.id, id).await?;
             Ok(Versioned::new(record.version, record.into()))
         }
 
@@ -181,13 +127,12 @@ macro_rules! named_resource_api {
                 docs::VersionedUpdateErrors,
             ))]
         async fn update(
-            axum::extract::State(state): axum::extract::State<AppState>,
-            user: AuthUser,
+            me: Caller,
             Path(id): Path<u64>,
             IfMatchHeader(expected): IfMatchHeader,
             Json(body): Json<$input>,
         ) -> ApiResult<Versioned<$output>> {
-            let record = $api.rename(&state, user.id, id, &body.name, expected).await?;
+            let record = $api.service().rename(me.store(), me.id, id, &body.name, expected).await?;
             Ok(Versioned::new(record.version, record.into()))
         }
 
@@ -199,12 +144,12 @@ macro_rules! named_resource_api {
                 docs::VersionedDeleteErrors,
             ))]
         async fn remove(
-            axum::extract::State(state): axum::extract::State<AppState>,
-            user: AuthUser,
+            me: Caller,
             Path(id): Path<u64>,
             IfMatchHeader(expected): IfMatchHeader,
         ) -> ApiResult<axum::http::StatusCode> {
-            $api.remove(&state, user.id, id, expected).await
+            $api.service().delete(me.store(), me.id, id, expected).await?;
+            Ok(axum::http::StatusCode::NO_CONTENT)
         }
 
         /// The routes with their documentation: a route cannot exist without it.
