@@ -5,24 +5,25 @@ use axum::http::header;
 use axum::http::request::Parts;
 
 use super::{ApiError, AppState};
-use crate::domain::Role;
 use crate::store::Store;
 
-/// A caller whose access token is valid. Anything missing, malformed, expired or
-/// forged is answered 403, as the spec requires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AuthUser {
+/// The signed-in caller of a protected endpoint, with the application's state: what nearly
+/// every handler needs, as one extractor. Its access token must be valid: anything
+/// missing, malformed, expired or forged is answered 403, as the spec requires. (Roles are
+/// checked against the stored profile, not the token: see [`require_admin`].)
+#[derive(Clone)]
+pub struct Caller {
     pub id: u64,
-    pub role: Role,
+    pub state: AppState,
 }
 
-impl AuthUser {
-    pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin
+impl Caller {
+    pub fn store(&self) -> &Store {
+        &self.state.store
     }
 }
 
-impl FromRequestParts<AppState> for AuthUser {
+impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(
@@ -40,37 +41,9 @@ impl FromRequestParts<AppState> for AuthUser {
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Err(denied());
         }
-        let (id, role) = state.tokens.verify(token.trim()).ok_or_else(denied)?;
-        Ok(AuthUser { id, role })
-    }
-}
-
-/// The signed-in caller of a protected endpoint with the application's state: what nearly
-/// every handler needs, as one extractor. Extracting it checks the bearer token exactly as
-/// [`AuthUser`] does (403 otherwise).
-#[derive(Clone)]
-pub struct Caller {
-    pub id: u64,
-    pub role: Role,
-    pub state: AppState,
-}
-
-impl Caller {
-    pub fn store(&self) -> &Store {
-        &self.state.store
-    }
-}
-
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let AuthUser { id, role } = AuthUser::from_request_parts(parts, state).await?;
+        let (id, _role) = state.tokens.verify(token.trim()).ok_or_else(denied)?;
         let state = state.clone();
-        Ok(Caller { id, role, state })
+        Ok(Caller { id, state })
     }
 }
 
