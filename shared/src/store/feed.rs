@@ -222,13 +222,8 @@ impl Store {
 
 /// The head update that takes a feed from `seq` to `next`: conditional on it still being
 /// at `seq` (a head that does not exist yet is at 0).
-pub(crate) fn head_update(seq: u64) -> (&'static str, Item) {
-    let condition = if seq == 0 {
-        "attribute_not_exists(seq) OR seq = :seq"
-    } else {
-        "seq = :seq"
-    };
-    (condition, Item::from([(":seq".into(), n(seq))]))
+pub(crate) fn head_update(seq: u64) -> (String, Item) {
+    super::number_is("seq", ":seq", seq)
 }
 
 /// Reads `seq` from a head item fetched with other items.

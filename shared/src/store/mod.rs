@@ -137,6 +137,20 @@ pub(crate) fn at_version(condition: &str, expected: Option<u64>, values: &mut It
     }
 }
 
+/// The condition that the number attribute `name` is `value`, an item without it counting
+/// as 0 (items written before the attribute existed), with `value` as `placeholder`.
+pub(crate) fn number_is(name: &str, placeholder: &str, value: u64) -> (String, Item) {
+    let condition = if value == 0 {
+        format!("(attribute_not_exists({name}) OR {name} = {placeholder})")
+    } else {
+        format!("{name} = {placeholder}")
+    };
+    (
+        condition,
+        Item::from([(placeholder.to_owned(), attr::n(value))]),
+    )
+}
+
 /// The update clause that moves an item to its next version.
 pub(crate) const NEXT_VERSION: &str = "version = if_not_exists(version, :one) + :one";
 

@@ -50,13 +50,9 @@ pub enum Rotation {
 
 /// The condition on the profile that a session of `epoch` is still valid: it exists and
 /// its epoch has not moved (profiles written before epochs existed have none: epoch 0).
-pub(crate) fn epoch_condition(epoch: u64) -> (&'static str, Item) {
-    let cond = if epoch == 0 {
-        "attribute_exists(PK) AND (attribute_not_exists(sessionEpoch) OR sessionEpoch = :epoch)"
-    } else {
-        "attribute_exists(PK) AND sessionEpoch = :epoch"
-    };
-    (cond, Item::from([(":epoch".into(), n(epoch))]))
+pub(crate) fn epoch_condition(epoch: u64) -> (String, Item) {
+    let (is_epoch, values) = super::number_is("sessionEpoch", ":epoch", epoch);
+    (format!("attribute_exists(PK) AND {is_epoch}"), values)
 }
 
 impl Store {
@@ -80,7 +76,7 @@ impl Store {
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
         let (cond, values) = epoch_condition(epoch);
-        tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
+        tx.check(&user_pk(user_id), PROFILE, &cond, Some(values))?;
         tx.on_conflict(ConflictKind::SessionsEnded);
         self.transact(tx).await
     }
@@ -140,7 +136,7 @@ impl Store {
             )])),
         )?;
         let (cond, values) = epoch_condition(session.epoch);
-        tx.check(&user_pk(user_id), PROFILE, cond, Some(values))?;
+        tx.check(&user_pk(user_id), PROFILE, &cond, Some(values))?;
         tx.on_conflict(ConflictKind::SessionsEnded);
         match self.transact(tx).await {
             Ok(()) => Ok(Rotation::Rotated),

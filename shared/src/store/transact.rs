@@ -248,7 +248,7 @@ impl Store {
                     &key_feed(*key).pk(),
                     FEED_SK,
                     "SET seq = :next",
-                    Some(condition),
+                    Some(&condition),
                     values,
                     None,
                 )?;
