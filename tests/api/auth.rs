@@ -31,9 +31,7 @@ async fn register_returns_201_with_the_user_a_location_and_never_the_password() 
 async fn register_creates_an_empty_euro_wallet() {
     let app = spawn_app().await;
     let user = app.new_user().await;
-    let r = app
-        .call(Method::GET, "/api/wallet", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/wallet").await;
     let wallet: Value = r.json().await.unwrap();
     assert_eq!(wallet["currency"]["code"], "EUR");
     assert_eq!(wallet["amountBalance"]["amount"].to_string(), "0.00");

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use reqwest::Method;
 use serde_json::json;
 
 use crate::helpers::{spawn_app, TestApp};
@@ -61,7 +60,7 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
         calls_of(&app, app.delete_transaction(&user, id)).await,
         ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
     );
-    let wallet = app.call(Method::GET, "/api/wallet", Some(&user), None);
+    let wallet = app.get(&user, "/api/wallet");
     assert_eq!(calls_of(&app, wallet).await, ops(&[("GetItem", 1)]));
     // Never a Scan anywhere.
     assert!(!app.state.store.calls().snapshot().contains_key("Scan"));

@@ -282,6 +282,26 @@ impl TestApp {
             .expect("request")
     }
 
+    /// `GET` as `user`.
+    pub async fn get(&self, user: &TestUser, path: &str) -> Response {
+        self.call(Method::GET, path, Some(user), None).await
+    }
+
+    /// `DELETE` as `user`.
+    pub async fn delete(&self, user: &TestUser, path: &str) -> Response {
+        self.call(Method::DELETE, path, Some(user), None).await
+    }
+
+    /// `PUT` of a JSON body as `user`.
+    pub async fn put(&self, user: &TestUser, path: &str, body: &Value) -> Response {
+        self.call(Method::PUT, path, Some(user), Some(body)).await
+    }
+
+    /// `POST` of a JSON body as `user`.
+    pub async fn post(&self, user: &TestUser, path: &str, body: &Value) -> Response {
+        self.call(Method::POST, path, Some(user), Some(body)).await
+    }
+
     /// A request to build further (headers, body), as `user` (or anonymously).
     pub fn request(&self, method: Method, path: &str, user: Option<&TestUser>) -> RequestBuilder {
         let req = self.client.request(method, self.url(path));

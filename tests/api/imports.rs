@@ -33,7 +33,7 @@ impl TestApp {
         let mut next = Some(format!("/api/export?format={format}"));
         let mut pages = Vec::new();
         while let Some(path) = next.take() {
-            let r = self.call(Method::GET, &path, Some(user), None).await;
+            let r = self.get(user, &path).await;
             assert_eq!(r.status(), 200, "{path}");
             next = r
                 .headers()
@@ -111,7 +111,7 @@ async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothi
     // Nothing was written: no transaction, no tag, no provider, the same balance.
     assert!(app.transactions(&user).await.is_empty());
     for path in ["/api/tags", "/api/providers"] {
-        let r = app.call(Method::GET, path, Some(&user), None).await;
+        let r = app.get(&user, path).await;
         assert_eq!(r.json::<Value>().await.unwrap(), json!([]), "{path}");
     }
     assert_eq!(app.balance(&user).await, "0.00");
@@ -433,31 +433,16 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
     let txn = &app.transactions(&ann).await[0];
     let tag_id = txn["tagIds"][0].as_u64().unwrap();
     assert_ne!(tag_id, bobs_tag, "a new tag of ann's own");
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/api/tags/{tag_id}"),
-            Some(&ann),
-            None,
-        )
-        .await;
+    let r = app.get(&ann, &format!("/api/tags/{tag_id}")).await;
     assert_eq!(r.status(), 200);
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/api/tags/{bobs_tag}"),
-            Some(&bob),
-            None,
-        )
-        .await;
+    let r = app.get(&bob, &format!("/api/tags/{bobs_tag}")).await;
     assert_eq!(r.json::<Value>().await.unwrap()["tagName"], "mine");
     // Ann's JSON export holds ann's things only, and never a password hash; her budgets too.
     let budget = app
-        .call(
-            Method::PUT,
+        .put(
+            &ann,
             "/api/budgets/2026-11/4",
-            Some(&ann),
-            Some(&serde_json::json!({"amount": "120.50"})),
+            &serde_json::json!({"amount": "120.50"}),
         )
         .await;
     assert_eq!(budget.status(), 200);
@@ -470,25 +455,14 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
     for path in ["/api/export?format=csv", "/api/export?format=json"] {
         assert_problem(app.call(Method::GET, path, None, None).await, 403).await;
     }
-    assert_problem(
-        app.call(Method::GET, "/api/export?format=xml", Some(&ann), None)
-            .await,
-        400,
-    )
-    .await;
-    let pages = app
-        .call(Method::GET, "/api/export?format=json", Some(&ann), None)
-        .await;
+    assert_problem(app.get(&ann, "/api/export?format=xml").await, 400).await;
+    let pages = app.get(&ann, "/api/export?format=json").await;
     assert!(
         pages.headers().get("link").is_none(),
         "one page for a small account"
     );
     let cursor_of_ann = "/api/export?format=json&cursor=abc.def";
-    assert_problem(
-        app.call(Method::GET, cursor_of_ann, Some(&ann), None).await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&ann, cursor_of_ann).await, 400).await;
 }
 
 #[tokio::test]
@@ -528,9 +502,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
     let ids: BTreeSet<&str> = exported.iter().map(|r| r[6].as_str()).collect();
     assert_eq!(ids.len(), rows, "no row is repeated across pages");
     // A CSV cursor does not continue a JSON export.
-    let r = app
-        .call(Method::GET, "/api/export?format=csv", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/export?format=csv").await;
     let link = r.headers()["link"].to_str().unwrap().to_owned();
     let cursor = link
         .split("cursor=")
@@ -542,16 +514,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
     // Nor does it serve another user.
     let stranger = app.new_user().await;
     let csv_path = format!("/api/export?format=csv&cursor={cursor}");
-    assert_problem(
-        app.call(Method::GET, &csv_path, Some(&stranger), None)
-            .await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&stranger, &csv_path).await, 400).await;
     let json_path = format!("/api/export?format=json&cursor={cursor}");
-    assert_problem(
-        app.call(Method::GET, &json_path, Some(&user), None).await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&user, &json_path).await, 400).await;
 }

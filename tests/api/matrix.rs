@@ -28,9 +28,7 @@ async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
         .await;
     let budget = json!({"amount": 5});
     let path = format!("/api/budgets/2026-01/{category}");
-    let r = app
-        .call(Method::PUT, &path, Some(owner), Some(&budget))
-        .await;
+    let r = app.put(owner, &path, &budget).await;
     assert_eq!(r.status(), 200);
     assert_eq!(
         app.put_picture(owner, owner.id, "image/png", png())

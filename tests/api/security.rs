@@ -70,11 +70,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     let me: Value = app.get_json(&boss, "/users/me").await;
     assert_eq!(me["role"], "USER");
     // Not an admin: the user list is refused.
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&boss), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&boss, "/users").await, 403).await;
 
     let out = local::admin::run(&app.state.store, &["promote".into(), email.clone()])
         .await
@@ -91,12 +87,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
         id: boss.id,
         token: admin["token"].as_str().unwrap().to_owned(),
     };
-    assert_eq!(
-        app.call(Method::GET, "/users", Some(&admin), None)
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.get(&admin, "/users").await.status(), 200);
 
     // Unknown e-mails and bad commands are errors, never a silent success.
     assert!(local::admin::run(
@@ -113,11 +104,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     local::admin::run(&app.state.store, &["demote".into(), email.clone()])
         .await
         .unwrap();
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&admin), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&admin, "/users").await, 403).await;
 }
 
 /// Every way of ending all sessions: each leaves no refresh token of the user working.
@@ -147,21 +134,19 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         let r = match case {
             "own password" => {
                 let body = json!({"password": NEW_PASSWORD, "currentPassword": PASSWORD});
-                app.call(Method::PUT, &path, Some(&user), Some(&body)).await
+                app.put(&user, &path, &body).await
             }
             "admin reset" => {
                 let body = json!({"password": NEW_PASSWORD});
-                app.call(Method::PUT, &path, Some(&admin), Some(&body))
-                    .await
+                app.put(&admin, &path, &body).await
             }
             "own e-mail" => {
                 let body = json!({"email": unique_email("moved"), "currentPassword": PASSWORD});
-                app.call(Method::PUT, &path, Some(&user), Some(&body)).await
+                app.put(&user, &path, &body).await
             }
             "role" => {
                 let body = json!({"role": "ADMIN"});
-                app.call(Method::PUT, &path, Some(&admin), Some(&body))
-                    .await
+                app.put(&admin, &path, &body).await
             }
             "logout-all" => {
                 app.call(Method::POST, "/auth/logout-all", Some(&user), None)
@@ -186,12 +171,7 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
     let tokens = sessions(&app, &email, PASSWORD, 1).await;
     let body = json!({"firstName": "Renamed"});
     let path = format!("/users/{}", user.id);
-    assert_eq!(
-        app.call(Method::PUT, &path, Some(&user), Some(&body))
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.put(&user, &path, &body).await.status(), 200);
     assert_eq!(refresh(&app, &tokens[0]).await.status(), 200);
 }
 
@@ -352,11 +332,7 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
         json!({"email": new_email}),
         json!({"email": new_email, "currentPassword": "not my password, sorry"}),
     ] {
-        assert_problem(
-            app.call(Method::PUT, &path, Some(&user), Some(&body)).await,
-            403,
-        )
-        .await;
+        assert_problem(app.put(&user, &path, &body).await, 403).await;
     }
     for body in [
         None,
@@ -373,12 +349,7 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
         "nothing changed"
     );
     let body = json!({"email": new_email, "currentPassword": PASSWORD});
-    assert_eq!(
-        app.call(Method::PUT, &path, Some(&user), Some(&body))
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.put(&user, &path, &body).await.status(), 200);
     let body = json!({"currentPassword": PASSWORD});
     assert_eq!(
         app.call(Method::DELETE, &path, Some(&user), Some(&body))
@@ -397,7 +368,7 @@ async fn wrong_current_passwords_count_against_the_login_throttle() {
     let body = json!({"password": NEW_PASSWORD, "currentPassword": "a guess that is wrong"});
     let mut statuses = Vec::new();
     for _ in 0..PAIR_MAX_ATTEMPTS + 1 {
-        let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
+        let r = app.put(&user, &path, &body).await;
         statuses.push(r.status().as_u16());
     }
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
@@ -412,9 +383,7 @@ async fn forged_altered_or_foreign_cursors_are_400_never_500() {
     for day in 1..=3 {
         app.add(&user, "1.00", 4, &format!("2026-06-0{day}")).await;
     }
-    let r = app
-        .call(Method::GET, "/api/transactions?limit=1", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/transactions?limit=1").await;
     let link = r.headers()["link"].to_str().unwrap().to_owned();
     let next = link
         .trim_start_matches('<')
@@ -422,12 +391,7 @@ async fn forged_altered_or_foreign_cursors_are_400_never_500() {
         .next()
         .unwrap()
         .to_owned();
-    assert_eq!(
-        app.call(Method::GET, &next, Some(&user), None)
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.get(&user, &next).await.status(), 200);
     let cursor = next.split("cursor=").nth(1).unwrap().to_owned();
 
     use base64::Engine;
@@ -443,12 +407,7 @@ async fn forged_altered_or_foreign_cursors_are_400_never_500() {
         (&other, cursor.clone()),
     ] {
         let r = app
-            .call(
-                Method::GET,
-                &format!("/api/transactions?limit=1&cursor={bad}"),
-                Some(who),
-                None,
-            )
+            .get(who, &format!("/api/transactions?limit=1&cursor={bad}"))
             .await;
         let body = assert_problem(r, 400).await;
         assert_eq!(body["errors"][0]["field"], "cursor");

@@ -1,4 +1,3 @@
-use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, error_fields, spawn_app};
@@ -203,9 +202,7 @@ async fn unknown_or_malformed_ids_are_404() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     assert_problem(app.get_transaction(&user, 123_456).await, 404).await;
-    let r = app
-        .call(Method::GET, "/api/transactions/abc", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/transactions/abc").await;
     assert_problem(r, 404).await;
 }
 
@@ -255,7 +252,7 @@ async fn the_list_is_newest_first_and_pages_through_link_headers() {
     let mut next = Some("/api/transactions?limit=3".to_owned());
     let mut pages = 0;
     while let Some(path) = next.take() {
-        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        let r = app.get(&user, &path).await;
         assert_eq!(r.status(), 200);
         next = r.headers().get("link").map(|l| {
             let l = l.to_str().unwrap();
