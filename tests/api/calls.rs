@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app_and_user, TestApp};
 
 async fn calls_of<F: std::future::Future<Output = reqwest::Response>>(
     app: &TestApp,
@@ -31,8 +31,7 @@ fn ops(list: &[(&str, u64)]) -> BTreeMap<String, u64> {
 
 #[tokio::test]
 async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let body = json!({"amount": "5.00", "categoryId": 4, "date": "2026-08-01"});
 
     let create = calls_of(&app, app.create_transaction(&user, &body)).await;

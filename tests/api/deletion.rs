@@ -5,7 +5,7 @@ use std::time::Instant;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, png, spawn_app, TestApp, PASSWORD};
+use crate::helpers::{assert_problem, png, spawn_app, spawn_app_and_user, TestApp, PASSWORD};
 
 /// Items left in the user's partition, counted page by page.
 async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
@@ -135,8 +135,7 @@ async fn bulk_transactions(app: &TestApp, user_id: u64, n: u64) {
 
 #[tokio::test]
 async fn deleting_a_user_with_5000_transactions_completes_in_one_request() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     bulk_transactions(&app, user.id, 5000).await;
     assert!(partition_size(&app, user.id).await > 5000);
     let started = Instant::now();

@@ -75,6 +75,13 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
+/// `spawn_app` and a new user of it.
+pub async fn spawn_app_and_user() -> (TestApp, TestUser) {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    (app, user)
+}
+
 /// `spawn_app` with a configuration change.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     // Logs (5xx details included) show in the output of a failing test.

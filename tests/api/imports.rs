@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use imports_fn::parse::unescape;
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 const GROCERIES: u64 = 4;
 
@@ -80,8 +80,7 @@ fn csv_rows(pages: &[String]) -> Vec<Vec<String>> {
 
 #[tokio::test]
 async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothing() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let file = "Date;Amount;Category;Memo;Payee;Tags\n\
                 2026-11-01;-12,50;groceries;Market;ACME;\"weekly; food\"\n\
                 2026-11-02;2500;Salary;Pay;;\n\
@@ -149,8 +148,7 @@ async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothi
 
 #[tokio::test]
 async fn an_import_creates_valid_rows_once_even_when_repeated_or_raced() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let file = "date,amount,category,note,provider,tags\n\
                 2026-11-01,-12.50,Groceries,Market,ACME,weekly;food\n\
                 2026-11-01,-12.50,Groceries,Market again,ACME,weekly\n\
@@ -331,8 +329,7 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
 
 #[tokio::test]
 async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad_rows() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     // Whole-file problems: 400, 413 or 415, nothing stored.
     for (file, status) in [
         (b"".to_vec(), 400),
@@ -467,8 +464,7 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
 
 #[tokio::test]
 async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pages() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let rows = imports_fn::parse::MAX_ROWS;
     let mut file = String::from("date,amount,category,note,tags\n");
     for i in 0..rows {

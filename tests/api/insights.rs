@@ -11,7 +11,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 /// A money amount on the wire, exactly.
 fn amount(money: &Value) -> Decimal {
@@ -211,8 +211,7 @@ async fn every_months_insight_and_every_budget_equal_a_recomputation_after_rando
 
 #[tokio::test]
 async fn bad_ranges_months_and_amounts_are_400_problems() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for query in [
         "from=2024-01&to=2027-01",
         "from=2026-02&to=2026-01",
@@ -311,8 +310,7 @@ async fn leftovers(app: &TestApp, user: &TestUser, category: u64) -> usize {
 
 #[tokio::test]
 async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     let a = app.add(&user, "10.00", pets, "2026-01-05").await;
     let b = app.add(&user, "20.00", pets, "2026-02-05").await;
@@ -344,8 +342,7 @@ async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
 #[tokio::test]
 async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_purged() {
     use aws_sdk_dynamodb::types::AttributeValue::{N, S};
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     let a = app.add(&user, "10.00", pets, "2026-01-05").await;
     let (store, pk) = (&app.state.store, format!("USER#{}", user.id));
@@ -412,8 +409,7 @@ async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_pu
 
 #[tokio::test]
 async fn the_currency_cannot_change_while_budgets_exist() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let r = put_budget(&app, &user, "2026-05", 4, &json!({"amount": "12.5"})).await;
     assert_eq!(r.status(), 200);
     // Replacing a budget keeps one budget.
@@ -435,8 +431,7 @@ async fn the_currency_cannot_change_while_budgets_exist() {
 
 #[tokio::test]
 async fn a_renamed_category_shows_its_new_name() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     app.add(&user, "7.25", pets, "2026-04-01").await;
     let r = put_budget(&app, &user, "2026-04", pets, &json!({"amount": 10})).await;

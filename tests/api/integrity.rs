@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user};
 
 #[tokio::test]
 async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
@@ -25,8 +25,7 @@ async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
 
 #[tokio::test]
 async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "food", "Market", "Food").await;
     let body = json!({"amount": "3.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     let txn = app.create(&user, "/api/transactions", &body).await;

@@ -2,12 +2,11 @@
 
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, png, spawn_app};
+use crate::helpers::{assert_problem, png, spawn_app_and_user};
 
 #[tokio::test]
 async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let put = |body: Value| {
         let (app, user) = (&app, &user);
         async move { app.put(user, "/api/wallet", &body).await }
@@ -58,8 +57,7 @@ async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty()
 
 #[tokio::test]
 async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let admin = app.new_admin().await;
     let own = app
         .create(
@@ -112,8 +110,7 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
 
 #[tokio::test]
 async fn tags_and_providers_are_unique_per_user_ignoring_case() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let other = app.new_user().await;
     for (path, field) in [("/api/tags", "tagName"), ("/api/providers", "providerName")] {
         let id = app.create(&user, path, &json!({field: "Holiday"})).await;
@@ -153,8 +150,7 @@ async fn tags_and_providers_are_unique_per_user_ignoring_case() {
 
 #[tokio::test]
 async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     assert_eq!(
         app.put_picture(&user, user.id, "image/png", png())
             .await

@@ -11,7 +11,9 @@ use reqwest::{Client, Method, Response};
 use serde_json::{json, Value};
 use shared::store::throttle::{EMAIL_FREE_ATTEMPTS, PAIR_MAX_ATTEMPTS};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser, PASSWORD};
+use crate::helpers::{
+    assert_problem, spawn_app, spawn_app_and_user, spawn_app_with, TestApp, TestUser, PASSWORD,
+};
 
 const NEW_PASSWORD: &str = "another long passphrase 42";
 
@@ -32,9 +34,12 @@ async fn login_from(app: &TestApp, client: &Client, email: &str, password: &str)
         .unwrap()
 }
 
-/// Registers `email` and returns the user, logged in.
-async fn user_with(app: &TestApp, email: &str) -> TestUser {
-    app.new_user_with_email(email).await
+/// Registers a unique e-mail that starts with `prefix`; returns the user, logged in, and
+/// the e-mail.
+async fn user_named(app: &TestApp, prefix: &str) -> (TestUser, String) {
+    let email = unique_email(prefix);
+    let user = app.new_user_with_email(&email).await;
+    (user, email)
 }
 
 /// Logs in `n` times: `n` independent sessions, as their refresh tokens.
@@ -65,8 +70,7 @@ fn unique_email(prefix: &str) -> String {
 #[tokio::test]
 async fn registration_never_grants_a_role_and_only_the_operator_command_makes_the_first_admin() {
     let app = spawn_app().await;
-    let email = unique_email("boss");
-    let boss = user_with(&app, &email).await;
+    let (boss, email) = user_named(&app, "boss").await;
     let me: Value = app.get_json(&boss, "/users/me").await;
     assert_eq!(me["role"], "USER");
     // Not an admin: the user list is refused.
@@ -121,8 +125,7 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         "deletion",
     ];
     for case in cases {
-        let email = unique_email("victim");
-        let user = user_with(&app, &email).await;
+        let (user, email) = user_named(&app, "victim").await;
         let tokens = sessions(&app, &email, PASSWORD, 2).await;
         // Sessions work before the change (and rotating one keeps it alive).
         let rotated: Value = refresh(&app, &tokens[0]).await.json().await.unwrap();
@@ -166,8 +169,7 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         }
     }
     // Changing only a name keeps the sessions.
-    let email = unique_email("kept");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "kept").await;
     let tokens = sessions(&app, &email, PASSWORD, 1).await;
     let body = json!({"firstName": "Renamed"});
     let path = format!("/users/{}", user.id);
@@ -178,8 +180,7 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
 #[tokio::test]
 async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshed() {
     let app = spawn_app().await;
-    let email = unique_email("ann");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "ann").await;
     let first = sessions(&app, &email, PASSWORD, 1).await.remove(0);
     let family = first.split('.').nth(1).unwrap().to_owned();
     let store = &app.state.store;
@@ -221,8 +222,7 @@ async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshe
 #[tokio::test]
 async fn forty_parallel_wrong_logins_reach_the_hash_at_most_the_allowed_number_of_times() {
     let app = spawn_app().await;
-    let email = unique_email("target");
-    user_with(&app, &email).await;
+    let (_, email) = user_named(&app, "target").await;
     let attempts = (0..40).map(|i| {
         let (client, url, email) = (app.client.clone(), app.url("/auth/login"), email.clone());
         tokio::spawn(async move {
@@ -252,8 +252,7 @@ async fn forty_parallel_wrong_logins_reach_the_hash_at_most_the_allowed_number_o
 #[tokio::test]
 async fn a_stranger_cannot_lock_the_owner_out_while_many_addresses_meet_the_back_off() {
     let app = spawn_app().await;
-    let email = unique_email("owner");
-    user_with(&app, &email).await; // one successful login from 127.0.0.1
+    let (_, email) = user_named(&app, "owner").await; // one successful login from 127.0.0.1
     let stranger = client_from("127.0.0.2");
     let mut last = 0;
     for _ in 0..PAIR_MAX_ATTEMPTS + 2 {
@@ -324,8 +323,7 @@ async fn registrations_are_throttled_per_client_address() {
 #[tokio::test]
 async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password() {
     let app = spawn_app().await;
-    let email = unique_email("careful");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "careful").await;
     let path = format!("/users/{}", user.id);
     let new_email = unique_email("taken-over");
     for body in [
@@ -362,8 +360,7 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
 #[tokio::test]
 async fn wrong_current_passwords_count_against_the_login_throttle() {
     let app = spawn_app().await;
-    let email = unique_email("guessed");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "guessed").await;
     let path = format!("/users/{}", user.id);
     let body = json!({"password": NEW_PASSWORD, "currentPassword": "a guess that is wrong"});
     let mut statuses = Vec::new();
@@ -378,8 +375,7 @@ async fn wrong_current_passwords_count_against_the_login_throttle() {
 
 #[tokio::test]
 async fn forged_altered_or_foreign_cursors_are_400_never_500() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for day in 1..=3 {
         app.add(&user, "1.00", 4, &format!("2026-06-0{day}")).await;
     }
@@ -466,8 +462,7 @@ async fn an_unreachable_or_hanging_dynamodb_is_a_503_with_retry_after_never_a_ha
 async fn a_hash_with_weaker_parameters_is_renewed_at_the_next_login() {
     use argon2::password_hash::PasswordHasher;
     let app = spawn_app().await;
-    let email = unique_email("old");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "old").await;
     let weak = argon2::Argon2::new(
         argon2::Algorithm::Argon2id,
         argon2::Version::V0x13,

@@ -7,7 +7,7 @@ use reqwest::{Method, Response};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, urlencode, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, urlencode, TestApp, TestUser};
 
 /// The response's status is one of `allowed`.
 fn assert_status_in(r: &Response, allowed: &[u16]) {
@@ -128,8 +128,7 @@ fn amount(v: &Value) -> Decimal {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_devices_converge_on_the_server_state_through_the_feed() {
     use rand::{Rng, SeedableRng};
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
     let mut a = Device::default();
     let mut b = Device::default();
@@ -301,8 +300,7 @@ fn rng_bool(step: usize) -> bool {
 
 #[tokio::test]
 async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_order() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let old = app.add(&user, "12.00", 4, "2019-01-15").await["id"]
         .as_u64()
         .unwrap();
@@ -400,8 +398,7 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
 
 #[tokio::test]
 async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let mut device = Device::default();
     device.sync(&app, &user, 100).await;
     let stale = device.cursor.clone().unwrap();
@@ -454,8 +451,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 /// DELETE with a stale If-Match is 412 and changes nothing, a current one succeeds.
 #[tokio::test]
 async fn every_resource_answers_304_and_412() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
         .as_u64()
@@ -492,12 +488,12 @@ async fn every_resource_answers_304_and_412() {
         let r = app.get(&user, &path).await;
         assert_eq!(r.status(), 200, "{path}");
         let etag = r.headers()["etag"].to_str().unwrap().to_owned();
-        let cached = app
-            .request(Method::GET, &path, Some(&user))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let revalidate = || {
+            app.request(Method::GET, &path, Some(&user))
+                .header("If-None-Match", &etag)
+                .send()
+        };
+        let cached = revalidate().await.unwrap();
         assert_eq!(cached.status(), 304, "{path}");
         assert_eq!(cached.headers()["etag"].to_str().unwrap(), etag);
         assert!(cached.bytes().await.unwrap().is_empty());
@@ -520,12 +516,7 @@ async fn every_resource_answers_304_and_412() {
         let new_tag = r.headers()["etag"].to_str().unwrap().to_owned();
         assert_ne!(new_tag, etag, "{path}");
         // The old version is stale now, for a read too.
-        let fresh = app
-            .request(Method::GET, &path, Some(&user))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let fresh = revalidate().await.unwrap();
         assert_eq!(fresh.status(), 200, "{path}");
         if deletable && !path.starts_with("/users/") {
             let delete = |tag: &str| {
@@ -554,13 +545,8 @@ async fn every_resource_answers_304_and_412() {
 }
 
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
-    let r = app
-        .post(
-            user,
-            "/api/transactions/batch",
-            &json!({"operations": operations}),
-        )
-        .await;
+    let body = json!({"operations": operations});
+    let r = app.post(user, "/api/transactions/batch", &body).await;
     assert_eq!(r.status(), 200);
     r.json::<Value>().await.unwrap()["results"]
         .as_array()

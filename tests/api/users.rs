@@ -1,11 +1,10 @@
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, PASSWORD};
 
 #[tokio::test]
 async fn a_user_reads_and_changes_their_own_profile() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["id"], user.id);
     let r = app
@@ -23,8 +22,7 @@ async fn a_user_reads_and_changes_their_own_profile() {
 
 #[tokio::test]
 async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let path = format!("/users/{}", user.id);
     for body in [
         json!({"id": 1, "firstName": "X"}),
