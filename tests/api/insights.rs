@@ -1,7 +1,7 @@
 //! Monthly insights and budgets: the totals kept with every write equal a recomputation
 //! from the listed transactions, and the endpoints check input, ownership and integrity.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -348,14 +348,20 @@ async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_pu
     let (store, pk) = (&app.state.store, format!("USER#{}", user.id));
     let january = format!("AGG#2026-01#U{pets}");
     let index_key = |sk: &str| S(format!("CATREF#U{pets}#{sk}"));
+    // The key of one of the user's items.
+    let key = |sk: &str| {
+        HashMap::from([
+            ("PK".to_owned(), S(pk.clone())),
+            ("SK".to_owned(), S(sk.to_owned())),
+        ])
+    };
     // January's total as older writes left it, and an older month's (zero) total that no
     // write touches again.
     store
         .client()
         .update_item()
         .table_name(store.table())
-        .key("PK", S(pk.clone()))
-        .key("SK", S(january.clone()))
+        .set_key(Some(key(&january)))
         .update_expression("SET LSI1SK = :r")
         .expression_attribute_values(":r", index_key(&january))
         .send()
@@ -382,8 +388,7 @@ async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_pu
         .client()
         .get_item()
         .table_name(store.table())
-        .key("PK", S(pk.clone()))
-        .key("SK", S(january.clone()))
+        .set_key(Some(key(&january)))
         .consistent_read(true)
         .send()
         .await
