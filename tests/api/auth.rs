@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, error_fields, spawn_app, PASSWORD};
+use crate::helpers::{assert_problem, error_fields, spawn_app, spawn_app_and_user, PASSWORD};
 
 fn registration(email: &str) -> Value {
     json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
@@ -29,11 +29,8 @@ async fn register_returns_201_with_the_user_a_location_and_never_the_password() 
 
 #[tokio::test]
 async fn register_creates_an_empty_euro_wallet() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
-    let r = app
-        .call(Method::GET, "/api/wallet", Some(&user), None)
-        .await;
+    let (app, user) = spawn_app_and_user().await;
+    let r = app.get(&user, "/api/wallet").await;
     let wallet: Value = r.json().await.unwrap();
     assert_eq!(wallet["currency"]["code"], "EUR");
     assert_eq!(wallet["amountBalance"]["amount"].to_string(), "0.00");

@@ -4,10 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use reqwest::Method;
 use serde_json::json;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app_and_user, TestApp};
 
 async fn calls_of<F: std::future::Future<Output = reqwest::Response>>(
     app: &TestApp,
@@ -32,8 +31,7 @@ fn ops(list: &[(&str, u64)]) -> BTreeMap<String, u64> {
 
 #[tokio::test]
 async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let body = json!({"amount": "5.00", "categoryId": 4, "date": "2026-08-01"});
 
     let create = calls_of(&app, app.create_transaction(&user, &body)).await;
@@ -61,7 +59,7 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
         calls_of(&app, app.delete_transaction(&user, id)).await,
         ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
     );
-    let wallet = app.call(Method::GET, "/api/wallet", Some(&user), None);
+    let wallet = app.get(&user, "/api/wallet");
     assert_eq!(calls_of(&app, wallet).await, ops(&[("GetItem", 1)]));
     // Never a Scan anywhere.
     assert!(!app.state.store.calls().snapshot().contains_key("Scan"));

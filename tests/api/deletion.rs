@@ -3,10 +3,9 @@
 use std::time::Instant;
 
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
-use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, png, spawn_app, TestApp, PASSWORD};
+use crate::helpers::{assert_problem, png, spawn_app, spawn_app_and_user, TestApp, PASSWORD};
 
 /// Items left in the user's partition, counted page by page.
 async fn partition_size(app: &TestApp, user_id: u64) -> i32 {
@@ -48,17 +47,8 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
     assert_eq!(partition_size(&app, user.id).await, 0);
 
     // The still-unexpired token can neither read nor write.
-    assert_problem(
-        app.call(Method::GET, "/users/me", Some(&user), None).await,
-        404,
-    )
-    .await;
-    assert_problem(
-        app.call(Method::GET, "/api/wallet", Some(&user), None)
-            .await,
-        404,
-    )
-    .await;
+    assert_problem(app.get(&user, "/users/me").await, 404).await;
+    assert_problem(app.get(&user, "/api/wallet").await, 404).await;
     let list: Vec<Value> = app.listed(&user, "").await;
     assert!(list.is_empty());
     let r = app
@@ -69,22 +59,16 @@ async fn deleting_a_user_removes_all_their_data_and_their_token_reaches_nothing(
         .await;
     assert!(r.status() == 403 || r.status() == 409, "{}", r.status());
     assert_eq!(
-        app.call(
-            Method::POST,
-            "/api/tags",
-            Some(&user),
-            Some(&json!({"tagName": "x"}))
-        )
-        .await
-        .status(),
+        app.post(&user, "/api/tags", &json!({"tagName": "x"}))
+            .await
+            .status(),
         403
     );
     assert_eq!(
-        app.call(
-            Method::POST,
+        app.post(
+            &user,
             "/api/categories",
-            Some(&user),
-            Some(&json!({"categoryName": "x", "type": "DEBIT"}))
+            &json!({"categoryName": "x", "type": "DEBIT"})
         )
         .await
         .status(),
@@ -151,8 +135,7 @@ async fn bulk_transactions(app: &TestApp, user_id: u64, n: u64) {
 
 #[tokio::test]
 async fn deleting_a_user_with_5000_transactions_completes_in_one_request() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     bulk_transactions(&app, user.id, 5000).await;
     assert!(partition_size(&app, user.id).await > 5000);
     let started = Instant::now();

@@ -75,6 +75,13 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
 
+/// `spawn_app` and a new user of it.
+pub async fn spawn_app_and_user() -> (TestApp, TestUser) {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    (app, user)
+}
+
 /// `spawn_app` with a configuration change.
 pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     // Logs (5xx details included) show in the output of a failing test.
@@ -280,6 +287,26 @@ impl TestApp {
             .send()
             .await
             .expect("request")
+    }
+
+    /// `GET` as `user`.
+    pub async fn get(&self, user: &TestUser, path: &str) -> Response {
+        self.call(Method::GET, path, Some(user), None).await
+    }
+
+    /// `DELETE` as `user`.
+    pub async fn delete(&self, user: &TestUser, path: &str) -> Response {
+        self.call(Method::DELETE, path, Some(user), None).await
+    }
+
+    /// `PUT` of a JSON body as `user`.
+    pub async fn put(&self, user: &TestUser, path: &str, body: &Value) -> Response {
+        self.call(Method::PUT, path, Some(user), Some(body)).await
+    }
+
+    /// `POST` of a JSON body as `user`.
+    pub async fn post(&self, user: &TestUser, path: &str, body: &Value) -> Response {
+        self.call(Method::POST, path, Some(user), Some(body)).await
     }
 
     /// A request to build further (headers, body), as `user` (or anonymously).

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use imports_fn::parse::unescape;
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 const GROCERIES: u64 = 4;
 
@@ -33,7 +33,7 @@ impl TestApp {
         let mut next = Some(format!("/api/export?format={format}"));
         let mut pages = Vec::new();
         while let Some(path) = next.take() {
-            let r = self.call(Method::GET, &path, Some(user), None).await;
+            let r = self.get(user, &path).await;
             assert_eq!(r.status(), 200, "{path}");
             next = r
                 .headers()
@@ -80,8 +80,7 @@ fn csv_rows(pages: &[String]) -> Vec<Vec<String>> {
 
 #[tokio::test]
 async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothing() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let file = "Date;Amount;Category;Memo;Payee;Tags\n\
                 2026-11-01;-12,50;groceries;Market;ACME;\"weekly; food\"\n\
                 2026-11-02;2500;Salary;Pay;;\n\
@@ -111,7 +110,7 @@ async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothi
     // Nothing was written: no transaction, no tag, no provider, the same balance.
     assert!(app.transactions(&user).await.is_empty());
     for path in ["/api/tags", "/api/providers"] {
-        let r = app.call(Method::GET, path, Some(&user), None).await;
+        let r = app.get(&user, path).await;
         assert_eq!(r.json::<Value>().await.unwrap(), json!([]), "{path}");
     }
     assert_eq!(app.balance(&user).await, "0.00");
@@ -149,8 +148,7 @@ async fn a_dry_run_reports_rows_duplicates_errors_and_a_preview_and_writes_nothi
 
 #[tokio::test]
 async fn an_import_creates_valid_rows_once_even_when_repeated_or_raced() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let file = "date,amount,category,note,provider,tags\n\
                 2026-11-01,-12.50,Groceries,Market,ACME,weekly;food\n\
                 2026-11-01,-12.50,Groceries,Market again,ACME,weekly\n\
@@ -331,8 +329,7 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
 
 #[tokio::test]
 async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad_rows() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     // Whole-file problems: 400, 413 or 415, nothing stored.
     for (file, status) in [
         (b"".to_vec(), 400),
@@ -433,31 +430,16 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
     let txn = &app.transactions(&ann).await[0];
     let tag_id = txn["tagIds"][0].as_u64().unwrap();
     assert_ne!(tag_id, bobs_tag, "a new tag of ann's own");
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/api/tags/{tag_id}"),
-            Some(&ann),
-            None,
-        )
-        .await;
+    let r = app.get(&ann, &format!("/api/tags/{tag_id}")).await;
     assert_eq!(r.status(), 200);
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/api/tags/{bobs_tag}"),
-            Some(&bob),
-            None,
-        )
-        .await;
+    let r = app.get(&bob, &format!("/api/tags/{bobs_tag}")).await;
     assert_eq!(r.json::<Value>().await.unwrap()["tagName"], "mine");
     // Ann's JSON export holds ann's things only, and never a password hash; her budgets too.
     let budget = app
-        .call(
-            Method::PUT,
+        .put(
+            &ann,
             "/api/budgets/2026-11/4",
-            Some(&ann),
-            Some(&serde_json::json!({"amount": "120.50"})),
+            &serde_json::json!({"amount": "120.50"}),
         )
         .await;
     assert_eq!(budget.status(), 200);
@@ -470,31 +452,19 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
     for path in ["/api/export?format=csv", "/api/export?format=json"] {
         assert_problem(app.call(Method::GET, path, None, None).await, 403).await;
     }
-    assert_problem(
-        app.call(Method::GET, "/api/export?format=xml", Some(&ann), None)
-            .await,
-        400,
-    )
-    .await;
-    let pages = app
-        .call(Method::GET, "/api/export?format=json", Some(&ann), None)
-        .await;
+    assert_problem(app.get(&ann, "/api/export?format=xml").await, 400).await;
+    let pages = app.get(&ann, "/api/export?format=json").await;
     assert!(
         pages.headers().get("link").is_none(),
         "one page for a small account"
     );
     let cursor_of_ann = "/api/export?format=json&cursor=abc.def";
-    assert_problem(
-        app.call(Method::GET, cursor_of_ann, Some(&ann), None).await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&ann, cursor_of_ann).await, 400).await;
 }
 
 #[tokio::test]
 async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pages() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let rows = imports_fn::parse::MAX_ROWS;
     let mut file = String::from("date,amount,category,note,tags\n");
     for i in 0..rows {
@@ -528,9 +498,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
     let ids: BTreeSet<&str> = exported.iter().map(|r| r[6].as_str()).collect();
     assert_eq!(ids.len(), rows, "no row is repeated across pages");
     // A CSV cursor does not continue a JSON export.
-    let r = app
-        .call(Method::GET, "/api/export?format=csv", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/export?format=csv").await;
     let link = r.headers()["link"].to_str().unwrap().to_owned();
     let cursor = link
         .split("cursor=")
@@ -542,16 +510,7 @@ async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pa
     // Nor does it serve another user.
     let stranger = app.new_user().await;
     let csv_path = format!("/api/export?format=csv&cursor={cursor}");
-    assert_problem(
-        app.call(Method::GET, &csv_path, Some(&stranger), None)
-            .await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&stranger, &csv_path).await, 400).await;
     let json_path = format!("/api/export?format=json&cursor={cursor}");
-    assert_problem(
-        app.call(Method::GET, &json_path, Some(&user), None).await,
-        400,
-    )
-    .await;
+    assert_problem(app.get(&user, &json_path).await, 400).await;
 }

@@ -1,7 +1,7 @@
 //! Monthly insights and budgets: the totals kept with every write equal a recomputation
 //! from the listed transactions, and the endpoints check input, ownership and integrity.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -11,7 +11,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 /// A money amount on the wire, exactly.
 fn amount(money: &Value) -> Decimal {
@@ -20,14 +20,14 @@ fn amount(money: &Value) -> Decimal {
 
 async fn insights(app: &TestApp, user: &TestUser, from: &str, to: &str) -> Vec<Value> {
     let path = format!("/api/insights/monthly?from={from}&to={to}");
-    let r = app.call(Method::GET, &path, Some(user), None).await;
+    let r = app.get(user, &path).await;
     assert_eq!(r.status(), 200);
     r.json().await.expect("json")
 }
 
 async fn budgets(app: &TestApp, user: &TestUser, month: &str) -> Vec<Value> {
     let path = format!("/api/budgets/{month}");
-    let r = app.call(Method::GET, &path, Some(user), None).await;
+    let r = app.get(user, &path).await;
     assert_eq!(r.status(), 200);
     r.json().await.expect("json")
 }
@@ -40,7 +40,7 @@ async fn put_budget(
     body: &Value,
 ) -> reqwest::Response {
     let path = format!("/api/budgets/{month}/{category}");
-    app.call(Method::PUT, &path, Some(user), Some(body)).await
+    app.put(user, &path, body).await
 }
 
 async fn own_category(app: &TestApp, user: &TestUser, name: &str, kind: &str) -> u64 {
@@ -211,8 +211,7 @@ async fn every_months_insight_and_every_budget_equal_a_recomputation_after_rando
 
 #[tokio::test]
 async fn bad_ranges_months_and_amounts_are_400_problems() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for query in [
         "from=2024-01&to=2027-01",
         "from=2026-02&to=2026-01",
@@ -222,15 +221,13 @@ async fn bad_ranges_months_and_amounts_are_400_problems() {
         "from=2026-01&to=2026-02&extra=1",
     ] {
         let path = format!("/api/insights/monthly?{query}");
-        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        let r = app.get(&user, &path).await;
         assert_problem(r, 400).await;
     }
     let ok = insights(&app, &user, "2024-01", "2026-12").await;
     assert_eq!(ok.len(), 36);
 
-    let r = app
-        .call(Method::GET, "/api/budgets/2026-1", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/budgets/2026-1").await;
     assert_problem(r, 400).await;
     for (month, category, body) in [
         ("11-2026", 4, json!({"amount": "10"})),
@@ -277,7 +274,7 @@ async fn another_users_category_is_404_and_users_never_see_each_others_totals() 
     let r = put_budget(&app, &ann, "2026-03", bobs, &json!({"amount": 100})).await;
     assert_problem(r, 404).await;
     let path = format!("/api/budgets/2026-03/{bobs}");
-    let r = app.call(Method::DELETE, &path, Some(&ann), None).await;
+    let r = app.delete(&ann, &path).await;
     assert_problem(r, 404).await;
     let r = put_budget(&app, &ann, "2026-03", 999_999, &json!({"amount": 1})).await;
     assert_problem(r, 404).await;
@@ -292,9 +289,9 @@ async fn another_users_category_is_404_and_users_never_see_each_others_totals() 
     assert_eq!(amount(&list[0]["remaining"]), Decimal::new(5000, 2));
 
     // Bob's budget is still there after Ann's attempts; deleting it twice is 204 then 404.
-    let r = app.call(Method::DELETE, &path, Some(&bob), None).await;
+    let r = app.delete(&bob, &path).await;
     assert_eq!(r.status(), 204);
-    let r = app.call(Method::DELETE, &path, Some(&bob), None).await;
+    let r = app.delete(&bob, &path).await;
     assert_problem(r, 404).await;
 }
 
@@ -313,8 +310,7 @@ async fn leftovers(app: &TestApp, user: &TestUser, category: u64) -> usize {
 
 #[tokio::test]
 async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     let a = app.add(&user, "10.00", pets, "2026-01-05").await;
     let b = app.add(&user, "20.00", pets, "2026-02-05").await;
@@ -325,21 +321,19 @@ async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
     assert_eq!(leftovers(&app, &user, pets).await, 4);
 
     let path = format!("/api/categories/{pets}");
-    let r = app.call(Method::DELETE, &path, Some(&user), None).await;
+    let r = app.delete(&user, &path).await;
     assert_problem(r, 409).await;
     for t in [a, b] {
         let id = t["id"].as_u64().unwrap();
         assert_eq!(app.delete_transaction(&user, id).await.status(), 204);
     }
-    let r = app.call(Method::DELETE, &path, Some(&user), None).await;
+    let r = app.delete(&user, &path).await;
     assert_eq!(r.status(), 204);
     assert_eq!(leftovers(&app, &user, pets).await, 0);
     assert!(budgets(&app, &user, "2026-01").await.is_empty());
     // The budgets were uncounted: the currency may change again.
     let wallet = json!({"name": "Main", "initialBalance": 0, "currency": "USD"});
-    let r = app
-        .call(Method::PUT, "/api/wallet", Some(&user), Some(&wallet))
-        .await;
+    let r = app.put(&user, "/api/wallet", &wallet).await;
     assert_eq!(r.status(), 200);
 }
 
@@ -348,21 +342,26 @@ async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
 #[tokio::test]
 async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_purged() {
     use aws_sdk_dynamodb::types::AttributeValue::{N, S};
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     let a = app.add(&user, "10.00", pets, "2026-01-05").await;
     let (store, pk) = (&app.state.store, format!("USER#{}", user.id));
     let january = format!("AGG#2026-01#U{pets}");
     let index_key = |sk: &str| S(format!("CATREF#U{pets}#{sk}"));
+    // The key of one of the user's items.
+    let key = |sk: &str| {
+        HashMap::from([
+            ("PK".to_owned(), S(pk.clone())),
+            ("SK".to_owned(), S(sk.to_owned())),
+        ])
+    };
     // January's total as older writes left it, and an older month's (zero) total that no
     // write touches again.
     store
         .client()
         .update_item()
         .table_name(store.table())
-        .key("PK", S(pk.clone()))
-        .key("SK", S(january.clone()))
+        .set_key(Some(key(&january)))
         .update_expression("SET LSI1SK = :r")
         .expression_attribute_values(":r", index_key(&january))
         .send()
@@ -389,8 +388,7 @@ async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_pu
         .client()
         .get_item()
         .table_name(store.table())
-        .key("PK", S(pk.clone()))
-        .key("SK", S(january.clone()))
+        .set_key(Some(key(&january)))
         .consistent_read(true)
         .send()
         .await
@@ -409,33 +407,26 @@ async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_pu
         assert_eq!(app.delete_transaction(&user, id).await.status(), 204);
     }
     let path = format!("/api/categories/{pets}");
-    let r = app.call(Method::DELETE, &path, Some(&user), None).await;
+    let r = app.delete(&user, &path).await;
     assert_eq!(r.status(), 204);
     assert_eq!(leftovers(&app, &user, pets).await, 0);
 }
 
 #[tokio::test]
 async fn the_currency_cannot_change_while_budgets_exist() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let r = put_budget(&app, &user, "2026-05", 4, &json!({"amount": "12.5"})).await;
     assert_eq!(r.status(), 200);
     // Replacing a budget keeps one budget.
     let r = put_budget(&app, &user, "2026-05", 4, &json!({"amount": 15})).await;
     assert_eq!(r.status(), 200);
     let usd = json!({"name": "Main", "initialBalance": 0, "currency": "USD"});
-    let r = app
-        .call(Method::PUT, "/api/wallet", Some(&user), Some(&usd))
-        .await;
+    let r = app.put(&user, "/api/wallet", &usd).await;
     let problem = assert_problem(r, 409).await;
     assert!(problem["detail"].as_str().unwrap().contains("budgets"));
-    let r = app
-        .call(Method::DELETE, "/api/budgets/2026-05/4", Some(&user), None)
-        .await;
+    let r = app.delete(&user, "/api/budgets/2026-05/4").await;
     assert_eq!(r.status(), 204);
-    let r = app
-        .call(Method::PUT, "/api/wallet", Some(&user), Some(&usd))
-        .await;
+    let r = app.put(&user, "/api/wallet", &usd).await;
     assert_eq!(r.status(), 200);
     // Budgets now take the wallet's new currency's decimals.
     let r = put_budget(&app, &user, "2026-05", 4, &json!({"amount": "1.5"})).await;
@@ -445,17 +436,14 @@ async fn the_currency_cannot_change_while_budgets_exist() {
 
 #[tokio::test]
 async fn a_renamed_category_shows_its_new_name() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let pets = own_category(&app, &user, "Pets", "DEBIT").await;
     app.add(&user, "7.25", pets, "2026-04-01").await;
     let r = put_budget(&app, &user, "2026-04", pets, &json!({"amount": 10})).await;
     assert_eq!(r.json::<Value>().await.unwrap()["categoryName"], "Pets");
     let rename = json!({"categoryName": "Animals", "type": "DEBIT"});
     let path = format!("/api/categories/{pets}");
-    let r = app
-        .call(Method::PUT, &path, Some(&user), Some(&rename))
-        .await;
+    let r = app.put(&user, &path, &rename).await;
     assert_eq!(r.status(), 200);
     let months = insights(&app, &user, "2026-04", "2026-04").await;
     assert_eq!(months[0]["categories"][0]["categoryName"], "Animals");

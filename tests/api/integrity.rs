@@ -3,10 +3,9 @@
 
 use std::sync::Arc;
 
-use reqwest::Method;
 use serde_json::json;
 
-use crate::helpers::{assert_problem, spawn_app};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user};
 
 #[tokio::test]
 async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
@@ -26,8 +25,7 @@ async fn a_transaction_cannot_use_another_users_category_tag_or_provider() {
 
 #[tokio::test]
 async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "food", "Market", "Food").await;
     let body = json!({"amount": "3.00", "categoryId": category, "date": "2026-01-01", "tagIds": [tag], "providerId": provider});
     let txn = app.create(&user, "/api/transactions", &body).await;
@@ -36,11 +34,7 @@ async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released()
         format!("/api/providers/{provider}"),
         format!("/api/categories/{category}"),
     ] {
-        let problem = assert_problem(
-            app.call(Method::DELETE, &path, Some(&user), None).await,
-            409,
-        )
-        .await;
+        let problem = assert_problem(app.delete(&user, &path).await, 409).await;
         assert!(
             problem["detail"].as_str().unwrap().contains("transactions"),
             "{problem}"
@@ -48,17 +42,8 @@ async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released()
     }
     // Changing the category's type would flip the sign of its transactions.
     let flip = json!({"categoryName": "Food", "type": "CREDIT"});
-    assert_problem(
-        app.call(
-            Method::PUT,
-            &format!("/api/categories/{category}"),
-            Some(&user),
-            Some(&flip),
-        )
-        .await,
-        409,
-    )
-    .await;
+    let category_path = format!("/api/categories/{category}");
+    assert_problem(app.put(&user, &category_path, &flip).await, 409).await;
     // Releasing the references (update to other ones, then delete) makes deletion possible.
     let plain = json!({"amount": "3.00", "categoryId": 4, "date": "2026-01-01"});
     assert_eq!(
@@ -70,13 +55,7 @@ async fn categories_tags_and_providers_in_use_cannot_be_deleted_until_released()
         format!("/api/providers/{provider}"),
         format!("/api/categories/{category}"),
     ] {
-        assert_eq!(
-            app.call(Method::DELETE, &path, Some(&user), None)
-                .await
-                .status(),
-            204,
-            "{path}"
-        );
+        assert_eq!(app.delete(&user, &path).await.status(), 204, "{path}");
     }
     assert_eq!(app.balance(&user).await, "-3.00");
 }
@@ -102,17 +81,13 @@ async fn a_delete_racing_a_create_never_leaves_a_dangling_reference() {
         });
         let (a, u) = (app.clone(), user.clone());
         let delete = tokio::spawn(async move {
-            a.call(Method::DELETE, &format!("/api/tags/{tag}"), Some(&u), None)
+            a.delete(&u, &format!("/api/tags/{tag}"))
                 .await
                 .status()
                 .as_u16()
         });
         let (c, d) = (create.await.unwrap(), delete.await.unwrap());
-        let tag_exists = app
-            .call(Method::GET, &format!("/api/tags/{tag}"), Some(&user), None)
-            .await
-            .status()
-            == 200;
+        let tag_exists = app.get(&user, &format!("/api/tags/{tag}")).await.status() == 200;
         match (c, d) {
             (201, 409) => {
                 assert!(tag_exists);
@@ -131,9 +106,7 @@ async fn a_delete_racing_a_create_never_leaves_a_dangling_reference() {
     for t in &list {
         for tag in t["tagIds"].as_array().unwrap() {
             assert_eq!(
-                app.call(Method::GET, &format!("/api/tags/{tag}"), Some(&user), None)
-                    .await
-                    .status(),
+                app.get(&user, &format!("/api/tags/{tag}")).await.status(),
                 200
             );
         }

@@ -5,7 +5,7 @@ use lambda_http::request::LambdaRequest;
 use lambda_http::{Adapter, Context, LambdaEvent, Service};
 use serde_json::Value;
 
-use crate::helpers::{fresh_state, spawn_app};
+use crate::helpers::{fresh_state, spawn_app_and_user};
 
 /// Sends one event through a function's router and returns the Lambda response as JSON.
 async fn invoke(router: axum::Router, event: &str) -> Value {
@@ -39,8 +39,7 @@ async fn a_base64_registration_event_through_the_auth_function_creates_the_user(
 
 #[tokio::test]
 async fn list_and_get_events_through_the_transactions_function_see_only_the_callers_data() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let debit = app.add(&user, "3.50", 4, "2026-06-01").await;
     app.add(&user, "900", 1, "2026-06-02").await;
     let other = app.new_user().await;
@@ -114,8 +113,7 @@ async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
 
 #[tokio::test]
 async fn a_base64_csv_import_event_through_the_imports_function_creates_the_rows() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let event =
         include_str!("../fixtures/apigw_v2_import_csv.json").replace("{{TOKEN}}", &user.token);
     let response = invoke(imports_fn::router(app.state.clone()), &event).await;

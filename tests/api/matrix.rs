@@ -1,7 +1,7 @@
 //! Authorization matrix: every protected endpoint × {owner, other user, admin, anonymous}.
 //! Each cell gets fresh objects owned by the owner, so destructive cells do not interfere.
 
-use reqwest::Method;
+use reqwest::{Method, Response};
 use serde_json::{json, Value};
 
 use crate::helpers::{png, spawn_app, TestApp, TestUser, PASSWORD};
@@ -28,9 +28,7 @@ async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
         .await;
     let budget = json!({"amount": 5});
     let path = format!("/api/budgets/2026-01/{category}");
-    let r = app
-        .call(Method::PUT, &path, Some(owner), Some(&budget))
-        .await;
+    let r = app.put(owner, &path, &budget).await;
     assert_eq!(r.status(), 200);
     assert_eq!(
         app.put_picture(owner, owner.id, "image/png", png())
@@ -49,192 +47,76 @@ async fn owned(app: &TestApp, owner: &TestUser) -> Owned {
 
 type Row = (Method, &'static str, Option<Value>, [u16; 4]);
 
+fn get(path: &'static str, expected: [u16; 4]) -> Row {
+    (Method::GET, path, None, expected)
+}
+
+fn delete(path: &'static str, expected: [u16; 4]) -> Row {
+    (Method::DELETE, path, None, expected)
+}
+
+fn put(path: &'static str, body: Value, expected: [u16; 4]) -> Row {
+    (Method::PUT, path, Some(body), expected)
+}
+
+fn post(path: &'static str, body: Value, expected: [u16; 4]) -> Row {
+    (Method::POST, path, Some(body), expected)
+}
+
 /// `{u}` is the owner's user id, `{t}` transaction, `{tag}`, `{p}` provider, `{c}` own
 /// category; expected statuses are for [owner, other, admin, anonymous].
 fn rows() -> Vec<Row> {
+    let first_name = json!({"firstName": "New"});
+    let wallet = json!({"name": "W", "initialBalance": 0, "currency": "EUR"});
     let txn = json!({"amount": "2.00", "categoryId": 4, "date": "2026-01-02"});
+    let with_refs = json!({"amount": 1, "categoryId": "{c}", "date": "2026-01-01", "tagIds": ["{tag}"], "providerId": "{p}"});
+    let mine = json!({"categoryName": "Mine", "type": "CREDIT"});
+    let global = json!({"categoryName": "All", "type": "CREDIT", "isGlobal": true});
     let cat = json!({"categoryName": "Renamed", "type": "DEBIT"});
+    let other_expenses = json!({"categoryName": "Other expenses", "type": "DEBIT"});
+    let monthly = "/api/insights/monthly?from=2026-01&to=2026-02";
+    let (budget, budget_4) = (json!({"amount": "7.50"}), json!({"amount": 3}));
+    let tag = json!({"tagName": "{n}"});
+    let provider = json!({"providerName": "{n}"});
     vec![
-        (Method::GET, "/users", None, [403, 403, 200, 403]),
-        (Method::GET, "/users/me", None, [200, 200, 200, 403]),
-        (Method::GET, "/users/{u}", None, [200, 404, 200, 403]),
-        (
-            Method::PUT,
-            "/users/{u}",
-            Some(json!({"firstName": "New"})),
-            [200, 404, 200, 403],
-        ),
-        (
-            Method::GET,
-            "/users/{u}/picture",
-            None,
-            [200, 404, 200, 403],
-        ),
-        (
-            Method::DELETE,
-            "/users/{u}/picture",
-            None,
-            [204, 404, 204, 403],
-        ),
-        (Method::GET, "/api/wallet", None, [200, 200, 200, 403]),
-        (
-            Method::PUT,
-            "/api/wallet",
-            Some(json!({"name": "W", "initialBalance": 0, "currency": "EUR"})),
-            [200, 200, 200, 403],
-        ),
-        (
-            Method::POST,
-            "/api/transactions",
-            Some(txn.clone()),
-            [201, 201, 201, 403],
-        ),
-        (
-            Method::POST,
-            "/api/transactions",
-            Some(
-                json!({"amount": 1, "categoryId": "{c}", "date": "2026-01-01", "tagIds": ["{tag}"], "providerId": "{p}"}),
-            ),
-            [201, 400, 400, 403],
-        ),
-        (Method::GET, "/api/transactions", None, [200, 200, 200, 403]),
-        (
-            Method::GET,
-            "/api/transactions/{t}",
-            None,
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::PUT,
-            "/api/transactions/{t}",
-            Some(txn.clone()),
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/transactions/{t}",
-            None,
-            [204, 404, 404, 403],
-        ),
-        (Method::GET, "/api/categories", None, [200, 200, 200, 403]),
-        (
-            Method::POST,
-            "/api/categories",
-            Some(json!({"categoryName": "Mine", "type": "CREDIT"})),
-            [201, 201, 201, 403],
-        ),
-        (
-            Method::POST,
-            "/api/categories",
-            Some(json!({"categoryName": "All", "type": "CREDIT", "isGlobal": true})),
-            [403, 403, 201, 403],
-        ),
-        (
-            Method::GET,
-            "/api/categories/{c}",
-            None,
-            [200, 404, 404, 403],
-        ),
-        (Method::GET, "/api/categories/4", None, [200, 200, 200, 403]),
-        (
-            Method::PUT,
-            "/api/categories/{c}",
-            Some(cat.clone()),
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::PUT,
-            "/api/categories/12",
-            Some(json!({"categoryName": "Other expenses", "type": "DEBIT"})),
-            [403, 403, 200, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/categories/{c}",
-            None,
-            [204, 404, 404, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/categories/12",
-            None,
-            [403, 403, 409, 403],
-        ),
-        (
-            Method::GET,
-            "/api/insights/monthly?from=2026-01&to=2026-02",
-            None,
-            [200, 200, 200, 403],
-        ),
-        (
-            Method::GET,
-            "/api/budgets/2026-01",
-            None,
-            [200, 200, 200, 403],
-        ),
-        (
-            Method::PUT,
-            "/api/budgets/2026-01/{c}",
-            Some(json!({"amount": "7.50"})),
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::PUT,
-            "/api/budgets/2026-01/4",
-            Some(json!({"amount": 3})),
-            [200, 200, 200, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/budgets/2026-01/{c}",
-            None,
-            [204, 404, 404, 403],
-        ),
-        (Method::GET, "/api/tags", None, [200, 200, 200, 403]),
-        (
-            Method::POST,
-            "/api/tags",
-            Some(json!({"tagName": "{n}"})),
-            [201, 201, 201, 403],
-        ),
-        (Method::GET, "/api/tags/{tag}", None, [200, 404, 404, 403]),
-        (
-            Method::PUT,
-            "/api/tags/{tag}",
-            Some(json!({"tagName": "{n}"})),
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/tags/{tag}",
-            None,
-            [204, 404, 404, 403],
-        ),
-        (Method::GET, "/api/providers", None, [200, 200, 200, 403]),
-        (
-            Method::POST,
-            "/api/providers",
-            Some(json!({"providerName": "{n}"})),
-            [201, 201, 201, 403],
-        ),
-        (
-            Method::GET,
-            "/api/providers/{p}",
-            None,
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::PUT,
-            "/api/providers/{p}",
-            Some(json!({"providerName": "{n}"})),
-            [200, 404, 404, 403],
-        ),
-        (
-            Method::DELETE,
-            "/api/providers/{p}",
-            None,
-            [204, 404, 404, 403],
-        ),
+        get("/users", [403, 403, 200, 403]),
+        get("/users/me", [200, 200, 200, 403]),
+        get("/users/{u}", [200, 404, 200, 403]),
+        put("/users/{u}", first_name, [200, 404, 200, 403]),
+        get("/users/{u}/picture", [200, 404, 200, 403]),
+        delete("/users/{u}/picture", [204, 404, 204, 403]),
+        get("/api/wallet", [200, 200, 200, 403]),
+        put("/api/wallet", wallet, [200, 200, 200, 403]),
+        post("/api/transactions", txn.clone(), [201, 201, 201, 403]),
+        post("/api/transactions", with_refs, [201, 400, 400, 403]),
+        get("/api/transactions", [200, 200, 200, 403]),
+        get("/api/transactions/{t}", [200, 404, 404, 403]),
+        put("/api/transactions/{t}", txn, [200, 404, 404, 403]),
+        delete("/api/transactions/{t}", [204, 404, 404, 403]),
+        get("/api/categories", [200, 200, 200, 403]),
+        post("/api/categories", mine, [201, 201, 201, 403]),
+        post("/api/categories", global, [403, 403, 201, 403]),
+        get("/api/categories/{c}", [200, 404, 404, 403]),
+        get("/api/categories/4", [200, 200, 200, 403]),
+        put("/api/categories/{c}", cat, [200, 404, 404, 403]),
+        put("/api/categories/12", other_expenses, [403, 403, 200, 403]),
+        delete("/api/categories/{c}", [204, 404, 404, 403]),
+        delete("/api/categories/12", [403, 403, 409, 403]),
+        get(monthly, [200, 200, 200, 403]),
+        get("/api/budgets/2026-01", [200, 200, 200, 403]),
+        put("/api/budgets/2026-01/{c}", budget, [200, 404, 404, 403]),
+        put("/api/budgets/2026-01/4", budget_4, [200, 200, 200, 403]),
+        delete("/api/budgets/2026-01/{c}", [204, 404, 404, 403]),
+        get("/api/tags", [200, 200, 200, 403]),
+        post("/api/tags", tag.clone(), [201, 201, 201, 403]),
+        get("/api/tags/{tag}", [200, 404, 404, 403]),
+        put("/api/tags/{tag}", tag, [200, 404, 404, 403]),
+        delete("/api/tags/{tag}", [204, 404, 404, 403]),
+        get("/api/providers", [200, 200, 200, 403]),
+        post("/api/providers", provider.clone(), [201, 201, 201, 403]),
+        get("/api/providers/{p}", [200, 404, 404, 403]),
+        put("/api/providers/{p}", provider, [200, 404, 404, 403]),
+        delete("/api/providers/{p}", [204, 404, 404, 403]),
     ]
 }
 
@@ -270,14 +152,30 @@ fn fill_body(body: &Value, o: &Owned) -> Value {
     v
 }
 
+/// The cells called so far, and a line for each that answered otherwise than expected.
+#[derive(Default)]
+struct Tally {
+    cells: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn record(&mut self, cell: String, response: &Response, expected: u16) {
+        self.cells += 1;
+        let status = response.status().as_u16();
+        if status != expected {
+            self.failures
+                .push(format!("{cell}: expected {expected}, got {status}"));
+        }
+    }
+}
+
 #[tokio::test]
 async fn every_endpoint_allows_exactly_the_expected_callers() {
     let app = spawn_app().await;
-    let owner = app.new_user().await;
-    let other = app.new_user().await;
+    let (owner, other) = (app.new_user().await, app.new_user().await);
     let admin = app.new_admin().await;
-    let mut failures = Vec::new();
-    let mut cells = 0;
+    let mut tally = Tally::default();
     for (method, path, body, expected) in rows() {
         for (i, caller) in [Some(&owner), Some(&other), Some(&admin), None]
             .into_iter()
@@ -286,58 +184,31 @@ async fn every_endpoint_allows_exactly_the_expected_callers() {
             let objects = owned(&app, &owner).await;
             let url = fill(path, &objects);
             let b = body.as_ref().map(|b| fill_body(b, &objects));
-            let status = app
-                .call(method.clone(), &url, caller, b.as_ref())
-                .await
-                .status()
-                .as_u16();
-            cells += 1;
-            if status != expected[i] {
-                let who = ["owner", "other", "admin", "anonymous"][i];
-                failures.push(format!(
-                    "{method} {path} as {who}: expected {}, got {status}",
-                    expected[i]
-                ));
-            }
+            let r = app.call(method.clone(), &url, caller, b.as_ref()).await;
+            let who = ["owner", "other", "admin", "anonymous"][i];
+            tally.record(format!("{method} {path} as {who}"), &r, expected[i]);
         }
     }
     // Deleting a user: a fresh victim per cell.
     for (i, expected) in [204u16, 404, 204, 403].into_iter().enumerate() {
         let victim = app.new_user().await;
         let caller = [Some(&victim), Some(&other), Some(&admin), None][i];
-        let status = app
-            .call(
-                Method::DELETE,
-                &format!("/users/{}", victim.id),
-                caller,
-                Some(&json!({"currentPassword": PASSWORD})),
-            )
-            .await
-            .status()
-            .as_u16();
-        cells += 1;
-        if status != expected {
-            failures.push(format!(
-                "DELETE /users/{{id}} as caller {i}: expected {expected}, got {status}"
-            ));
-        }
+        let path = format!("/users/{}", victim.id);
+        let body = json!({"currentPassword": PASSWORD});
+        let r = app.call(Method::DELETE, &path, caller, Some(&body)).await;
+        tally.record(format!("DELETE /users/{{id}} as caller {i}"), &r, expected);
     }
     // Setting a picture: the owner and an admin may.
     for (i, expected) in [204u16, 404, 204, 403].into_iter().enumerate() {
         let caller = [Some(&owner), Some(&other), Some(&admin), None][i];
         let path = format!("/users/{}/picture", owner.id);
-        let status = app
+        let r = app
             .call_raw(Method::PUT, &path, caller, "image/png", png())
-            .await
-            .status()
-            .as_u16();
-        cells += 1;
-        if status != expected {
-            failures.push(format!(
-                "PUT /users/{{id}}/picture as caller {i}: expected {expected}, got {status}"
-            ));
-        }
+            .await;
+        let cell = format!("PUT /users/{{id}}/picture as caller {i}");
+        tally.record(cell, &r, expected);
     }
+    let Tally { cells, failures } = tally;
     println!(
         "authorization matrix: {cells} cells, {} failures",
         failures.len()

@@ -1,20 +1,15 @@
 //! Wallet, categories, tags, providers and pictures through their endpoints.
 
-use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, png, spawn_app};
+use crate::helpers::{assert_problem, png, spawn_app_and_user};
 
 #[tokio::test]
 async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let put = |body: Value| {
         let (app, user) = (&app, &user);
-        async move {
-            app.call(Method::PUT, "/api/wallet", Some(user), Some(&body))
-                .await
-        }
+        async move { app.put(user, "/api/wallet", &body).await }
     };
     let r = put(json!({"name": "Daily", "initialBalance": "1000", "currency": "JPY"})).await;
     assert_eq!(r.status(), 200);
@@ -62,8 +57,7 @@ async fn the_wallet_takes_a_name_an_initial_balance_and_a_currency_while_empty()
 
 #[tokio::test]
 async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let admin = app.new_admin().await;
     let own = app
         .create(
@@ -81,70 +75,16 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
     assert_eq!(other_list.len(), 12);
 
     let global = json!({"categoryName": "Gifts", "type": "CREDIT", "isGlobal": true});
-    assert_problem(
-        app.call(Method::POST, "/api/categories", Some(&user), Some(&global))
-            .await,
-        403,
-    )
-    .await;
+    assert_problem(app.post(&user, "/api/categories", &global).await, 403).await;
     let gifts = app.create(&admin, "/api/categories", &global).await;
-    assert_eq!(
-        app.call(
-            Method::GET,
-            &format!("/api/categories/{gifts}"),
-            Some(&user),
-            None
-        )
-        .await
-        .status(),
-        200
-    );
+    let gifts_path = format!("/api/categories/{gifts}");
+    assert_eq!(app.get(&user, &gifts_path).await.status(), 200);
     let rename = json!({"categoryName": "Presents", "type": "CREDIT"});
-    assert_problem(
-        app.call(
-            Method::PUT,
-            &format!("/api/categories/{gifts}"),
-            Some(&user),
-            Some(&rename),
-        )
-        .await,
-        403,
-    )
-    .await;
-    assert_eq!(
-        app.call(
-            Method::PUT,
-            &format!("/api/categories/{gifts}"),
-            Some(&admin),
-            Some(&rename)
-        )
-        .await
-        .status(),
-        200
-    );
+    assert_problem(app.put(&user, &gifts_path, &rename).await, 403).await;
+    assert_eq!(app.put(&admin, &gifts_path, &rename).await.status(), 200);
     let flip = json!({"categoryName": "Presents", "type": "DEBIT"});
-    assert_problem(
-        app.call(
-            Method::PUT,
-            &format!("/api/categories/{gifts}"),
-            Some(&admin),
-            Some(&flip),
-        )
-        .await,
-        409,
-    )
-    .await;
-    assert_problem(
-        app.call(
-            Method::DELETE,
-            &format!("/api/categories/{gifts}"),
-            Some(&admin),
-            None,
-        )
-        .await,
-        409,
-    )
-    .await;
+    assert_problem(app.put(&admin, &gifts_path, &flip).await, 409).await;
+    assert_problem(app.delete(&admin, &gifts_path).await, 409).await;
 
     for bad in [
         json!({"categoryName": "", "type": "DEBIT"}),
@@ -152,24 +92,14 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
         json!({"categoryName": "X", "type": "DEBIT", "color": "red"}),
         json!({"categoryName": "X", "type": "DEBIT", "icon": "<script>"}),
     ] {
-        assert_problem(
-            app.call(Method::POST, "/api/categories", Some(&user), Some(&bad))
-                .await,
-            400,
-        )
-        .await;
+        assert_problem(app.post(&user, "/api/categories", &bad).await, 400).await;
     }
     // An unused own category may change type.
     let flip_own = json!({"categoryName": "Pets", "type": "CREDIT"});
     assert_eq!(
-        app.call(
-            Method::PUT,
-            &format!("/api/categories/{own}"),
-            Some(&user),
-            Some(&flip_own)
-        )
-        .await
-        .status(),
+        app.put(&user, &format!("/api/categories/{own}"), &flip_own)
+            .await
+            .status(),
         200
     );
     let credits: Vec<Value> = app.get_json(&user, "/api/categories?type=CREDIT").await;
@@ -180,45 +110,17 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
 
 #[tokio::test]
 async fn tags_and_providers_are_unique_per_user_ignoring_case() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let other = app.new_user().await;
     for (path, field) in [("/api/tags", "tagName"), ("/api/providers", "providerName")] {
         let id = app.create(&user, path, &json!({field: "Holiday"})).await;
-        assert_problem(
-            app.call(
-                Method::POST,
-                path,
-                Some(&user),
-                Some(&json!({field: "HOLIDAY"})),
-            )
-            .await,
-            409,
-        )
-        .await;
+        assert_problem(app.post(&user, path, &json!({field: "HOLIDAY"})).await, 409).await;
         // Another user may use the same name.
         app.create(&other, path, &json!({field: "holiday"})).await;
         let second = app.create(&user, path, &json!({field: "Work"})).await;
         let item = format!("{path}/{second}");
-        assert_problem(
-            app.call(
-                Method::PUT,
-                &item,
-                Some(&user),
-                Some(&json!({field: "holiday"})),
-            )
-            .await,
-            409,
-        )
-        .await;
-        let r = app
-            .call(
-                Method::PUT,
-                &item,
-                Some(&user),
-                Some(&json!({field: "Office"})),
-            )
-            .await;
+        assert_problem(app.put(&user, &item, &json!({field: "holiday"})).await, 409).await;
+        let r = app.put(&user, &item, &json!({field: "Office"})).await;
         assert_eq!(r.status(), 200);
         assert_eq!(r.json::<Value>().await.unwrap()[field], "Office");
         // The old name is free again.
@@ -227,66 +129,35 @@ async fn tags_and_providers_are_unique_per_user_ignoring_case() {
         let names: Vec<&str> = list.iter().map(|t| t[field].as_str().unwrap()).collect();
         assert_eq!(names, ["Holiday", "Office", "work"]);
         assert_problem(
-            app.call(
-                Method::POST,
-                path,
-                Some(&user),
-                Some(&json!({field: "x", "id": 5})),
-            )
-            .await,
+            app.post(&user, path, &json!({field: "x", "id": 5})).await,
             400,
         )
         .await;
+        assert_problem(app.post(&user, path, &json!({field: " "})).await, 400).await;
         assert_problem(
-            app.call(Method::POST, path, Some(&user), Some(&json!({field: " "})))
+            app.post(&user, path, &json!({field: "x".repeat(101)}))
                 .await,
-            400,
-        )
-        .await;
-        assert_problem(
-            app.call(
-                Method::POST,
-                path,
-                Some(&user),
-                Some(&json!({field: "x".repeat(101)})),
-            )
-            .await,
             400,
         )
         .await;
         assert_eq!(
-            app.call(Method::DELETE, &format!("{path}/{id}"), Some(&user), None)
-                .await
-                .status(),
+            app.delete(&user, &format!("{path}/{id}")).await.status(),
             204
         );
-        assert_problem(
-            app.call(Method::GET, &format!("{path}/{id}"), Some(&user), None)
-                .await,
-            404,
-        )
-        .await;
+        assert_problem(app.get(&user, &format!("{path}/{id}")).await, 404).await;
     }
 }
 
 #[tokio::test]
 async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     assert_eq!(
         app.put_picture(&user, user.id, "image/png", png())
             .await
             .status(),
         204
     );
-    let r = app
-        .call(
-            Method::GET,
-            &format!("/users/{}/picture", user.id),
-            Some(&user),
-            None,
-        )
-        .await;
+    let r = app.get(&user, &format!("/users/{}/picture", user.id)).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-type"], "image/png");
     assert_eq!(r.bytes().await.unwrap().to_vec(), png());
@@ -326,24 +197,13 @@ async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
     );
 
     assert_eq!(
-        app.call(
-            Method::DELETE,
-            &format!("/users/{}/picture", user.id),
-            Some(&user),
-            None
-        )
-        .await
-        .status(),
+        app.delete(&user, &format!("/users/{}/picture", user.id))
+            .await
+            .status(),
         204
     );
     assert_problem(
-        app.call(
-            Method::GET,
-            &format!("/users/{}/picture", user.id),
-            Some(&user),
-            None,
-        )
-        .await,
+        app.get(&user, &format!("/users/{}/picture", user.id)).await,
         404,
     )
     .await;

@@ -11,7 +11,9 @@ use reqwest::{Client, Method, Response};
 use serde_json::{json, Value};
 use shared::store::throttle::{EMAIL_FREE_ATTEMPTS, PAIR_MAX_ATTEMPTS};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser, PASSWORD};
+use crate::helpers::{
+    assert_problem, spawn_app, spawn_app_and_user, spawn_app_with, TestApp, TestUser, PASSWORD,
+};
 
 const NEW_PASSWORD: &str = "another long passphrase 42";
 
@@ -32,9 +34,12 @@ async fn login_from(app: &TestApp, client: &Client, email: &str, password: &str)
         .unwrap()
 }
 
-/// Registers `email` and returns the user, logged in.
-async fn user_with(app: &TestApp, email: &str) -> TestUser {
-    app.new_user_with_email(email).await
+/// Registers a unique e-mail that starts with `prefix`; returns the user, logged in, and
+/// the e-mail.
+async fn user_named(app: &TestApp, prefix: &str) -> (TestUser, String) {
+    let email = unique_email(prefix);
+    let user = app.new_user_with_email(&email).await;
+    (user, email)
 }
 
 /// Logs in `n` times: `n` independent sessions, as their refresh tokens.
@@ -65,16 +70,11 @@ fn unique_email(prefix: &str) -> String {
 #[tokio::test]
 async fn registration_never_grants_a_role_and_only_the_operator_command_makes_the_first_admin() {
     let app = spawn_app().await;
-    let email = unique_email("boss");
-    let boss = user_with(&app, &email).await;
+    let (boss, email) = user_named(&app, "boss").await;
     let me: Value = app.get_json(&boss, "/users/me").await;
     assert_eq!(me["role"], "USER");
     // Not an admin: the user list is refused.
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&boss), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&boss, "/users").await, 403).await;
 
     let out = local::admin::run(&app.state.store, &["promote".into(), email.clone()])
         .await
@@ -91,12 +91,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
         id: boss.id,
         token: admin["token"].as_str().unwrap().to_owned(),
     };
-    assert_eq!(
-        app.call(Method::GET, "/users", Some(&admin), None)
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.get(&admin, "/users").await.status(), 200);
 
     // Unknown e-mails and bad commands are errors, never a silent success.
     assert!(local::admin::run(
@@ -113,11 +108,7 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     local::admin::run(&app.state.store, &["demote".into(), email.clone()])
         .await
         .unwrap();
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&admin), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&admin, "/users").await, 403).await;
 }
 
 /// Every way of ending all sessions: each leaves no refresh token of the user working.
@@ -134,8 +125,7 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         "deletion",
     ];
     for case in cases {
-        let email = unique_email("victim");
-        let user = user_with(&app, &email).await;
+        let (user, email) = user_named(&app, "victim").await;
         let tokens = sessions(&app, &email, PASSWORD, 2).await;
         // Sessions work before the change (and rotating one keeps it alive).
         let rotated: Value = refresh(&app, &tokens[0]).await.json().await.unwrap();
@@ -147,21 +137,19 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         let r = match case {
             "own password" => {
                 let body = json!({"password": NEW_PASSWORD, "currentPassword": PASSWORD});
-                app.call(Method::PUT, &path, Some(&user), Some(&body)).await
+                app.put(&user, &path, &body).await
             }
             "admin reset" => {
                 let body = json!({"password": NEW_PASSWORD});
-                app.call(Method::PUT, &path, Some(&admin), Some(&body))
-                    .await
+                app.put(&admin, &path, &body).await
             }
             "own e-mail" => {
                 let body = json!({"email": unique_email("moved"), "currentPassword": PASSWORD});
-                app.call(Method::PUT, &path, Some(&user), Some(&body)).await
+                app.put(&user, &path, &body).await
             }
             "role" => {
                 let body = json!({"role": "ADMIN"});
-                app.call(Method::PUT, &path, Some(&admin), Some(&body))
-                    .await
+                app.put(&admin, &path, &body).await
             }
             "logout-all" => {
                 app.call(Method::POST, "/auth/logout-all", Some(&user), None)
@@ -181,25 +169,18 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
         }
     }
     // Changing only a name keeps the sessions.
-    let email = unique_email("kept");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "kept").await;
     let tokens = sessions(&app, &email, PASSWORD, 1).await;
     let body = json!({"firstName": "Renamed"});
     let path = format!("/users/{}", user.id);
-    assert_eq!(
-        app.call(Method::PUT, &path, Some(&user), Some(&body))
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.put(&user, &path, &body).await.status(), 200);
     assert_eq!(refresh(&app, &tokens[0]).await.status(), 200);
 }
 
 #[tokio::test]
 async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshed() {
     let app = spawn_app().await;
-    let email = unique_email("ann");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "ann").await;
     let first = sessions(&app, &email, PASSWORD, 1).await.remove(0);
     let family = first.split('.').nth(1).unwrap().to_owned();
     let store = &app.state.store;
@@ -241,8 +222,7 @@ async fn a_session_ends_thirty_days_after_its_login_however_often_it_is_refreshe
 #[tokio::test]
 async fn forty_parallel_wrong_logins_reach_the_hash_at_most_the_allowed_number_of_times() {
     let app = spawn_app().await;
-    let email = unique_email("target");
-    user_with(&app, &email).await;
+    let (_, email) = user_named(&app, "target").await;
     let attempts = (0..40).map(|i| {
         let (client, url, email) = (app.client.clone(), app.url("/auth/login"), email.clone());
         tokio::spawn(async move {
@@ -272,8 +252,7 @@ async fn forty_parallel_wrong_logins_reach_the_hash_at_most_the_allowed_number_o
 #[tokio::test]
 async fn a_stranger_cannot_lock_the_owner_out_while_many_addresses_meet_the_back_off() {
     let app = spawn_app().await;
-    let email = unique_email("owner");
-    user_with(&app, &email).await; // one successful login from 127.0.0.1
+    let (_, email) = user_named(&app, "owner").await; // one successful login from 127.0.0.1
     let stranger = client_from("127.0.0.2");
     let mut last = 0;
     for _ in 0..PAIR_MAX_ATTEMPTS + 2 {
@@ -344,19 +323,14 @@ async fn registrations_are_throttled_per_client_address() {
 #[tokio::test]
 async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password() {
     let app = spawn_app().await;
-    let email = unique_email("careful");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "careful").await;
     let path = format!("/users/{}", user.id);
     let new_email = unique_email("taken-over");
     for body in [
         json!({"email": new_email}),
         json!({"email": new_email, "currentPassword": "not my password, sorry"}),
     ] {
-        assert_problem(
-            app.call(Method::PUT, &path, Some(&user), Some(&body)).await,
-            403,
-        )
-        .await;
+        assert_problem(app.put(&user, &path, &body).await, 403).await;
     }
     for body in [
         None,
@@ -373,12 +347,7 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
         "nothing changed"
     );
     let body = json!({"email": new_email, "currentPassword": PASSWORD});
-    assert_eq!(
-        app.call(Method::PUT, &path, Some(&user), Some(&body))
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.put(&user, &path, &body).await.status(), 200);
     let body = json!({"currentPassword": PASSWORD});
     assert_eq!(
         app.call(Method::DELETE, &path, Some(&user), Some(&body))
@@ -391,13 +360,12 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
 #[tokio::test]
 async fn wrong_current_passwords_count_against_the_login_throttle() {
     let app = spawn_app().await;
-    let email = unique_email("guessed");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "guessed").await;
     let path = format!("/users/{}", user.id);
     let body = json!({"password": NEW_PASSWORD, "currentPassword": "a guess that is wrong"});
     let mut statuses = Vec::new();
     for _ in 0..PAIR_MAX_ATTEMPTS + 1 {
-        let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
+        let r = app.put(&user, &path, &body).await;
         statuses.push(r.status().as_u16());
     }
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
@@ -407,14 +375,11 @@ async fn wrong_current_passwords_count_against_the_login_throttle() {
 
 #[tokio::test]
 async fn forged_altered_or_foreign_cursors_are_400_never_500() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for day in 1..=3 {
         app.add(&user, "1.00", 4, &format!("2026-06-0{day}")).await;
     }
-    let r = app
-        .call(Method::GET, "/api/transactions?limit=1", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/transactions?limit=1").await;
     let link = r.headers()["link"].to_str().unwrap().to_owned();
     let next = link
         .trim_start_matches('<')
@@ -422,12 +387,7 @@ async fn forged_altered_or_foreign_cursors_are_400_never_500() {
         .next()
         .unwrap()
         .to_owned();
-    assert_eq!(
-        app.call(Method::GET, &next, Some(&user), None)
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.get(&user, &next).await.status(), 200);
     let cursor = next.split("cursor=").nth(1).unwrap().to_owned();
 
     use base64::Engine;
@@ -443,12 +403,7 @@ async fn forged_altered_or_foreign_cursors_are_400_never_500() {
         (&other, cursor.clone()),
     ] {
         let r = app
-            .call(
-                Method::GET,
-                &format!("/api/transactions?limit=1&cursor={bad}"),
-                Some(who),
-                None,
-            )
+            .get(who, &format!("/api/transactions?limit=1&cursor={bad}"))
             .await;
         let body = assert_problem(r, 400).await;
         assert_eq!(body["errors"][0]["field"], "cursor");
@@ -507,8 +462,7 @@ async fn an_unreachable_or_hanging_dynamodb_is_a_503_with_retry_after_never_a_ha
 async fn a_hash_with_weaker_parameters_is_renewed_at_the_next_login() {
     use argon2::password_hash::PasswordHasher;
     let app = spawn_app().await;
-    let email = unique_email("old");
-    let user = user_with(&app, &email).await;
+    let (user, email) = user_named(&app, "old").await;
     let weak = argon2::Argon2::new(
         argon2::Algorithm::Argon2id,
         argon2::Version::V0x13,

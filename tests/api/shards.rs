@@ -5,12 +5,11 @@
 use std::collections::BTreeSet;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use reqwest::Method;
 use serde_json::{json, Value};
 use shared::store::keys::{global_pk, shard_of, GLOBAL_PK, SHARDS};
 use shared::store::Store;
 
-use crate::helpers::{spawn_app, TestApp, TestUser};
+use crate::helpers::{spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 fn attr(v: &str) -> AttributeValue {
     AttributeValue::S(v.to_owned())
@@ -33,7 +32,7 @@ async fn list_all(app: &TestApp, admin: &TestUser, limit: usize) -> Vec<u64> {
     let mut seen = Vec::new();
     let mut next = Some(format!("/users?limit={limit}"));
     while let Some(path) = next.take() {
-        let r = app.call(Method::GET, &path, Some(admin), None).await;
+        let r = app.get(admin, &path).await;
         assert_eq!(r.status(), 200, "GET {path}");
         next = r.headers().get("link").map(|l| {
             let l = l.to_str().unwrap();
@@ -95,11 +94,10 @@ async fn the_admin_list_pages_through_every_shard_and_profiles_of_the_unsharded_
 
     // A change of that profile moves it to its shard's partition: still listed once.
     let r = app
-        .call(
-            Method::PUT,
+        .put(
+            &admin,
             &format!("/users/{legacy}"),
-            Some(&admin),
-            Some(&json!({"firstName": "Moved"})),
+            &json!({"firstName": "Moved"}),
         )
         .await;
     assert_eq!(r.status(), 200);
@@ -152,9 +150,7 @@ async fn a_global_category_created_and_renamed_by_an_admin_reaches_users_of_ever
         .await;
     let rename = json!({"categoryName": "Presents", "type": "CREDIT"});
     let path = format!("/api/categories/{gifts}");
-    let r = app
-        .call(Method::PUT, &path, Some(&admin), Some(&rename))
-        .await;
+    let r = app.put(&admin, &path, &rename).await;
     assert_eq!(r.status(), 200);
 
     for (user, cursor) in [(&ann, ann_cursor), (&bob, bob_cursor)] {
@@ -182,8 +178,7 @@ async fn a_global_category_created_and_renamed_by_an_admin_reaches_users_of_ever
 
 #[tokio::test]
 async fn a_transaction_cannot_take_a_global_category_whose_copy_is_gone() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let body = json!({"amount": "5.00", "categoryId": 4, "date": "2026-08-01"});
     let created: Value = app
         .create_transaction(&user, &body)
@@ -227,21 +222,13 @@ async fn seeding_is_idempotent_and_upgrades_a_table_of_the_unsharded_version() {
     let app = spawn_app().await;
     let store = &app.state.store;
     let admin = app.new_admin().await;
+    // Seeding runs at each deployment: the first was at the table's creation.
+    let (february, march) = ("2026-02-01T00:00:00", "2026-03-01T00:00:00");
     // An admin's edit survives seeding again.
     let rename = json!({"categoryName": "Food", "type": "DEBIT"});
-    let r = app
-        .call(
-            Method::PUT,
-            "/api/categories/4",
-            Some(&admin),
-            Some(&rename),
-        )
-        .await;
+    let r = app.put(&admin, "/api/categories/4", &rename).await;
     assert_eq!(r.status(), 200);
-    store
-        .seed_global_categories("2026-02-01T00:00:00")
-        .await
-        .unwrap();
+    store.seed_global_categories(february).await.unwrap();
     assert!(store.global_categories_seeded().await.unwrap());
     for shard in 0..SHARDS {
         let copies = store.list_categories_in(&global_pk(shard)).await.unwrap();
@@ -274,10 +261,7 @@ async fn seeding_is_idempotent_and_upgrades_a_table_of_the_unsharded_version() {
         .unwrap();
     assert!(!store.global_categories_seeded().await.unwrap());
 
-    store
-        .seed_global_categories("2026-03-01T00:00:00")
-        .await
-        .unwrap();
+    store.seed_global_categories(march).await.unwrap();
     assert!(store.global_categories_seeded().await.unwrap());
     for shard in 0..SHARDS {
         let pk = global_pk(shard);

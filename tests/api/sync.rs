@@ -3,11 +3,16 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use reqwest::Method;
+use reqwest::{Method, Response};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, urlencode, TestApp, TestUser};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, urlencode, TestApp, TestUser};
+
+/// The response's status is one of `allowed`.
+fn assert_status_in(r: &Response, allowed: &[u16]) {
+    assert!(allowed.contains(&r.status().as_u16()), "{}", r.status());
+}
 
 /// A device: the state it rebuilt from the feed, and its cursor.
 #[derive(Default)]
@@ -26,7 +31,7 @@ impl Device {
             if let Some(c) = &self.cursor {
                 path.push_str(&format!("&cursor={}", urlencode(c)));
             }
-            let r = app.call(Method::GET, &path, Some(user), None).await;
+            let r = app.get(user, &path).await;
             assert_eq!(r.status(), 200, "GET {path}");
             let page: Value = r.json().await.unwrap();
             for change in page["changes"].as_array().unwrap() {
@@ -65,7 +70,7 @@ impl Device {
 }
 
 async fn get_json(app: &TestApp, user: &TestUser, path: &str) -> Value {
-    let r = app.call(Method::GET, path, Some(user), None).await;
+    let r = app.get(user, path).await;
     assert_eq!(r.status(), 200, "GET {path}");
     r.json().await.unwrap()
 }
@@ -94,7 +99,7 @@ async fn server_state(app: &TestApp, user: &TestUser) -> BTreeMap<(String, u64),
     }
     let mut path = "/api/transactions?limit=100".to_owned();
     loop {
-        let r = app.call(Method::GET, &path, Some(user), None).await;
+        let r = app.get(user, &path).await;
         let next = r
             .headers()
             .get("link")
@@ -123,20 +128,14 @@ fn amount(v: &Value) -> Decimal {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_devices_converge_on_the_server_state_through_the_feed() {
     use rand::{Rng, SeedableRng};
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
     let mut a = Device::default();
     let mut b = Device::default();
     a.sync(&app, &user, 7).await;
     b.sync(&app, &user, 50).await;
     let wallet = json!({"name": "Main", "initialBalance": "100.00", "currency": "EUR"});
-    assert_eq!(
-        app.call(Method::PUT, "/api/wallet", Some(&user), Some(&wallet))
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.put(&user, "/api/wallet", &wallet).await.status(), 200);
 
     for step in 0..120 {
         let device_ids: Vec<(String, u64)> = if step % 2 == 0 { &a } else { &b }
@@ -171,41 +170,29 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
                     let rename = json!({"categoryName": format!("k{step}"), "type": "DEBIT"});
                     let use_it = json!({"amount": "2.00", "categoryId": id, "date": "2021-05-05"});
                     let (r1, r2, r3) = tokio::join!(
-                        app.call(Method::PUT, &path, Some(&user), Some(&rename)),
-                        app.call(Method::DELETE, &path, Some(&user), None),
+                        app.put(&user, &path, &rename),
+                        app.delete(&user, &path),
                         app.create_transaction(&user, &use_it),
                     );
-                    assert!(
-                        [200, 404].contains(&r1.status().as_u16()),
-                        "{}",
-                        r1.status()
-                    );
-                    assert!(
-                        [204, 404, 409].contains(&r2.status().as_u16()),
-                        "{}",
-                        r2.status()
-                    );
-                    assert!(
-                        [201, 400].contains(&r3.status().as_u16()),
-                        "{}",
-                        r3.status()
-                    );
+                    assert_status_in(&r1, &[200, 404]);
+                    assert_status_in(&r2, &[204, 404, 409]);
+                    assert_status_in(&r3, &[201, 400]);
                 }
             }
             11 => {
                 if let Some(id) = pick("provider", &mut rng) {
                     let body = json!({"providerName": format!("q{step}")});
                     let path = format!("/api/providers/{id}");
-                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
-                    assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
+                    let r = app.put(&user, &path, &body).await;
+                    assert_status_in(&r, &[200, 404]);
                 }
             }
             12 => {
                 if let Some(id) = own_category(&mut rng) {
                     let body = json!({"categoryName": format!("m{step}"), "type": "DEBIT"});
                     let path = format!("/api/categories/{id}");
-                    let r = app.call(Method::PUT, &path, Some(&user), Some(&body)).await;
-                    assert!([200, 404].contains(&r.status().as_u16()), "{}", r.status());
+                    let r = app.put(&user, &path, &body).await;
+                    assert_status_in(&r, &[200, 404]);
                 }
             }
             0 => {
@@ -230,20 +217,10 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
                 if let Some(id) = pick("tag", &mut rng) {
                     let path = format!("/api/tags/{id}");
                     let rename = json!({"tagName": format!("r{step}")});
-                    let (r1, r2) = tokio::join!(
-                        app.call(Method::PUT, &path, Some(&user), Some(&rename)),
-                        app.call(Method::DELETE, &path, Some(&user), None),
-                    );
-                    assert!(
-                        [200, 404, 409].contains(&r1.status().as_u16()),
-                        "{}",
-                        r1.status()
-                    );
-                    assert!(
-                        [204, 404, 409].contains(&r2.status().as_u16()),
-                        "{}",
-                        r2.status()
-                    );
+                    let (r1, r2) =
+                        tokio::join!(app.put(&user, &path, &rename), app.delete(&user, &path));
+                    assert_status_in(&r1, &[200, 404, 409]);
+                    assert_status_in(&r2, &[204, 404, 409]);
                 }
             }
             4..=6 => {
@@ -263,30 +240,15 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
                             None
                         }
                     });
-                    assert!(
-                        [200, 404].contains(&r1.status().as_u16()),
-                        "{}",
-                        r1.status()
-                    );
+                    assert_status_in(&r1, &[200, 404]);
                     if let Some(r2) = r2 {
-                        assert!(
-                            [204, 404].contains(&r2.status().as_u16()),
-                            "{}",
-                            r2.status()
-                        );
+                        assert_status_in(&r2, &[204, 404]);
                     }
                 }
             }
             _ => {
                 if let Some(id) = pick("provider", &mut rng) {
-                    let r = app
-                        .call(
-                            Method::DELETE,
-                            &format!("/api/providers/{id}"),
-                            Some(&user),
-                            None,
-                        )
-                        .await;
+                    let r = app.delete(&user, &format!("/api/providers/{id}")).await;
                     assert!([204, 404].contains(&r.status().as_u16()));
                 }
             }
@@ -338,8 +300,7 @@ fn rng_bool(step: usize) -> bool {
 
 #[tokio::test]
 async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_order() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let old = app.add(&user, "12.00", 4, "2019-01-15").await["id"]
         .as_u64()
         .unwrap();
@@ -437,8 +398,7 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
 
 #[tokio::test]
 async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let mut device = Device::default();
     device.sync(&app, &user, 100).await;
     let stale = device.cursor.clone().unwrap();
@@ -482,14 +442,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
         assert_problem(r, 400).await;
     }
     for limit in ["0", "501", "x"] {
-        let r = app
-            .call(
-                Method::GET,
-                &format!("/api/sync?limit={limit}"),
-                Some(&user),
-                None,
-            )
-            .await;
+        let r = app.get(&user, &format!("/api/sync?limit={limit}")).await;
         assert_problem(r, 400).await;
     }
 }
@@ -498,8 +451,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 /// DELETE with a stale If-Match is 412 and changes nothing, a current one succeeds.
 #[tokio::test]
 async fn every_resource_answers_304_and_412() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
         .as_u64()
@@ -533,15 +485,15 @@ async fn every_resource_answers_304_and_412() {
         ),
     ];
     for (path, body, deletable) in resources {
-        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        let r = app.get(&user, &path).await;
         assert_eq!(r.status(), 200, "{path}");
         let etag = r.headers()["etag"].to_str().unwrap().to_owned();
-        let cached = app
-            .request(Method::GET, &path, Some(&user))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let revalidate = || {
+            app.request(Method::GET, &path, Some(&user))
+                .header("If-None-Match", &etag)
+                .send()
+        };
+        let cached = revalidate().await.unwrap();
         assert_eq!(cached.status(), 304, "{path}");
         assert_eq!(cached.headers()["etag"].to_str().unwrap(), etag);
         assert!(cached.bytes().await.unwrap().is_empty());
@@ -553,7 +505,7 @@ async fn every_resource_answers_304_and_412() {
                 .send()
         };
         assert_problem(put("\"999\"").await.unwrap(), 412).await;
-        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        let r = app.get(&user, &path).await;
         assert_eq!(
             r.headers()["etag"].to_str().unwrap(),
             etag,
@@ -564,12 +516,7 @@ async fn every_resource_answers_304_and_412() {
         let new_tag = r.headers()["etag"].to_str().unwrap().to_owned();
         assert_ne!(new_tag, etag, "{path}");
         // The old version is stale now, for a read too.
-        let fresh = app
-            .request(Method::GET, &path, Some(&user))
-            .header("If-None-Match", &etag)
-            .send()
-            .await
-            .unwrap();
+        let fresh = revalidate().await.unwrap();
         assert_eq!(fresh.status(), 200, "{path}");
         if deletable && !path.starts_with("/users/") {
             let delete = |tag: &str| {
@@ -582,17 +529,9 @@ async fn every_resource_answers_304_and_412() {
         }
     }
     // A transaction write moves the wallet's version (its balance changed).
-    let before = app
-        .call(Method::GET, "/api/wallet", Some(&user), None)
-        .await
-        .headers()["etag"]
-        .clone();
+    let before = app.get(&user, "/api/wallet").await.headers()["etag"].clone();
     app.add(&user, "1.00", 4, "2026-02-03").await;
-    let after = app
-        .call(Method::GET, "/api/wallet", Some(&user), None)
-        .await
-        .headers()["etag"]
-        .clone();
+    let after = app.get(&user, "/api/wallet").await.headers()["etag"].clone();
     assert_ne!(before, after);
     // A stale If-Match on the user's deletion is refused too.
     let r = app
@@ -606,14 +545,8 @@ async fn every_resource_answers_304_and_412() {
 }
 
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
-    let r = app
-        .call(
-            Method::POST,
-            "/api/transactions/batch",
-            Some(user),
-            Some(&json!({"operations": operations})),
-        )
-        .await;
+    let body = json!({"operations": operations});
+    let r = app.post(user, "/api/transactions/batch", &body).await;
     assert_eq!(r.status(), 200);
     r.json::<Value>().await.unwrap()["results"]
         .as_array()
@@ -697,20 +630,18 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         .map(|_| json!({"op": "delete", "id": kept}))
         .collect();
     let r = app
-        .call(
-            Method::POST,
+        .post(
+            &ann,
             "/api/transactions/batch",
-            Some(&ann),
-            Some(&json!({"operations": too_many})),
+            &json!({"operations": too_many}),
         )
         .await;
     assert_problem(r, 400).await;
     let r = app
-        .call(
-            Method::POST,
+        .post(
+            &ann,
             "/api/transactions/batch",
-            Some(&ann),
-            Some(&json!({"operations": [{"op": "merge"}]})),
+            &json!({"operations": [{"op": "merge"}]}),
         )
         .await;
     assert_problem(r, 400).await;
@@ -726,14 +657,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         {"op": "create", "body": {"amount": "2.00", "categoryId": 4, "date": "2026-03-01"}},
         {"op": "create", "body": {"amount": "-1", "categoryId": 4, "date": "2026-03-01"}},
     ]});
-    let r = app
-        .call(
-            Method::POST,
-            "/api/transactions/batch",
-            Some(&ann),
-            Some(&malformed),
-        )
-        .await;
+    let r = app.post(&ann, "/api/transactions/batch", &malformed).await;
     let problem = assert_problem(r, 400).await;
     assert_eq!(
         problem["errors"][0]["field"], "operations[1].body.amount",

@@ -5,7 +5,7 @@ use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, TestApp, SECRET};
+use crate::helpers::{assert_problem, spawn_app_and_user, TestApp, SECRET};
 
 fn b64(v: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string())
@@ -92,8 +92,7 @@ async fn call(app: &TestApp, method: Method, path: &str, auth: Option<&str>) -> 
 
 #[tokio::test]
 async fn every_transaction_endpoint_answers_403_to_missing_or_forged_tokens() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let txn = app.add(&user, "5.00", 4, "2026-01-01").await;
     let path = format!("/api/transactions/{}", txn["id"]);
     let endpoints = [

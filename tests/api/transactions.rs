@@ -1,7 +1,6 @@
-use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, error_fields, spawn_app};
+use crate::helpers::{assert_problem, error_fields, spawn_app, spawn_app_and_user};
 
 const SALARY: u64 = 1; // global CREDIT category
 const GROCERIES: u64 = 4; // global DEBIT category
@@ -12,8 +11,7 @@ fn id(v: &Value) -> u64 {
 
 #[tokio::test]
 async fn create_returns_201_the_transaction_its_location_and_derived_category_type() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let r = app
         .create_transaction(&user, &json!({"amount": 12.5, "categoryId": GROCERIES, "date": "2026-03-04", "note": " Market "}))
         .await;
@@ -36,8 +34,7 @@ async fn create_returns_201_the_transaction_its_location_and_derived_category_ty
 
 #[tokio::test]
 async fn a_tenth_plus_two_tenths_credits_the_balance_by_exactly_three_tenths() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for amount in [json!(0.1), json!("0.2")] {
         let r = app
             .create_transaction(
@@ -57,8 +54,7 @@ async fn a_tenth_plus_two_tenths_credits_the_balance_by_exactly_three_tenths() {
 
 #[tokio::test]
 async fn create_refuses_invalid_data_with_400_and_the_fields_at_fault() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let cases = [
         (
             json!({"amount": 0, "categoryId": GROCERIES, "date": "2026-01-01"}),
@@ -145,8 +141,7 @@ async fn create_refuses_invalid_data_with_400_and_the_fields_at_fault() {
 
 #[tokio::test]
 async fn bodies_over_64_kib_are_refused_with_413() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let body =
         json!({"amount": 1, "categoryId": 4, "date": "2026-01-01", "note": "x".repeat(70_000)});
     assert_problem(app.create_transaction(&user, &body).await, 413).await;
@@ -154,8 +149,7 @@ async fn bodies_over_64_kib_are_refused_with_413() {
 
 #[tokio::test]
 async fn get_update_and_delete_follow_the_transaction_and_keep_the_balance_exact() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let created = app.add(&user, "40.00", GROCERIES, "2026-02-01").await;
     let txn_id = id(&created);
 
@@ -200,12 +194,9 @@ async fn get_update_and_delete_follow_the_transaction_and_keep_the_balance_exact
 
 #[tokio::test]
 async fn unknown_or_malformed_ids_are_404() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     assert_problem(app.get_transaction(&user, 123_456).await, 404).await;
-    let r = app
-        .call(Method::GET, "/api/transactions/abc", Some(&user), None)
-        .await;
+    let r = app.get(&user, "/api/transactions/abc").await;
     assert_problem(r, 404).await;
 }
 
@@ -240,8 +231,7 @@ async fn another_users_transaction_is_404_and_never_listed() {
 
 #[tokio::test]
 async fn the_list_is_newest_first_and_pages_through_link_headers() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     for day in 1..=7 {
         app.add(
             &user,
@@ -255,7 +245,7 @@ async fn the_list_is_newest_first_and_pages_through_link_headers() {
     let mut next = Some("/api/transactions?limit=3".to_owned());
     let mut pages = 0;
     while let Some(path) = next.take() {
-        let r = app.call(Method::GET, &path, Some(&user), None).await;
+        let r = app.get(&user, &path).await;
         assert_eq!(r.status(), 200);
         next = r.headers().get("link").map(|l| {
             let l = l.to_str().unwrap();
@@ -274,8 +264,7 @@ async fn the_list_is_newest_first_and_pages_through_link_headers() {
 
 #[tokio::test]
 async fn the_list_filters_by_date_type_category_amount_and_note() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let mk = |amount: &str, cat: u64, date: &str, note: &str| json!({"amount": amount, "categoryId": cat, "date": date, "note": note});
     for body in [
         mk("1500", SALARY, "2026-01-31", "January pay"),
@@ -324,8 +313,7 @@ async fn the_list_filters_by_date_type_category_amount_and_note() {
 
 #[tokio::test]
 async fn if_match_with_a_stale_etag_is_412_and_changes_nothing() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let txn = app.add(&user, "10.00", GROCERIES, "2026-01-01").await;
     let body = json!({"amount": "20.00", "categoryId": GROCERIES, "date": "2026-01-01"});
     let path = format!("/api/transactions/{}", txn["id"]);
@@ -338,8 +326,7 @@ async fn if_match_with_a_stale_etag_is_412_and_changes_nothing() {
 
 #[tokio::test]
 async fn an_idempotency_key_replays_the_first_result_and_refuses_another_body() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let send = |body| app.create_transaction_keyed(&user, "order-42", body);
     let body = json!({"amount": "7.00", "categoryId": GROCERIES, "date": "2026-01-01"});
     let first: Value = send(&body).await.json().await.unwrap();

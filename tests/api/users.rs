@@ -1,12 +1,10 @@
-use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, PASSWORD};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, PASSWORD};
 
 #[tokio::test]
 async fn a_user_reads_and_changes_their_own_profile() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let me: Value = app.get_json(&user, "/users/me").await;
     assert_eq!(me["id"], user.id);
     let r = app
@@ -24,29 +22,19 @@ async fn a_user_reads_and_changes_their_own_profile() {
 
 #[tokio::test]
 async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing() {
-    let app = spawn_app().await;
-    let user = app.new_user().await;
+    let (app, user) = spawn_app_and_user().await;
     let path = format!("/users/{}", user.id);
     for body in [
         json!({"id": 1, "firstName": "X"}),
         json!({"createdAt": "2000-01-01T00:00:00", "firstName": "X"}),
         json!({"passwordHash": "x"}),
     ] {
-        assert_problem(
-            app.call(Method::PUT, &path, Some(&user), Some(&body)).await,
-            400,
-        )
-        .await;
+        assert_problem(app.put(&user, &path, &body).await, 400).await;
     }
     // Raising one's own role is forbidden.
     assert_problem(
-        app.call(
-            Method::PUT,
-            &path,
-            Some(&user),
-            Some(&json!({"role": "ADMIN", "firstName": "X"})),
-        )
-        .await,
+        app.put(&user, &path, &json!({"role": "ADMIN", "firstName": "X"}))
+            .await,
         403,
     )
     .await;
@@ -62,20 +50,11 @@ async fn an_admin_may_change_roles_and_the_change_applies_to_admin_checks_at_onc
     let user = app.new_user().await;
     let r = app.set_role(&admin, user.id, "ADMIN").await;
     assert_eq!(r.status(), 200);
-    assert_eq!(
-        app.call(Method::GET, "/users", Some(&user), None)
-            .await
-            .status(),
-        200
-    );
+    assert_eq!(app.get(&user, "/users").await.status(), 200);
     let r = app.set_role(&admin, user.id, "USER").await;
     assert_eq!(r.status(), 200);
     // The token still says ADMIN, but admin endpoints check the stored role.
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&user), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&user, "/users").await, 403).await;
 }
 
 #[tokio::test]
@@ -139,15 +118,11 @@ async fn only_admins_list_users_a_page_at_a_time() {
         app.new_user().await;
     }
     let user = app.new_user().await;
-    assert_problem(
-        app.call(Method::GET, "/users", Some(&user), None).await,
-        403,
-    )
-    .await;
+    assert_problem(app.get(&user, "/users").await, 403).await;
     let mut seen = Vec::new();
     let mut next = Some("/users?limit=2".to_owned());
     while let Some(path) = next.take() {
-        let r = app.call(Method::GET, &path, Some(&admin), None).await;
+        let r = app.get(&admin, &path).await;
         assert_eq!(r.status(), 200);
         next = r.headers().get("link").map(|l| {
             let l = l.to_str().unwrap();
