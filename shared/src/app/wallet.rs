@@ -116,18 +116,20 @@ fn has_transactions() -> AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::invalid_fields;
 
-    fn eur() -> Option<Currency> {
-        Currency::from_code("EUR")
+    fn change<'a>(name: &'a str, initial: Option<Decimal>, code: &str) -> WalletChange<'a> {
+        let currency = Currency::from_code(code);
+        WalletChange {
+            name,
+            initial_balance: initial,
+            currency,
+        }
     }
 
     #[test]
     fn a_valid_change_keeps_the_exact_amount() {
-        let change = WalletChange {
-            name: " Main ",
-            initial_balance: Some(Decimal::new(1050, 2)),
-            currency: eur(),
-        };
+        let change = change(" Main ", Some(Decimal::new(1050, 2)), "EUR");
         let (name, initial, currency) = check(&change).unwrap();
         assert_eq!(
             (name.as_str(), initial.to_string().as_str()),
@@ -138,25 +140,11 @@ mod tests {
 
     #[test]
     fn too_many_decimals_an_unknown_currency_and_a_blank_name_are_reported() {
-        let change = WalletChange {
-            name: " ",
-            initial_balance: Some(Decimal::new(1055, 3)),
-            currency: eur(),
-        };
-        let AppError::Invalid(v) = check(&change).unwrap_err() else {
-            panic!()
-        };
-        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        let blank = change(" ", Some(Decimal::new(1055, 3)), "EUR");
+        let fields = invalid_fields(check(&blank).unwrap_err());
         assert_eq!(fields, ["name", "initialBalance"]);
-        let change = WalletChange {
-            name: "Main",
-            initial_balance: None,
-            currency: None,
-        };
-        let AppError::Invalid(v) = check(&change).unwrap_err() else {
-            panic!()
-        };
-        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        let unknown = change("Main", None, "XXX");
+        let fields = invalid_fields(check(&unknown).unwrap_err());
         assert_eq!(fields, ["currency", "initialBalance"]);
     }
 }

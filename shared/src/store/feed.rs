@@ -294,17 +294,12 @@ impl Store {
         let start = after.map(|sk| {
             std::collections::HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s(sk))])
         });
-        let out = self
+        let query = self
             .query_table()
             .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
             .expression_attribute_values(":pk", s(&pk))
-            .expression_attribute_values(":prefix", s(prefix))
-            .consistent_read(true)
-            .set_exclusive_start_key(start)
-            .limit(limit)
-            .send()
-            .await
-            .map_err(sdk_error)?;
+            .expression_attribute_values(":prefix", s(prefix));
+        let out = self.query_page(query, start, limit).await?;
         let next = out
             .last_evaluated_key
             .and_then(|k| k.get("SK").and_then(|v| v.as_s().ok()).cloned());

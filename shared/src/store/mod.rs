@@ -30,6 +30,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::operation::query::QueryOutput;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::Client;
 
@@ -177,6 +178,22 @@ impl Store {
     /// A `Query` of the table, for the caller to complete and send.
     fn query_table(&self) -> QueryFluentBuilder {
         self.client.query().table_name(&self.table)
+    }
+
+    /// One page of `query`, strongly consistent: at most `limit` items after `start`.
+    async fn query_page(
+        &self,
+        query: QueryFluentBuilder,
+        start: Option<Item>,
+        limit: i32,
+    ) -> StoreResult<QueryOutput> {
+        query
+            .consistent_read(true)
+            .set_exclusive_start_key(start)
+            .limit(limit)
+            .send()
+            .await
+            .map_err(sdk_error)
     }
 
     /// An `UpdateItem` of the item at (`pk`, `sk`), for the caller to complete and send.

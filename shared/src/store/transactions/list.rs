@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 
 use super::super::attr::{n, s, Item};
 use super::super::keys::{user_pk, LSI1};
-use super::super::{sdk_error, Store, StoreError, StoreResult};
+use super::super::{Store, StoreError, StoreResult};
 use super::Transaction;
 use crate::domain::CategoryType;
 
@@ -112,7 +112,7 @@ impl Store {
         if let Some(q) = &filter.q {
             add("contains(noteLc, :q)", ":q", s(q.to_lowercase()));
         }
-        let out = self
+        let query = self
             .query_table()
             .index_name(LSI1)
             .key_condition_expression("PK = :pk AND LSI1SK BETWEEN :lo AND :hi")
@@ -122,13 +122,8 @@ impl Store {
                 Some(conditions.join(" AND "))
             })
             .set_expression_attribute_values(Some(values))
-            .scan_index_forward(false)
-            .consistent_read(true)
-            .limit(limit)
-            .set_exclusive_start_key(start)
-            .send()
-            .await
-            .map_err(sdk_error)?;
+            .scan_index_forward(false);
+        let out = self.query_page(query, start, limit).await?;
         let items = out
             .items
             .unwrap_or_default()
