@@ -15,7 +15,7 @@ use super::feed::Entity;
 use super::keys::{email_pk, user_pk, users_index_pk, EMAIL_SK, PROFILE, WALLET};
 use super::transact::TxItems;
 use super::users::{Role, UserRecord};
-use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 
 pub use super::user_list::UserSummary;
@@ -217,7 +217,7 @@ impl Store {
 
     /// One `BatchWriteItem` of deletes, retrying what DynamoDB leaves unprocessed.
     pub(crate) async fn delete_batch(&self, keys: Vec<Item>) -> StoreResult<()> {
-        let mut pending: Vec<WriteRequest> = keys
+        let pending: Vec<WriteRequest> = keys
             .into_iter()
             .map(|key| {
                 let pk = get_s(&key, "PK").map(str::to_owned)?;
@@ -229,27 +229,20 @@ impl Store {
                 Ok(WriteRequest::builder().delete_request(delete).build())
             })
             .collect::<anyhow::Result<_>>()?;
-        let mut attempt = 0;
-        while !pending.is_empty() {
-            attempt += 1;
+        super::batch::until_processed(pending, |batch| async move {
             let out = self
                 .client
                 .batch_write_item()
-                .request_items(&self.table, pending)
+                .request_items(&self.table, batch)
                 .send()
                 .await
                 .map_err(sdk_error)?;
-            pending = out
+            let unprocessed = out
                 .unprocessed_items
-                .and_then(|mut u| u.remove(&self.table))
-                .unwrap_or_default();
-            if !pending.is_empty() {
-                if attempt >= MAX_ATTEMPTS {
-                    return Err(StoreError::Conflict(ConflictKind::Contention));
-                }
-                backoff(attempt).await;
-            }
-        }
+                .and_then(|mut u| u.remove(&self.table));
+            Ok((Vec::<()>::new(), unprocessed.unwrap_or_default()))
+        })
+        .await?;
         Ok(())
     }
 }

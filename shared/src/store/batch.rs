@@ -1,5 +1,6 @@
 //! Reads by key: one item (`GetItem`) or many (`BatchGetItem`, retrying what DynamoDB
-//! leaves unprocessed), strongly consistent; and every page of a `Query`.
+//! leaves unprocessed), strongly consistent; every page of a `Query`; and the retry of a
+//! batch operation's unprocessed remainder.
 
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
@@ -29,11 +30,7 @@ impl Store {
 
     /// The items that exist among `keys` (at most 100), in no particular order.
     pub async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
-        let mut found = Vec::new();
-        let mut pending = Some(keys);
-        let mut attempt = 0;
-        while let Some(batch) = pending.take().filter(|b| !b.is_empty()) {
-            attempt += 1;
+        until_processed(keys, |batch| async move {
             let request = KeysAndAttributes::builder()
                 .set_keys(Some(batch))
                 .consistent_read(true)
@@ -46,21 +43,14 @@ impl Store {
                 .send()
                 .await
                 .map_err(sdk_error)?;
-            if let Some(mut responses) = out.responses {
-                found.extend(responses.remove(&self.table).unwrap_or_default());
-            }
-            pending = out
-                .unprocessed_keys
-                .and_then(|mut u| u.remove(&self.table))
-                .map(|k| k.keys);
-            if pending.as_ref().is_some_and(|p| !p.is_empty()) {
-                if attempt >= MAX_ATTEMPTS {
-                    return Err(StoreError::Conflict(ConflictKind::Contention));
-                }
-                backoff(attempt).await;
-            }
-        }
-        Ok(found)
+            let found = out.responses.and_then(|mut r| r.remove(&self.table));
+            let unprocessed = out.unprocessed_keys.and_then(|mut u| u.remove(&self.table));
+            Ok((
+                found.unwrap_or_default(),
+                unprocessed.map(|k| k.keys).unwrap_or_default(),
+            ))
+        })
+        .await
     }
 
     /// Every item of partition `pk` whose sort key starts with `prefix`, all pages of one
@@ -93,4 +83,33 @@ pub(crate) async fn query_all(query: QueryFluentBuilder) -> StoreResult<Vec<Item
             return Ok(out);
         }
     }
+}
+
+/// Sends a batch operation's requests with `send`, which answers what it got back and
+/// what DynamoDB left unprocessed (it may, under load), and sends that again after a
+/// backoff until nothing is left; `Contention` when some is still left after
+/// `MAX_ATTEMPTS`. Answers everything got back.
+pub(crate) async fn until_processed<T, R, F, Fut>(
+    mut pending: Vec<T>,
+    mut send: F,
+) -> StoreResult<Vec<R>>
+where
+    F: FnMut(Vec<T>) -> Fut,
+    Fut: std::future::Future<Output = StoreResult<(Vec<R>, Vec<T>)>>,
+{
+    let mut got = Vec::new();
+    let mut attempt = 0;
+    while !pending.is_empty() {
+        attempt += 1;
+        let (answered, left) = send(pending).await?;
+        got.extend(answered);
+        pending = left;
+        if !pending.is_empty() {
+            if attempt >= MAX_ATTEMPTS {
+                return Err(StoreError::Conflict(ConflictKind::Contention));
+            }
+            backoff(attempt).await;
+        }
+    }
+    Ok(got)
 }
