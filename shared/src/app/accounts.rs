@@ -331,7 +331,10 @@ pub async fn update_profile(
     if update.role.is_some() {
         require_admin(store, caller).await?;
     }
-    let current = store.get_user(target).await?.ok_or_else(user_not_found)?;
+    let current = store
+        .get_user(target)
+        .await?
+        .ok_or_else(|| AppError::not_found("user"))?;
     let keep = super::version_to_keep(expected, current.version)?;
     let (mut changes, password) = check_update(&update)?;
     if caller == target && (password.is_some() || changes.email.is_some()) {
@@ -353,10 +356,6 @@ pub async fn update_profile(
             }
             e => AppError::Store(e),
         })
-}
-
-fn user_not_found() -> AppError {
-    AppError::NotFound("user not found".into())
 }
 
 /// Deletes a user and everything they own until `deadline`: the user themself (with the
@@ -386,7 +385,7 @@ pub async fn delete_user(
         }
         // Already deleted: continue an unfinished purge, or report the user gone.
         None if store.has_user_items(target).await? => {}
-        None => return Err(user_not_found()),
+        None => return Err(AppError::not_found("user")),
     }
     let purge = store.purge_user(target, deadline).await?;
     match purge {

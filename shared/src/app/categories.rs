@@ -73,13 +73,9 @@ fn parse_color(raw: &str) -> Result<String, String> {
     }
 }
 
-fn not_found() -> AppError {
-    AppError::NotFound("category not found".into())
-}
-
 fn store_error(e: StoreError) -> AppError {
     match e {
-        StoreError::NotFound => not_found(),
+        StoreError::NotFound => AppError::not_found("category"),
         StoreError::Conflict(ConflictKind::Changed) => super::stale(),
         StoreError::Conflict(ConflictKind::InUse) => AppError::Conflict(
             "transactions use this category: its type cannot change and it cannot be deleted"
@@ -130,7 +126,10 @@ pub async fn create(
 
 /// A global category or one of the user's own.
 pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Category> {
-    store.get_category(user_id, id).await?.ok_or_else(not_found)
+    store
+        .get_category(user_id, id)
+        .await?
+        .ok_or_else(|| AppError::not_found("category"))
 }
 
 /// Replaces name, icon, colour and type (a global category: admins only, type fixed).

@@ -244,10 +244,6 @@ pub fn check_amount(amount: Option<Decimal>, currency: Currency) -> AppResult<De
     Err(AppError::invalid("amount", message))
 }
 
-fn category_not_found() -> AppError {
-    AppError::NotFound("category not found".into())
-}
-
 /// Sets the budget of a DEBIT category visible to the caller (global or own) for a month;
 /// returns it with what was spent, in the wallet's currency.
 pub async fn put_budget(
@@ -285,7 +281,9 @@ pub async fn put_budget(
         .put_budget(user_id, &category, &budget, wallet.currency)
         .await
         .map_err(|e| match e {
-            StoreError::Conflict(ConflictKind::Reference(Ref::Category)) => category_not_found(),
+            StoreError::Conflict(ConflictKind::Reference(Ref::Category)) => {
+                AppError::not_found("category")
+            }
             StoreError::Conflict(ConflictKind::Wallet) => {
                 AppError::Conflict("the wallet changed meanwhile: try again".into())
             }
@@ -296,7 +294,7 @@ pub async fn put_budget(
         std::collections::HashMap::from([((category.is_global(), category.id), category.clone())]);
     let status = statuses(&[budget], &totals.items, &categories)
         .pop()
-        .ok_or_else(category_not_found)?;
+        .ok_or_else(|| AppError::not_found("category"))?;
     Ok((status, wallet.currency))
 }
 
@@ -311,7 +309,7 @@ pub async fn delete_budget(
         .delete_budget(user_id, month, category_id)
         .await
         .map_err(|e| match e {
-            StoreError::NotFound => AppError::NotFound("budget not found".into()),
+            StoreError::NotFound => AppError::not_found("budget"),
             e => AppError::Store(e),
         })
 }

@@ -55,6 +55,11 @@ impl AppError {
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         AppError::Invalid(vec![Violation::new(field, message)])
     }
+
+    /// `NotFound` with the message every service uses: "<what> not found".
+    pub fn not_found(what: &str) -> Self {
+        AppError::NotFound(format!("{what} not found"))
+    }
 }
 
 /// The fields an `Invalid` error names, in order; any other error fails the test.

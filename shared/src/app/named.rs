@@ -23,7 +23,7 @@ impl Named {
     }
 
     fn not_found(&self) -> AppError {
-        AppError::NotFound(format!("{} not found", self.noun))
+        AppError::not_found(self.noun)
     }
 
     fn error(&self, e: StoreError) -> AppError {

@@ -41,10 +41,6 @@ pub struct Created {
     pub replayed: bool,
 }
 
-fn not_found() -> AppError {
-    AppError::NotFound("transaction not found".into())
-}
-
 /// Checks the input against what it refers to and builds the record to store: the wallet
 /// exists and has the named currency, the amount fits the currency, and the category,
 /// provider and tags exist for this user. Every broken rule is reported.
@@ -242,7 +238,7 @@ pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Transaction>
     store
         .get_transaction(user_id, id)
         .await?
-        .ok_or_else(not_found)
+        .ok_or_else(|| AppError::not_found("transaction"))
 }
 
 /// The idempotency rule for an update or delete: a key replays its first request when
@@ -279,10 +275,15 @@ pub async fn update(
         let keys = keys(Some(&input), Some(id), idempotency);
         let refs = store.fetch_refs(user_id, keys).await?;
         if let Some(first) = replay_of(&refs, idempotency, "update")? {
-            let result = first.result.ok_or_else(not_found)?;
+            let result = first
+                .result
+                .ok_or_else(|| AppError::not_found("transaction"))?;
             return Ok((result, true));
         }
-        let old = refs.transaction.clone().ok_or_else(not_found)?;
+        let old = refs
+            .transaction
+            .clone()
+            .ok_or_else(|| AppError::not_found("transaction"))?;
         let now = Timestamp::now();
         let created = Some(old.created_at);
         let new = build_record(
@@ -331,7 +332,9 @@ pub async fn delete(
         if replay_of(&refs, idempotency, "delete")?.is_some() {
             return Ok(true);
         }
-        let old = refs.transaction.ok_or_else(not_found)?;
+        let old = refs
+            .transaction
+            .ok_or_else(|| AppError::not_found("transaction"))?;
         super::check_version(expected, old.version)?;
         match store
             .remove_transaction(

@@ -21,5 +21,5 @@ pub async fn require_self_or_admin(store: &Store, user_id: u64, target: u64) -> 
     }
     require_admin(store, user_id)
         .await
-        .map_err(|_| AppError::NotFound("user not found".into()))
+        .map_err(|_| AppError::not_found("user"))
 }

@@ -10,10 +10,6 @@ use crate::domain::{Currency, Money, Violation};
 use crate::store::wallet::Wallet;
 use crate::store::{ConflictKind, Store, StoreError};
 
-fn not_found() -> AppError {
-    AppError::NotFound("wallet not found".into())
-}
-
 /// The new values of a wallet, as parsed from the request: `None` where a value could not
 /// be read at all (not a decimal, not a supported currency).
 #[derive(Debug, Clone)]
@@ -58,7 +54,10 @@ pub fn check(change: &WalletChange<'_>) -> AppResult<(String, Decimal, Currency)
 
 /// The user's wallet.
 pub async fn get(store: &Store, user_id: u64) -> AppResult<Wallet> {
-    store.get_wallet(user_id).await?.ok_or_else(not_found)
+    store
+        .get_wallet(user_id)
+        .await?
+        .ok_or_else(|| AppError::not_found("wallet"))
 }
 
 /// Renames the wallet, sets its initial balance, and changes its currency while it holds
@@ -73,7 +72,7 @@ pub async fn update(
     let (name, initial, currency) = check(&change)?;
     for _ in 0..WRITE_ATTEMPTS {
         let (current, head) = store.get_wallet_and_head(user_id).await?;
-        let current = current.ok_or_else(not_found)?;
+        let current = current.ok_or_else(|| AppError::not_found("wallet"))?;
         super::check_version(expected, current.version)?;
         if currency != current.currency && current.txn_count > 0 {
             return Err(has_transactions());
@@ -88,7 +87,7 @@ pub async fn update(
         };
         match store.update_wallet(&current, &next, head).await {
             Ok(()) => return Ok(next),
-            Err(StoreError::NotFound) => return Err(not_found()),
+            Err(StoreError::NotFound) => return Err(AppError::not_found("wallet")),
             Err(StoreError::Conflict(ConflictKind::HasTransactions)) => {
                 return Err(has_transactions())
             }
