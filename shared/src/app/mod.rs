@@ -56,7 +56,7 @@ impl AppError {
         AppError::Invalid(vec![Violation::new(field, message)])
     }
 
-    /// `NotFound` with the message every service uses: "<what> not found".
+    /// `NotFound` with the message every service uses: "`what` not found".
     pub fn not_found(what: &str) -> Self {
         AppError::NotFound(format!("{what} not found"))
     }
