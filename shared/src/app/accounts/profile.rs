@@ -1,0 +1,176 @@
+//! Profile changes (the current password where they need it) and account deletion.
+
+use std::time::Instant;
+
+use super::confirm_password;
+use crate::app::users::{require_admin, require_self_or_admin};
+use crate::app::{AppError, AppResult, IfMatch};
+use crate::auth::password;
+use crate::domain::text::{parse_name, NAME_MAX_LEN};
+use crate::domain::time::Timestamp;
+use crate::domain::{Email, Password, Violation};
+use crate::store::accounts::{ProfileChanges, Purge};
+use crate::store::users::{Role, UserRecord};
+use crate::store::{ConflictKind, Store, StoreError};
+
+/// A profile change as the client sent it (every field optional).
+#[derive(Debug, Default)]
+pub struct ProfileUpdate {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub current_password: Option<String>,
+    pub role: Option<Role>,
+}
+
+/// Checks the fields of a profile change; every broken rule is reported.
+fn check_update(u: &ProfileUpdate) -> AppResult<(ProfileChanges, Option<Password>)> {
+    let mut errors = Vec::new();
+    let mut changes = ProfileChanges {
+        role: u.role,
+        ..Default::default()
+    };
+    let mut name = |field: &str, value: &Option<String>| match value
+        .as_deref()
+        .map(|v| parse_name(v, NAME_MAX_LEN))
+    {
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) => {
+            errors.push(Violation::new(field, e));
+            None
+        }
+        None => None,
+    };
+    changes.first_name = name("firstName", &u.first_name);
+    changes.last_name = name("lastName", &u.last_name);
+    if let Some(v) = &u.email {
+        match Email::parse(v) {
+            Ok(e) => changes.email = Some((e.as_str().to_owned(), e.normalized())),
+            Err(e) => errors.push(Violation::new("email", e)),
+        }
+    }
+    let password = match u.password.as_deref().map(Password::parse) {
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
+            errors.push(Violation::new("password", e));
+            None
+        }
+        None => None,
+    };
+    if errors.is_empty() {
+        Ok((changes, password))
+    } else {
+        Err(AppError::Invalid(errors))
+    }
+}
+
+/// Changes a profile: the user themself or an admin; a role only by an admin (checked
+/// against the stored role); one's own e-mail or password only with the current password
+/// (a stolen access token alone cannot take the account over).
+pub async fn update_profile(
+    store: &Store,
+    caller: u64,
+    target: u64,
+    client: &str,
+    update: ProfileUpdate,
+    expected: Option<IfMatch>,
+) -> AppResult<UserRecord> {
+    require_self_or_admin(store, caller, target).await?;
+    if update.role.is_some() {
+        require_admin(store, caller).await?;
+    }
+    let current = store
+        .get_user(target)
+        .await?
+        .ok_or_else(|| AppError::not_found("user"))?;
+    let keep = crate::app::version_to_keep(expected, current.version)?;
+    let (mut changes, password) = check_update(&update)?;
+    if caller == target && (password.is_some() || changes.email.is_some()) {
+        confirm_password(store, client, &current, update.current_password).await?;
+    }
+    if let Some(p) = password {
+        changes.password_hash = Some(password::hash_off_thread(p.expose().to_owned()).await?);
+    }
+    store
+        .update_user(&current, changes, Timestamp::now(), keep)
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(ConflictKind::EmailTaken) => {
+                AppError::Conflict("an account with this e-mail already exists".into())
+            }
+            StoreError::Conflict(ConflictKind::Changed) if keep.is_some() => crate::app::stale(),
+            StoreError::Conflict(ConflictKind::Changed) => {
+                AppError::Conflict("the profile changed meanwhile; retry".into())
+            }
+            e => AppError::Store(e),
+        })
+}
+
+/// Deletes a user and everything they own until `deadline`: the user themself (with the
+/// current password) or an admin. The profile, e-mail and wallet go first, at once; a
+/// purge cut short by the deadline continues on the next call. How far it got is logged.
+pub async fn delete_user(
+    store: &Store,
+    caller: u64,
+    target: u64,
+    client: &str,
+    current_password: Option<String>,
+    deadline: Instant,
+    expected: Option<IfMatch>,
+) -> AppResult<Purge> {
+    require_self_or_admin(store, caller, target).await?;
+    match store.get_user(target).await? {
+        Some(record) => {
+            crate::app::check_version(expected, record.version)?;
+            if caller == target {
+                confirm_password(store, client, &record, current_password).await?;
+            }
+            // Gone meanwhile: a concurrent deletion; the purge below finishes either way.
+            match store.delete_profile(&record).await {
+                Ok(()) | Err(StoreError::NotFound) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // Already deleted: continue an unfinished purge, or report the user gone.
+        None if store.has_user_items(target).await? => {}
+        None => return Err(AppError::not_found("user")),
+    }
+    let purge = store.purge_user(target, deadline).await?;
+    match purge {
+        Purge::Complete { items } => tracing::info!(user_id = target, items, "user deleted"),
+        Purge::Partial { items } => tracing::warn!(
+            user_id = target,
+            items,
+            "user deletion continues on the next DELETE"
+        ),
+    }
+    Ok(purge)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_changes_report_every_invalid_field() {
+        let update = ProfileUpdate {
+            first_name: Some(" ".into()),
+            email: Some("nope".into()),
+            password: Some("short".into()),
+            ..Default::default()
+        };
+        let Err(AppError::Invalid(v)) = check_update(&update) else {
+            panic!()
+        };
+        let fields: Vec<_> = v.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(fields, ["firstName", "email", "password"]);
+        let ok = ProfileUpdate {
+            last_name: Some(" Lee ".into()),
+            ..Default::default()
+        };
+        let (changes, password) = check_update(&ok).unwrap();
+        assert_eq!(changes.last_name.as_deref(), Some("Lee"));
+        assert!(password.is_none());
+    }
+}
