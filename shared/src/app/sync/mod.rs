@@ -8,10 +8,15 @@
 //! change of the same item may already show in an earlier one; applying changes in order
 //! always converges to the current state.
 
+mod position;
+mod resource;
+
+pub use position::Position;
+pub use resource::{Resource, SyncChange, SyncPage};
+
 use std::collections::HashMap;
 
 use super::{AppError, AppResult};
-use crate::domain::{Category, Label, Transaction, User, Wallet};
 use crate::store::feed::{
     head_seq, now_ms, Entity, Entry, Feed, Op, Phase, FEED_SK, RETENTION_DAYS,
 };
@@ -20,175 +25,6 @@ use crate::store::{Item, Store};
 
 pub const DEFAULT_LIMIT: usize = 200;
 pub const MAX_LIMIT: usize = 500;
-
-/// Where a sync continues.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Position {
-    /// Paging through the current items; then the changes after the feed heads read when
-    /// the snapshot began.
-    Snapshot {
-        phase: Phase,
-        after: Option<String>,
-        user_seq: u64,
-        global_seq: u64,
-    },
-    /// After these entries of the caller's feed and their shard's global one.
-    Log {
-        user_seq: u64,
-        global_seq: u64,
-        /// When the cursor was issued (epoch ms): older than the retention is gone.
-        issued_ms: i64,
-    },
-}
-
-impl Position {
-    /// The cursor payload (sealed by the HTTP layer before it reaches a client).
-    pub fn encode(&self) -> String {
-        match self {
-            Position::Snapshot {
-                phase,
-                after,
-                user_seq,
-                global_seq,
-            } => format!(
-                "s|{}|{}|{}|{}",
-                phase.index(),
-                user_seq,
-                global_seq,
-                after.as_deref().unwrap_or("")
-            ),
-            Position::Log {
-                user_seq,
-                global_seq,
-                issued_ms,
-            } => format!("l|{user_seq}|{global_seq}|{issued_ms}"),
-        }
-    }
-
-    pub fn decode(text: &str) -> Option<Self> {
-        let mut parts = text.splitn(5, '|');
-        match parts.next()? {
-            "s" => {
-                let phase = *Phase::ALL.get(parts.next()?.parse::<usize>().ok()?)?;
-                let user_seq = parts.next()?.parse().ok()?;
-                let global_seq = parts.next()?.parse().ok()?;
-                let after = parts.next()?;
-                Some(Position::Snapshot {
-                    phase,
-                    after: (!after.is_empty()).then(|| after.to_owned()),
-                    user_seq,
-                    global_seq,
-                })
-            }
-            "l" => Some(Position::Log {
-                user_seq: parts.next()?.parse().ok()?,
-                global_seq: parts.next()?.parse().ok()?,
-                issued_ms: parts.next()?.parse().ok()?,
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// An item as it is now.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Resource {
-    User(User),
-    Wallet(Wallet),
-    Category(Category),
-    Tag(Label),
-    Provider(Label),
-    Transaction(Transaction),
-}
-
-impl Resource {
-    /// The item's id and version.
-    fn id_version(&self) -> (u64, u64) {
-        match self {
-            Resource::User(u) => (u.id, u.version),
-            Resource::Wallet(w) => (w.id, w.version),
-            Resource::Category(c) => (c.id, c.version),
-            Resource::Tag(l) | Resource::Provider(l) => (l.id, l.version),
-            Resource::Transaction(t) => (t.id, t.version),
-        }
-    }
-
-    fn entity(&self) -> Entity {
-        match self {
-            Resource::User(_) => Entity::User,
-            Resource::Wallet(_) => Entity::Wallet,
-            Resource::Category(_) => Entity::Category,
-            Resource::Tag(_) => Entity::Tag,
-            Resource::Provider(_) => Entity::Provider,
-            Resource::Transaction(_) => Entity::Transaction,
-        }
-    }
-
-    /// Reads an item of a synced kind (`None` for other items).
-    fn from_item(item: &Item) -> anyhow::Result<Option<Self>> {
-        let sk = item
-            .get("SK")
-            .and_then(|v| v.as_s().ok())
-            .map(String::as_str)
-            .unwrap_or_default();
-        Ok(Some(if sk == PROFILE {
-            Resource::User(User::try_from(item)?)
-        } else if sk == WALLET {
-            Resource::Wallet(Wallet::try_from(item)?)
-        } else if sk.starts_with("CAT#") {
-            Resource::Category(Category::try_from(item)?)
-        } else if sk.starts_with("TAG#") {
-            Resource::Tag(Label::try_from(item)?)
-        } else if sk.starts_with("PROV#") {
-            Resource::Provider(Label::try_from(item)?)
-        } else if sk.starts_with("TXN#") {
-            Resource::Transaction(Transaction::try_from(item)?)
-        } else {
-            return Ok(None);
-        }))
-    }
-}
-
-/// One change as a client sees it: the item now, or its deletion.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SyncChange {
-    pub entity: Entity,
-    pub id: u64,
-    pub op: Op,
-    pub version: u64,
-    pub data: Option<Resource>,
-}
-
-impl SyncChange {
-    fn upsert(r: Resource) -> Self {
-        let (id, version) = r.id_version();
-        Self {
-            entity: r.entity(),
-            id,
-            op: Op::Upsert,
-            version,
-            data: Some(r),
-        }
-    }
-}
-
-#[derive(Debug)]
-pub struct SyncPage {
-    pub changes: Vec<SyncChange>,
-    pub next: Position,
-    pub has_more: bool,
-}
-
-impl SyncPage {
-    /// A page after which more changes wait.
-    fn more(changes: Vec<SyncChange>, next: Position) -> Self {
-        Self {
-            changes,
-            next,
-            has_more: true,
-        }
-    }
-}
 
 fn gone() -> AppError {
     AppError::Gone(format!(
@@ -446,34 +282,6 @@ async fn log(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn positions_survive_their_encoding() {
-        let all = [
-            Position::Snapshot {
-                phase: Phase::Tags,
-                after: Some("TAG#12".into()),
-                user_seq: 4,
-                global_seq: 9,
-            },
-            Position::Snapshot {
-                phase: Phase::Profile,
-                after: None,
-                user_seq: 0,
-                global_seq: 0,
-            },
-            Position::Log {
-                user_seq: 17,
-                global_seq: 3,
-                issued_ms: 1_790_000_000_000,
-            },
-        ];
-        for p in all {
-            assert_eq!(Position::decode(&p.encode()), Some(p));
-        }
-        assert_eq!(Position::decode("x|1"), None);
-        assert_eq!(Position::decode("s|99|0|0|"), None);
-    }
 
     fn entry(seq: u64) -> Entry {
         Entry {
