@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod dto;
+pub mod list;
 
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -9,7 +10,8 @@ use axum::Router;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use dto::{ListQuery, TransactionRequest, TransactionResponse, ValidTransaction};
+use dto::{TransactionRequest, TransactionResponse, ValidTransaction};
+use list::ListQuery;
 use shared::app::transactions::{self as service, Idempotency};
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
