@@ -158,11 +158,8 @@ mod tests {
 
     #[test]
     fn next_page_keeps_filters_and_encodes_text() {
-        let q = ListQuery {
-            q: Some("café & co".into()),
-            limit: Some("10".into()),
-            ..Default::default()
-        };
+        let q: ListQuery =
+            serde_json::from_value(serde_json::json!({"q": "café & co", "limit": "10"})).unwrap();
         assert_eq!(q.next_page("abc"), "q=caf%C3%A9+%26+co&limit=10&cursor=abc");
     }
 }
