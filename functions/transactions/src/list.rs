@@ -17,7 +17,7 @@ pub const DEFAULT_LIMIT: u32 = 50;
 pub const MAX_LIMIT: u32 = 200;
 
 /// Query of `GET /api/transactions`; unknown parameters are refused.
-#[derive(Debug, Default, Deserialize, Serialize, IntoParams)]
+#[derive(Debug, Deserialize, Serialize, IntoParams)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
