@@ -113,3 +113,45 @@ async fn a_delete_racing_a_create_never_leaves_a_dangling_reference() {
     }
     println!("races: {created} creates won, {deleted} deletes won");
 }
+
+/// The store refuses a replace or delete based on a version that moved meanwhile (a
+/// request that read the transaction just before another changed it), and moves nothing:
+/// not the transaction, not the balance.
+#[tokio::test]
+async fn a_write_based_on_a_version_that_moved_meanwhile_is_refused_and_moves_nothing() {
+    use shared::store::{ConflictKind, StoreError};
+    let (app, user) = spawn_app_and_user().await;
+    let id = app.add(&user, "10.00", 4, "2026-03-01").await["id"]
+        .as_u64()
+        .unwrap();
+    let store = &app.state.store;
+    let read_before = store.get_transaction(user.id, id).await.unwrap().unwrap();
+    let body = json!({"amount": "20.00", "categoryId": 4, "date": "2026-03-01"});
+    assert_eq!(app.update_transaction(&user, id, &body).await.status(), 200);
+    assert_eq!(app.balance(&user).await, "-20.00");
+
+    let now = "2026-03-02T00:00:00";
+    let mut stale = read_before.clone();
+    stale.version += 1;
+    let replaced = store
+        .replace_transaction(&read_before, &stale, None, None, now)
+        .await;
+    assert!(
+        matches!(replaced, Err(StoreError::Conflict(ConflictKind::Changed))),
+        "{replaced:?}"
+    );
+    let removed = store
+        .remove_transaction(&read_before, None, None, now)
+        .await;
+    assert!(
+        matches!(removed, Err(StoreError::Conflict(ConflictKind::Changed))),
+        "{removed:?}"
+    );
+    assert_eq!(app.balance(&user).await, "-20.00");
+    let current: serde_json::Value = app.get_transaction(&user, id).await.json().await.unwrap();
+    assert_eq!(
+        current["amount"]["amount"].to_string(),
+        "20.00",
+        "{current}"
+    );
+}
