@@ -189,6 +189,14 @@ def verifies_tokens(binary):
     return not main.exists() or "state_from_env" in main.read_text()
 
 
+# The functions that mail links (reset, verification); see shared/src/mail.rs.
+MAIL_SENDERS = {"auth", "users"}
+
+
+def binary_of(fn):
+    return ((fn.get("Metadata") or {}).get("BuildProperties") or {}).get("Binary")
+
+
 def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secret):
     has_secret = False
     for st in policy_statements(props):
@@ -209,6 +217,14 @@ def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secre
                     c.error(f"{name}: dynamodb:{op} is not an item action this API uses ({', '.join(sorted(DYNAMODB_ACTIONS))})", st)
             elif action == "secretsmanager:GetSecretValue":
                 has_secret = True
+            elif action == "ses:SendEmail":
+                # Mail only from the functions that send it, only as the MailFrom identity.
+                if binary_of(fn) not in MAIL_SENDERS:
+                    c.error(f"{name}: ses:SendEmail outside the functions that mail ({', '.join(sorted(MAIL_SENDERS))})", st)
+                for resource in resources:
+                    sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
+                    if not (isinstance(sub, str) and sub.endswith(":identity/${MailFrom}")):
+                        c.error(f"{name}: ses:SendEmail must be scoped to the MailFrom identity, not {resource!r}", st)
             else:
                 c.error(f"{name}: unexpected action {action}", st)
         services = {a.partition(":")[0] for a in actions if isinstance(a, str)}

@@ -57,6 +57,8 @@ def env_vars(template_path, out_path):
         "DYNAMODB_ENDPOINT": os.environ["SAM_DYNAMODB_ENDPOINT"],
         "JWT_SECRET": os.environ["SAM_JWT_SECRET"],
         "JWT_SECRET_ARN": "",
+        # No SES here: mail is off (the API logs what it would have sent).
+        "MAIL_TRANSPORT": "off",
     }
     for name, v in overrides.items():
         if name not in merged:

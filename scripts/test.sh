@@ -13,6 +13,13 @@ PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
 export DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT"
+# The SMTP catcher the account tests read their mails from (reset and verification links).
+SMTP_PORT=$(scripts/free-port.sh)
+MAIL_UI_PORT=$(scripts/free-port.sh)
+while [ "$MAIL_UI_PORT" = "$SMTP_PORT" ]; do MAIL_UI_PORT=$(scripts/free-port.sh); done
+MAIL_PID=$(scripts/maildev.sh start "$SMTP_PORT" "$MAIL_UI_PORT")
+trap 'kill "$DDB_PID" "$MAIL_PID" 2>/dev/null || true' EXIT
+export SMTP_PORT MAIL_UI_PORT
 echo "== cargo test (DynamoDB Local on $DYNAMODB_ENDPOINT)"
 LOG=$(mktemp)
 cargo test --workspace --locked 2>&1 | tee "$LOG"

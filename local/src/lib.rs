@@ -87,5 +87,10 @@ pub fn bench_config(
         doc_path: "/swagger-ui".into(),
         sort: "method".into(),
         cors_allowed_origins: vec![],
+        reauth_window_secs: shared::config::DEFAULT_REAUTH_WINDOW_SECS,
+        login_failures_per_address: u64::MAX,
+        app_url: "http://127.0.0.1:3000".into(),
+        mail_from: "bench <bench@localhost>".into(),
+        mail_transport: shared::config::MailTransport::Off,
     }
 }

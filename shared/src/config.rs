@@ -50,6 +50,22 @@ pub fn check_secret(bytes: &[u8]) -> Result<(), String> {
 
 /// Registrations allowed per client address per hour, unless configured.
 pub const DEFAULT_REGISTRATIONS_PER_HOUR: u64 = 20;
+/// How old a password login may be for a sensitive change without the password.
+pub const DEFAULT_REAUTH_WINDOW_SECS: i64 = 300;
+/// Failed logins one client address may make across all e-mails in 15 minutes.
+pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: u64 = 100;
+
+/// How mail leaves the service (`MAIL_TRANSPORT`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailTransport {
+    /// `smtp`, the default when `SMTP_PORT` or `SMTP_HOST` is set: `SMTP_HOST` (default
+    /// 127.0.0.1), `SMTP_PORT` (default 1025), `SMTP_TLS=true` for STARTTLS.
+    Smtp { host: String, port: u16, tls: bool },
+    /// `ses`: Amazon SES v2 with the function's credentials (AWS).
+    Ses,
+    /// `off` (the default otherwise): nothing is sent; a warning is logged instead.
+    Off,
+}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -71,6 +87,19 @@ pub struct Config {
     pub sort: String,
     /// `CORS_ALLOWED_ORIGINS`: comma-separated origins allowed to call the API from a browser.
     pub cors_allowed_origins: Vec<String>,
+    /// `REAUTH_WINDOW_SECONDS`: how recent a password login must be for deleting oneself or
+    /// changing one's e-mail without `currentPassword`, and for an admin's changes to
+    /// other users' credentials (default 300).
+    pub reauth_window_secs: i64,
+    /// `LOGIN_FAILURES_PER_ADDRESS`: failed logins per client address across all e-mails
+    /// in 15 minutes before 429 (default 100).
+    pub login_failures_per_address: u64,
+    /// `APP_URL`: the frontend that mailed links point to (default http://127.0.0.1:3000).
+    pub app_url: String,
+    /// `MAIL_FROM`: the sender of every mail (in AWS, the verified SES identity).
+    pub mail_from: String,
+    /// `MAIL_TRANSPORT` and its settings.
+    pub mail_transport: MailTransport,
 }
 
 impl Config {
@@ -101,6 +130,33 @@ impl Config {
             })?,
             None => DEFAULT_REGISTRATIONS_PER_HOUR,
         };
+        let positive = |name: &str, default: u64| -> anyhow::Result<u64> {
+            match var(name) {
+                Some(v) => v
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| anyhow::anyhow!("{name} must be a positive integer")),
+                None => Ok(default),
+            }
+        };
+        let reauth_window_secs =
+            positive("REAUTH_WINDOW_SECONDS", DEFAULT_REAUTH_WINDOW_SECS as u64)? as i64;
+        let login_failures_per_address = positive(
+            "LOGIN_FAILURES_PER_ADDRESS",
+            DEFAULT_LOGIN_FAILURES_PER_ADDRESS,
+        )?;
+        let smtp_set = var("SMTP_PORT").is_some() || var("SMTP_HOST").is_some();
+        let mail_transport = match var("MAIL_TRANSPORT").as_deref() {
+            Some("ses") => MailTransport::Ses,
+            Some("off") => MailTransport::Off,
+            Some("smtp") => smtp(&var)?,
+            None if smtp_set => smtp(&var)?,
+            None => MailTransport::Off,
+            Some(other) => anyhow::bail!("MAIL_TRANSPORT must be smtp, ses or off, not {other}"),
+        };
+        let app_url = var("APP_URL").unwrap_or_else(|| "http://127.0.0.1:3000".into());
         let doc_path = var("DOC_PATH").unwrap_or_else(|| "/swagger-ui".into());
         if !doc_path.starts_with('/') || doc_path.len() < 2 {
             anyhow::bail!("DOC_PATH must start with '/' and name a path, e.g. /swagger-ui");
@@ -114,8 +170,30 @@ impl Config {
             doc_path: doc_path.trim_end_matches('/').to_owned(),
             sort: var("SORT").unwrap_or_else(|| "method".into()),
             cors_allowed_origins: list("CORS_ALLOWED_ORIGINS"),
+            reauth_window_secs,
+            login_failures_per_address,
+            app_url: app_url.trim_end_matches('/').to_owned(),
+            mail_from: var("MAIL_FROM")
+                .unwrap_or_else(|| "Personal Finance <no-reply@localhost>".into()),
+            mail_transport,
         })
     }
+}
+
+/// The SMTP settings: `SMTP_HOST`, `SMTP_PORT`, `SMTP_TLS`.
+fn smtp(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<MailTransport> {
+    let port = match var("SMTP_PORT") {
+        Some(p) => p
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("SMTP_PORT must be a port number"))?,
+        None => 1025,
+    };
+    Ok(MailTransport::Smtp {
+        host: var("SMTP_HOST").unwrap_or_else(|| "127.0.0.1".into()),
+        port,
+        tls: var("SMTP_TLS").is_some_and(|v| v == "true" || v == "1"),
+    })
 }
 
 #[cfg(test)]

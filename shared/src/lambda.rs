@@ -34,9 +34,11 @@ pub async fn state_from_config(config: Config) -> anyhow::Result<AppState> {
         (None, Some(arn)) => fetch_secret(arn).await?,
         (None, None) => anyhow::bail!("set JWT_SECRET (local) or JWT_SECRET_ARN (AWS)"),
     };
+    let mail = crate::mail::Mailer::from_config(&config).await?;
     Ok(AppState {
         store,
         tokens: Arc::new(TokenKeys::new(&secret)),
+        mail: Arc::new(mail),
         config: Arc::new(config),
     })
 }

@@ -9,4 +9,5 @@ pub mod config;
 pub mod domain;
 pub mod http;
 pub mod lambda;
+pub mod mail;
 pub mod store;

@@ -72,8 +72,8 @@ async fn every_documented_operation_is_routed() {
             checked += 1;
         }
     }
-    // 35, then sync and batch (2), insights (4) and imports (2).
-    assert_eq!(checked, 43);
+    // 35, then sync and batch (2), insights (4), imports (2) and account recovery (4).
+    assert_eq!(checked, 47);
 }
 
 #[tokio::test]

@@ -45,6 +45,19 @@ pub fn test_config(table: &str) -> Config {
         doc_path: "/swagger-ui".into(),
         sort: "method".into(),
         cors_allowed_origins: vec![],
+        reauth_window_secs: shared::config::DEFAULT_REAUTH_WINDOW_SECS,
+        login_failures_per_address: shared::config::DEFAULT_LOGIN_FAILURES_PER_ADDRESS,
+        app_url: "http://app.example".into(),
+        mail_from: "Personal Finance <no-reply@example.com>".into(),
+        // The SMTP catcher `make test` starts (tests read what it caught).
+        mail_transport: match std::env::var("SMTP_PORT") {
+            Ok(port) => shared::config::MailTransport::Smtp {
+                host: "127.0.0.1".into(),
+                port: port.parse().expect("SMTP_PORT"),
+                tls: false,
+            },
+            Err(_) => shared::config::MailTransport::Off,
+        },
     }
 }
 
@@ -64,9 +77,13 @@ async fn fresh_state_with(adjust: impl FnOnce(&mut Config)) -> AppState {
         .await
         .expect("seed");
     let secret = config.jwt_secret.clone().expect("secret");
+    let mail = shared::mail::Mailer::from_config(&config)
+        .await
+        .expect("mailer");
     AppState {
         store,
         tokens: Arc::new(TokenKeys::new(&secret)),
+        mail: Arc::new(mail),
         config: Arc::new(config),
     }
 }

@@ -1,5 +1,6 @@
 //! Black-box API tests: real HTTP against the whole API on DynamoDB Local.
 
+mod accounts;
 mod auth;
 mod calls;
 mod concurrency;

@@ -322,10 +322,12 @@ async fn registrations_are_throttled_per_client_address() {
 
 #[tokio::test]
 async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password() {
-    let app = spawn_app().await;
+    // An old login (the window is 1 s): the current password is what it takes.
+    let app = spawn_app_with(|c| c.reauth_window_secs = 1).await;
     let (user, email) = user_named(&app, "careful").await;
     let path = format!("/users/{}", user.id);
     let new_email = unique_email("taken-over");
+    tokio::time::sleep(Duration::from_millis(2100)).await;
     for body in [
         json!({"email": new_email}),
         json!({"email": new_email, "currentPassword": "not my password, sorry"}),
@@ -431,7 +433,7 @@ async fn an_unreachable_or_hanging_dynamodb_is_a_503_with_retry_after_never_a_ha
         let state = shared::lambda::state_from_config(config).await.unwrap();
         let token = state
             .tokens
-            .issue(1, shared::store::users::Role::User)
+            .issue(1, shared::store::users::Role::User, 0)
             .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

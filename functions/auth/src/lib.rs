@@ -1,4 +1,7 @@
-//! Account endpoints: registration and login.
+//! Account endpoints: registration, login, sessions; `recovery`: forgot-password and
+//! e-mail verification.
+
+mod recovery;
 
 use axum::http::StatusCode;
 use axum::Router;
@@ -24,7 +27,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(refresh))
         .routes(routes!(logout));
-    let signed_in = OpenApiRouter::new().routes(routes!(logout_all));
+    let open = recovery::public(open);
+    let signed_in = recovery::protected(OpenApiRouter::new().routes(routes!(logout_all)));
     docs::public("auth", open).merge(docs::protected("auth", signed_in))
 }
 
@@ -121,8 +125,9 @@ async fn register(
 ) -> ApiResult<Created<UserResponse>> {
     let ValidRegistration(registration) = ValidRegistration::try_from(body)?;
     let per_hour = state.config.registrations_per_hour;
+    let links = state.links();
     let (user, _wallet) =
-        service::register(&state.store, client.as_str(), per_hour, registration).await?;
+        service::register(&state.store, links, client.as_str(), per_hour, registration).await?;
     Ok(Created::at(
         format!("/users/{}", user.id),
         UserResponse::from(&user),
@@ -137,6 +142,11 @@ pub struct LoginRequest {
     pub email: String,
     #[schema(max_length = 1024, format = Password, example = "correct horse battery staple")]
     pub password: String,
+    /// A `deviceToken` from an earlier login or refresh of this account: the attempt is
+    /// then throttled on this device's own allowance, never by strangers' guesses.
+    #[serde(default, rename = "deviceToken")]
+    #[schema(max_length = 64)]
+    pub device_token: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -153,18 +163,24 @@ pub struct LoginResponse {
     /// Single-use token for `POST /auth/refresh`; its session ends 30 days after the login
     /// (refreshing does not extend it). Keep it secret.
     pub refresh_token: String,
+    /// Recognises this device at later logins (send it with `POST /auth/login`): valid a
+    /// year, until the sessions are revoked; earlier ones keep working. Keep it secret.
+    #[schema(min_length = 32, max_length = 32)]
+    pub device_token: String,
     pub user: UserResponse,
 }
 
-/// Logs in with e-mail and password and returns an access token (15 minutes) and a
-/// refresh token (the session, 30 days from this login). Attempts are throttled per
-/// (e-mail, client address) and per e-mail across addresses (`429` with `Retry-After`).
+/// Logs in with e-mail and password and returns an access token (15 minutes), a refresh
+/// token (the session, 30 days from this login) and a device token. Attempts are
+/// throttled (`429` with `Retry-After`): with a valid `deviceToken`, per device only;
+/// without, per (e-mail, client address), per e-mail across addresses, and failures per
+/// client address across e-mails (`LOGIN_FAILURES_PER_ADDRESS`).
 #[utoipa::path(
     post,
     path = "/auth/login",
     request_body = LoginRequest,
     responses(
-        (status = 200, description = "Logged in", body = LoginResponse),
+        (status = 200, description = "Logged in", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
         docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
         (status = 429, response = docs::TooManyRequests),
@@ -175,11 +191,26 @@ async fn login(
     axum::extract::State(state): axum::extract::State<AppState>,
     client: ClientAddr,
     Json(body): Json<LoginRequest>,
-) -> ApiResult<Json<LoginResponse>> {
+) -> ApiResult<NoStore<Json<LoginResponse>>> {
     let (store, tokens) = (&state.store, &state.tokens);
-    let session =
-        service::login(store, tokens, client.as_str(), &body.email, body.password).await?;
-    Ok(Json(LoginResponse::from(session)))
+    let device = body.device_token.as_deref();
+    let origin = state.origin(&client);
+    let session = service::login(store, tokens, origin, &body.email, body.password, device);
+    Ok(NoStore(Json(LoginResponse::from(session.await?))))
+}
+
+/// A response that carries a secret: never stored by caches (`Cache-Control: no-store`).
+pub struct NoStore<T>(pub T);
+
+impl<T: axum::response::IntoResponse> axum::response::IntoResponse for NoStore<T> {
+    fn into_response(self) -> axum::response::Response {
+        let mut r = self.0.into_response();
+        r.headers_mut().insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        );
+        r
+    }
 }
 
 impl From<Session> for LoginResponse {
@@ -189,6 +220,7 @@ impl From<Session> for LoginResponse {
             token_type: "Bearer",
             expires_in: ACCESS_TTL_SECS,
             refresh_token: s.refresh_token,
+            device_token: s.device_token,
             user: UserResponse::from(&s.user),
         }
     }
@@ -212,7 +244,7 @@ pub struct RefreshRequest {
     path = "/auth/refresh",
     request_body = RefreshRequest,
     responses(
-        (status = 200, description = "New tokens", body = LoginResponse),
+        (status = 200, description = "New tokens", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
         docs::BodyErrors,
         (status = 401, response = docs::Unauthorized),
     )
@@ -220,13 +252,15 @@ pub struct RefreshRequest {
 async fn refresh(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
-) -> ApiResult<Json<LoginResponse>> {
+) -> ApiResult<NoStore<Json<LoginResponse>>> {
     let session = service::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
-    Ok(Json(LoginResponse::from(session)))
+    Ok(NoStore(Json(LoginResponse::from(session))))
 }
 
-/// Logs out: ends the session of the refresh token (every token rotated from that login).
-/// Access tokens already issued stay valid until they expire (at most 15 minutes).
+/// Logs out: ends the session of the refresh token (every token rotated from that login)
+/// when it is the session's current token; an older (rotated) or altered token of a live
+/// session ends nothing and is refused (`401`). Access tokens already issued stay valid
+/// until they expire (at most 15 minutes).
 #[utoipa::path(
     post,
     path = "/auth/logout",
@@ -234,6 +268,7 @@ async fn refresh(
     responses(
         (status = 204, description = "Logged out (also when the token was unknown)"),
         docs::BodyErrors,
+        (status = 401, response = docs::Unauthorized),
     )
 )]
 async fn logout(

@@ -144,8 +144,8 @@ pub struct UpdateRequest {
     /// New password, 15 to 128 characters.
     #[schema(min_length = 15, max_length = 128, format = Password)]
     pub password: Option<String>,
-    /// Required with `password` or `email` when changing one's own (wrong attempts count
-    /// against the login throttle).
+    /// Required with `password` when changing one's own; with `email`, unless the login is
+    /// recent (wrong attempts count against the login throttle).
     #[schema(max_length = 1024, format = Password)]
     pub current_password: Option<String>,
     /// Administrators only.
@@ -153,8 +153,11 @@ pub struct UpdateRequest {
 }
 
 /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
-/// Changing one's own e-mail or password needs `currentPassword`. A new password, e-mail
-/// or role ends every session (refresh token) of the user.
+/// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
+/// or a recent login; an admin changing another user's e-mail, password or role a recent
+/// login of their own (else `403` of type `/problems/reauthentication-required`). A new
+/// e-mail is unverified until its mailed link is used. A new password, e-mail or role ends
+/// every session and device token of the user.
 #[utoipa::path(
     put,
     path = "/users/{id}",
@@ -181,8 +184,8 @@ async fn update(
         current_password: body.current_password,
         role: body.role,
     };
-    let client = client.as_str();
-    let updated = service::update_profile(me.store(), me.id, id, client, update, expected).await?;
+    let (links, actor) = (me.state.links(), me.actor(&client));
+    let updated = service::update_profile(me.store(), links, actor, id, update, expected).await?;
     Ok(versioned(&updated))
 }
 
@@ -191,7 +194,7 @@ async fn update(
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = UserDeletion)]
 pub struct DeleteRequest {
-    /// Required when deleting one's own account; not needed by an admin deleting another.
+    /// Deleting one's own account without a recent login needs it; not used otherwise.
     #[schema(max_length = 1024, format = Password)]
     pub current_password: Option<String>,
 }
@@ -228,8 +231,11 @@ const PURGE_BUDGET: Duration = Duration::from_secs(20);
 
 /// Deletes the user and everything they own: 204 when done. If the purge of a very large
 /// account outlasts the budget, 202: the account is already gone (login, e-mail, wallet),
-/// and repeating the DELETE finishes the purge. Deleting one's own account needs
-/// `{"currentPassword": ...}` in the body.
+/// and repeating the DELETE finishes the purge. Deleting one's own account needs a
+/// recent login (within `REAUTH_WINDOW_SECONDS`, default 300 s: the spec's bodiless DELETE
+/// right after login) or `{"currentPassword": ...}` in the body; an admin deleting another
+/// user needs a recent login of their own. Otherwise `403` of type
+/// `/problems/reauthentication-required`: log in again.
 #[utoipa::path(
     delete,
     path = "/users/{id}",
@@ -252,8 +258,8 @@ async fn remove(
 ) -> ApiResult<StatusCode> {
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
-    let (store, client) = (me.store(), client.as_str());
-    let purge = service::delete_user(store, me.id, id, client, password, deadline, expected);
+    let (store, actor) = (me.store(), me.actor(&client));
+    let purge = service::delete_user(store, actor, id, password, deadline, expected);
     Ok(match purge.await? {
         Purge::Complete { .. } => StatusCode::NO_CONTENT,
         Purge::Partial { .. } => StatusCode::ACCEPTED,

@@ -60,6 +60,7 @@ async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState>
     Ok(AppState {
         store,
         tokens: std::sync::Arc::new(shared::auth::token::TokenKeys::new(&secret)),
+        mail: std::sync::Arc::new(shared::mail::Mailer::Off),
         config: std::sync::Arc::new(config),
     })
 }

@@ -116,6 +116,7 @@ async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
     let state = shared::http::AppState {
         store,
         tokens: std::sync::Arc::new(shared::auth::token::TokenKeys::new(&secret)),
+        mail: std::sync::Arc::new(shared::mail::Mailer::Off),
         config: std::sync::Arc::new(config),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

@@ -31,6 +31,9 @@ pub enum AppError {
     /// Not allowed (e.g. the caller's account is gone).
     #[error("{0}")]
     Forbidden(String),
+    /// A sensitive change needs a recent password login (or the current password).
+    #[error("{0}")]
+    ReauthenticationRequired(String),
     /// Taken, in use, or changed meanwhile.
     #[error("{0}")]
     Conflict(String),

@@ -20,7 +20,18 @@ pub struct Claims {
     pub sub: String,
     pub exp: i64,
     pub iat: i64,
+    /// When the password login (or reset) that started this session happened (OpenID
+    /// Connect's `auth_time`); a refresh keeps it.
+    pub auth_time: i64,
     pub role: Role,
+}
+
+/// What a valid access token says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verified {
+    pub user_id: u64,
+    pub role: Role,
+    pub auth_time: i64,
 }
 
 /// Signs and checks tokens with one secret.
@@ -57,8 +68,9 @@ impl TokenKeys {
         &self.cursors
     }
 
-    /// A fresh access token for the user.
-    pub fn issue(&self, user_id: u64, role: Role) -> anyhow::Result<String> {
+    /// A fresh access token for the user, of a session whose password login was at
+    /// `auth_time` (Unix seconds).
+    pub fn issue(&self, user_id: u64, role: Role, auth_time: i64) -> anyhow::Result<String> {
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
         let claims = Claims {
             iss: ISSUER.into(),
@@ -66,6 +78,7 @@ impl TokenKeys {
             sub: user_id.to_string(),
             exp: now + ACCESS_TTL_SECS,
             iat: now,
+            auth_time,
             role,
         };
         Ok(encode(
@@ -75,11 +88,14 @@ impl TokenKeys {
         )?)
     }
 
-    /// The user id and role of a valid token, or `None` for anything else.
-    pub fn verify(&self, token: &str) -> Option<(u64, Role)> {
+    /// The user id, role and login time of a valid token, or `None` for anything else.
+    pub fn verify(&self, token: &str) -> Option<Verified> {
         let data = decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
-        let id = data.claims.sub.parse().ok()?;
-        Some((id, data.claims.role))
+        Some(Verified {
+            user_id: data.claims.sub.parse().ok()?,
+            role: data.claims.role,
+            auth_time: data.claims.auth_time,
+        })
     }
 }
 
@@ -94,8 +110,12 @@ mod tests {
     #[test]
     fn issued_tokens_verify_and_others_do_not() {
         let k = keys("0123456789abcdef0123456789abcdef");
-        let t = k.issue(42, Role::User).unwrap();
-        assert_eq!(k.verify(&t), Some((42, Role::User)));
+        let t = k.issue(42, Role::User, 1_700_000_000).unwrap();
+        let v = k.verify(&t).unwrap();
+        assert_eq!(
+            (v.user_id, v.role, v.auth_time),
+            (42, Role::User, 1_700_000_000)
+        );
         assert_eq!(keys("another secret of thirty-two bytes!").verify(&t), None);
         assert_eq!(k.verify("garbage"), None);
     }

@@ -16,6 +16,8 @@ pub struct User {
     /// Moved whenever every session must end (password, e-mail or role change, log out
     /// everywhere): sessions started at another epoch can no longer refresh.
     pub session_epoch: u64,
+    /// The current e-mail was confirmed through a mailed link (or a password reset).
+    pub email_verified: bool,
     /// Starts at 1; every change of the profile adds one (the ETag).
     pub version: u64,
     pub created_at: Timestamp,

@@ -4,6 +4,7 @@ use axum::extract::FromRequestParts;
 use axum::http::header;
 use axum::http::request::Parts;
 
+use super::client::ClientAddr;
 use super::{ApiError, AppState};
 use crate::store::Store;
 
@@ -14,12 +15,26 @@ use crate::store::Store;
 #[derive(Clone)]
 pub struct Caller {
     pub id: u64,
+    /// When the password login behind this token happened (Unix seconds).
+    pub auth_time: i64,
     pub state: AppState,
 }
 
 impl Caller {
     pub fn store(&self) -> &Store {
         &self.state.store
+    }
+
+    /// The caller as account changes see them: who, from where, how recent the login.
+    pub fn actor<'a>(&'a self, client: &'a ClientAddr) -> crate::app::accounts::Actor<'a> {
+        crate::app::accounts::Actor {
+            id: self.id,
+            origin: self.state.origin(client),
+            login: crate::app::accounts::Login {
+                auth_time: self.auth_time,
+                window_secs: self.state.config.reauth_window_secs,
+            },
+        }
     }
 }
 
@@ -41,9 +56,13 @@ impl FromRequestParts<AppState> for Caller {
         if !scheme.eq_ignore_ascii_case("bearer") {
             return Err(denied());
         }
-        let (id, _role) = state.tokens.verify(token.trim()).ok_or_else(denied)?;
+        let verified = state.tokens.verify(token.trim()).ok_or_else(denied)?;
         let state = state.clone();
-        Ok(Caller { id, state })
+        Ok(Caller {
+            id: verified.user_id,
+            auth_time: verified.auth_time,
+            state,
+        })
     }
 }
 

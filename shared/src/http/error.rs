@@ -51,6 +51,7 @@ impl From<crate::app::AppError> for ApiError {
                 retry_after,
             },
             AppError::Forbidden(m) => ApiError::Forbidden(m),
+            AppError::ReauthenticationRequired(m) => ApiError::ReauthenticationRequired(m),
             AppError::Conflict(m) => ApiError::Conflict(m),
             AppError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
             AppError::Gone(m) => ApiError::Gone(m),
@@ -74,6 +75,9 @@ pub enum ApiError {
     /// 403: not authenticated, or not allowed.
     #[error("{0}")]
     Forbidden(String),
+    /// 403 of type [`REAUTHENTICATION_REQUIRED`]: a sensitive change needs a recent login.
+    #[error("{0}")]
+    ReauthenticationRequired(String),
     /// 404: absent, or owned by someone else (never revealed).
     #[error("{0}")]
     NotFound(String),
@@ -130,7 +134,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::ReauthenticationRequired(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
@@ -168,6 +172,8 @@ pub struct Problem {
 }
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
+/// The problem type of a 403 that a fresh login (or `currentPassword`) would lift.
+pub const REAUTHENTICATION_REQUIRED: &str = "/problems/reauthentication-required";
 
 impl Problem {
     pub fn into_response_with(self, status: StatusCode) -> Response {
@@ -200,8 +206,12 @@ impl IntoResponse for ApiError {
             ApiError::BadRequest { errors, .. } => errors.clone(),
             _ => Vec::new(),
         };
+        let kind = match &self {
+            ApiError::ReauthenticationRequired(_) => REAUTHENTICATION_REQUIRED,
+            _ => "about:blank",
+        };
         let problem = Problem {
-            kind: "about:blank",
+            kind,
             title: title.clone(),
             status: status.as_u16(),
             detail: detail.clone(),

@@ -35,6 +35,26 @@ pub struct AppState {
     pub store: Store,
     pub tokens: Arc<TokenKeys>,
     pub config: Arc<Config>,
+    /// Outgoing mail (reset and verification links).
+    pub mail: Arc<crate::mail::Mailer>,
+}
+
+impl AppState {
+    /// What mailing a link needs.
+    pub fn links(&self) -> crate::app::accounts::Links<'_> {
+        crate::app::accounts::Links {
+            mailer: &self.mail,
+            app_url: &self.config.app_url,
+        }
+    }
+
+    /// A password attempt's origin for the throttles.
+    pub fn origin<'a>(&self, client: &'a client::ClientAddr) -> crate::app::accounts::Origin<'a> {
+        crate::app::accounts::Origin {
+            address: client.as_str(),
+            failures_per_address: self.config.login_failures_per_address,
+        }
+    }
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;

@@ -15,6 +15,9 @@ pub struct UserResponse {
     pub last_name: String,
     pub email: String,
     pub role: Role,
+    /// `true` once the current e-mail was confirmed through the mailed link (or a password
+    /// reset); an unverified account works all the same.
+    pub email_verified: bool,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -30,6 +33,7 @@ impl From<&UserRecord> for UserResponse {
             last_name: u.last_name.clone(),
             email: u.email.clone(),
             role: u.role,
+            email_verified: u.email_verified,
             created_at: u.created_at.to_string(),
             updated_at: u.updated_at.to_string(),
         }
@@ -44,6 +48,7 @@ impl From<UserSummary> for UserResponse {
             last_name: u.last_name,
             email: u.email,
             role: u.role,
+            email_verified: u.email_verified,
             created_at: u.created_at,
             updated_at: u.updated_at,
         }

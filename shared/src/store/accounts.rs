@@ -29,6 +29,8 @@ pub struct ProfileChanges {
     pub email: Option<(String, String)>,
     pub password_hash: Option<String>,
     pub role: Option<Role>,
+    /// Set by a verification link or a reset; a new e-mail is unverified.
+    pub email_verified: Option<bool>,
 }
 
 /// How far a deletion got within its time budget.
@@ -102,6 +104,19 @@ impl Store {
             }
             end_sessions |= email != current.email;
             next.email = email;
+        }
+        let verified = match changes.email_verified {
+            Some(v) => Some(v),
+            None if email_swap.is_some() => Some(false),
+            None => None,
+        };
+        if let Some(v) = verified {
+            sets.push("emailVerified = :ev".into());
+            values.insert(
+                ":ev".into(),
+                aws_sdk_dynamodb::types::AttributeValue::Bool(v),
+            );
+            next.email_verified = v;
         }
         next.updated_at = now;
         let mut expression = format!("SET {}", sets.join(", "));

@@ -26,6 +26,8 @@ pub struct SessionRecord {
     pub current: String,
     pub epoch: u64,
     pub expires_at: i64,
+    /// The password login that started the session (0 for sessions stored before).
+    pub auth_time: i64,
 }
 
 fn sk(family: &str) -> String {
@@ -40,10 +42,17 @@ pub fn hash_secret(secret: &str) -> String {
         .collect()
 }
 
+/// A session step's secrets, stored hashed: the refresh secret and a device token.
+pub struct StepHashes<'a> {
+    pub refresh: &'a str,
+    pub device: &'a str,
+}
+
 /// Outcome of presenting a refresh token for rotation.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Rotation {
-    Rotated,
+    /// Rotated; the session's login time, kept.
+    Rotated { auth_time: i64 },
     /// Unknown, expired, revoked, or not the current token (then the session is ended).
     Refused,
 }
@@ -62,19 +71,22 @@ impl Store {
         &self,
         user_id: u64,
         family: &str,
-        hash: &str,
+        hashes: StepHashes<'_>,
         epoch: u64,
         now: i64,
     ) -> StoreResult<()> {
         let item = Item::from([
             ("PK".into(), s(user_pk(user_id))),
             ("SK".into(), s(sk(family))),
-            ("current".into(), s(hash)),
+            ("current".into(), s(hashes.refresh)),
             ("epoch".into(), n(epoch)),
             ("expiresAt".into(), n(now + REFRESH_TTL_SECS)),
+            ("authTime".into(), n(now)),
         ]);
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+        let device = super::devices::device_item(user_id, hashes.device, epoch, now);
+        tx.put(device, None, None)?;
         let (cond, values) = epoch_condition(epoch);
         tx.check(&user_pk(user_id), PROFILE, &cond, Some(values))?;
         tx.on_conflict(ConflictKind::SessionsEnded);
@@ -95,6 +107,7 @@ impl Store {
             current: get_s(&item, "current")?.to_owned(),
             epoch: get_opt_u64(&item, "epoch").unwrap_or(0),
             expires_at: get_opt_u64(&item, "expiresAt").unwrap_or(0) as i64,
+            auth_time: get_opt_u64(&item, "authTime").unwrap_or(0) as i64,
         }))
     }
 
@@ -106,9 +119,10 @@ impl Store {
         user_id: u64,
         family: &str,
         old_hash: &str,
-        new_hash: &str,
+        new: StepHashes<'_>,
         now: i64,
     ) -> StoreResult<Rotation> {
+        let new_hash = new.refresh;
         let Some(session) = self.get_session(user_id, family).await? else {
             return Ok(Rotation::Refused);
         };
@@ -137,9 +151,13 @@ impl Store {
         )?;
         let (cond, values) = epoch_condition(session.epoch);
         tx.check(&user_pk(user_id), PROFILE, &cond, Some(values))?;
+        let device = super::devices::device_item(user_id, new.device, session.epoch, now);
+        tx.put(device, None, None)?;
         tx.on_conflict(ConflictKind::SessionsEnded);
         match self.transact(tx).await {
-            Ok(()) => Ok(Rotation::Rotated),
+            Ok(()) => Ok(Rotation::Rotated {
+                auth_time: session.auth_time,
+            }),
             Err(e) if e.is_conflict(ConflictKind::Changed) => {
                 // Rotated concurrently by another holder of the same token: a copy exists.
                 self.end_session(user_id, family).await?;
@@ -161,6 +179,28 @@ impl Store {
 
     /// Ends every session of the user at once by moving the profile's session epoch.
     /// `NotFound` when the profile does not exist.
+    /// Ends the session only if `hash` is its current refresh secret: `false` (nothing
+    /// ended) when the session lives on with another one. An unknown session is `true`.
+    pub async fn end_session_of(
+        &self,
+        user_id: u64,
+        family: &str,
+        hash: &str,
+    ) -> StoreResult<bool> {
+        let out = self
+            .delete_at(&user_pk(user_id), &sk(family))
+            .condition_expression("attribute_not_exists(PK) OR #current = :h")
+            .expression_attribute_names("#current", "current")
+            .expression_attribute_values(":h", s(hash))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(true),
+            Err(e) if super::is_condition_failure(&e) => Ok(false),
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+
     pub async fn end_all_sessions(&self, user_id: u64) -> StoreResult<()> {
         let out = self
             .update_at(&user_pk(user_id), PROFILE)

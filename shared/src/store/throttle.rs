@@ -39,11 +39,11 @@ pub fn email_backoff_secs(n: u64) -> i64 {
     (1i64 << doublings).min(EMAIL_MAX_BACKOFF_SECS)
 }
 
-fn window(now: i64, len: i64) -> i64 {
+pub(super) fn window(now: i64, len: i64) -> i64 {
     now.div_euclid(len)
 }
 
-fn until_window_end(now: i64, len: i64) -> u64 {
+pub(super) fn until_window_end(now: i64, len: i64) -> u64 {
     ((window(now, len) + 1) * len - now).max(1) as u64
 }
 
@@ -62,7 +62,7 @@ fn slow_sk(now: i64) -> String {
 impl Store {
     /// Adds one to a windowed counter unless it already reached `max` (one conditional
     /// `UpdateItem`). `false` when it had.
-    async fn take_slot(
+    pub(super) async fn take_slot(
         &self,
         pk: String,
         sk: String,

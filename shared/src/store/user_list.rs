@@ -21,6 +21,9 @@ pub struct UserSummary {
     #[serde(rename = "lastName")]
     pub last_name: String,
     pub role: Role,
+    /// Absent on profiles from before verification existed: not verified.
+    #[serde(rename = "emailVerified", default)]
+    pub email_verified: bool,
     #[serde(rename = "createdAt")]
     pub created_at: String,
     #[serde(rename = "updatedAt")]

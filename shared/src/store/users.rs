@@ -42,6 +42,7 @@ impl Store {
             password_hash: new.password_hash.clone(),
             role: Role::User,
             session_epoch: 0,
+            email_verified: false,
             version: 1,
             created_at: now,
             updated_at: now,

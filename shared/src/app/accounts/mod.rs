@@ -3,9 +3,14 @@
 //! profile changes that need the current password, and deletion.
 
 mod profile;
+mod recovery;
 mod sessions;
 
 pub use profile::{delete_user, update_profile, ProfileUpdate};
+pub use recovery::{
+    confirm_password_reset, mail_verification, request_password_reset, resend_verification,
+    verify_email, Links, RESET_MIN_MILLIS,
+};
 pub use sessions::{login, logout, logout_all, parse_refresh, refresh, RefreshToken, Session};
 
 use super::{AppError, AppResult};
@@ -20,6 +25,53 @@ fn now_secs() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
 }
 
+/// `n` random bytes (from the OS-seeded CSPRNG), URL-safe base64.
+fn random_token(n: usize) -> String {
+    use base64::Engine;
+    let bytes: Vec<u8> = (0..n).map(|_| rand::random::<u8>()).collect();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Where a password attempt comes from, for the throttles: the client address and how
+/// many failures it may make across all e-mails.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    pub address: &'a str,
+    pub failures_per_address: u64,
+}
+
+/// The caller's password login: when, and how old it may be to count as recent.
+#[derive(Debug, Clone, Copy)]
+pub struct Login {
+    pub auth_time: i64,
+    pub window_secs: i64,
+}
+
+impl Login {
+    /// The login happened within the window (and not in the future).
+    pub fn is_recent(&self) -> bool {
+        let age = now_secs() - self.auth_time;
+        (-60..=self.window_secs).contains(&age)
+    }
+}
+
+/// Who asks for an account change: the caller, where from, and how recent their login is.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    pub id: u64,
+    pub origin: Origin<'a>,
+    pub login: Login,
+}
+
+/// The 403 that asks the client to log in again (or to send `currentPassword`).
+pub(crate) fn reauthentication_required() -> AppError {
+    AppError::ReauthenticationRequired(
+        "this change needs a recent login: log in again and retry within a few minutes, \
+         or send currentPassword"
+            .into(),
+    )
+}
+
 /// A registration whose fields all parsed.
 pub struct Registration {
     pub first_name: String,
@@ -28,9 +80,11 @@ pub struct Registration {
     pub password: Password,
 }
 
-/// Registers a user with a wallet (EUR), within the client address's hourly allowance.
+/// Registers a user with a wallet (EUR), within the client address's hourly allowance,
+/// and mails a verification link.
 pub async fn register(
     store: &Store,
+    links: Links<'_>,
     client: &str,
     per_hour: u64,
     r: Registration,
@@ -53,40 +107,72 @@ pub async fn register(
         password_hash,
         now: Timestamp::now().to_string(),
     };
-    store.create_user(new).await.map_err(|e| match e {
+    let created = store.create_user(new).await.map_err(|e| match e {
         StoreError::Conflict(ConflictKind::EmailTaken) => {
             AppError::Conflict("an account with this e-mail already exists".into())
         }
         e => AppError::Store(e),
-    })
+    })?;
+    mail_verification(store, links, &created.0).await?;
+    Ok(created)
 }
 
-/// Checks a password for the account of `normalized_email`, counted against the login
-/// throttles of (e-mail, client address) *before* the hash is computed; `stored` is
-/// `None` for an unknown e-mail (the same work is done on a dummy hash). A match clears
-/// the address's count.
+/// Checks a password for the account of `normalized_email`, counted *before* the hash is
+/// computed: against the trusted device's own allowance when `device` is the hash of a
+/// valid device token, else against the client address's failures across e-mails and
+/// the (e-mail, address) and e-mail-wide throttles. `stored` is `None` for an unknown
+/// e-mail (the same work is done on a dummy hash). A match clears or refunds the counts.
 pub async fn check_password(
     store: &Store,
     normalized_email: &str,
-    client: &str,
+    origin: Origin<'_>,
     given: String,
     stored: Option<String>,
+    device: Option<&str>,
 ) -> AppResult<bool> {
     let now = now_secs();
-    if let Err(t) = store
-        .reserve_login_attempt(normalized_email, client, now)
-        .await?
-    {
+    let address = origin.address;
+    let reserved = match device {
+        Some(hash) => {
+            store
+                .reserve_device_attempt(normalized_email, hash, now)
+                .await?
+        }
+        None => match store
+            .reserve_address_attempt(address, origin.failures_per_address, now)
+            .await?
+        {
+            Ok(()) => {
+                store
+                    .reserve_login_attempt(normalized_email, address, now)
+                    .await?
+            }
+            refused => refused,
+        },
+    };
+    if let Err(t) = reserved {
         return Err(AppError::Throttled {
-            message: "too many password attempts for this account; try again later".into(),
+            message: "too many password attempts; try again later".into(),
             retry_after: t.retry_after,
         });
     }
     let ok = password::verify_off_thread(given, stored).await?;
     if ok {
-        store
-            .clear_login_attempts(normalized_email, client, now)
-            .await?;
+        match device {
+            Some(hash) => {
+                store
+                    .clear_device_attempts(normalized_email, hash, now)
+                    .await?
+            }
+            None => {
+                let (cleared, refunded) = tokio::join!(
+                    store.clear_login_attempts(normalized_email, address, now),
+                    store.refund_address_attempt(address, now)
+                );
+                cleared?;
+                refunded?;
+            }
+        }
     }
     Ok(ok)
 }
@@ -95,7 +181,7 @@ pub async fn check_password(
 /// absent or wrong.
 async fn confirm_password(
     store: &Store,
-    client: &str,
+    client: Origin<'_>,
     account: &UserRecord,
     given: Option<String>,
 ) -> AppResult<()> {
@@ -106,7 +192,7 @@ async fn confirm_password(
         .ok_or_else(wrong)?;
     let email = account.email.to_lowercase();
     let stored = Some(account.password_hash.clone());
-    if check_password(store, &email, client, given, stored).await? {
+    if check_password(store, &email, client, given, stored, None).await? {
         Ok(())
     } else {
         Err(wrong())

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::confirm_password;
+use super::{confirm_password, mail_verification, reauthentication_required, Actor, Links};
 use crate::app::users::{require_admin, require_self_or_admin};
 use crate::app::{AppError, AppResult, IfMatch};
 use crate::auth::password;
@@ -66,16 +66,19 @@ fn check_update(u: &ProfileUpdate) -> AppResult<(ProfileChanges, Option<Password
 }
 
 /// Changes a profile: the user themself or an admin; a role only by an admin (checked
-/// against the stored role); one's own e-mail or password only with the current password
-/// (a stolen access token alone cannot take the account over).
+/// against the stored role). One's own password needs the current password; one's own
+/// e-mail the current password or a recent login; an admin changing another user's
+/// e-mail, password or role a recent login of their own (a stolen access token alone
+/// cannot take an account over). A new e-mail is unverified and is mailed a link.
 pub async fn update_profile(
     store: &Store,
-    caller: u64,
+    links: Links<'_>,
+    actor: Actor<'_>,
     target: u64,
-    client: &str,
     update: ProfileUpdate,
     expected: Option<IfMatch>,
 ) -> AppResult<UserRecord> {
+    let caller = actor.id;
     require_self_or_admin(store, caller, target).await?;
     if update.role.is_some() {
         require_admin(store, caller).await?;
@@ -86,13 +89,31 @@ pub async fn update_profile(
         .ok_or_else(|| AppError::not_found("user"))?;
     let keep = crate::app::version_to_keep(expected, current.version)?;
     let (mut changes, password) = check_update(&update)?;
-    if caller == target && (password.is_some() || changes.email.is_some()) {
-        confirm_password(store, client, &current, update.current_password).await?;
+    let credentials = password.is_some() || changes.email.is_some();
+    if caller == target {
+        let recent_is_enough = password.is_none() && actor.login.is_recent();
+        match update.current_password {
+            Some(given) => confirm_password(store, actor.origin, &current, Some(given)).await?,
+            None if credentials && recent_is_enough => {}
+            None if credentials && password.is_none() => return Err(reauthentication_required()),
+            None if credentials => {
+                confirm_password(store, actor.origin, &current, None).await?;
+            }
+            None => {}
+        }
+    } else if (credentials || changes.role.is_some_and(|r| r != current.role))
+        && !actor.login.is_recent()
+    {
+        return Err(reauthentication_required());
     }
     if let Some(p) = password {
         changes.password_hash = Some(password::hash_off_thread(p.expose().to_owned()).await?);
     }
-    store
+    let email_changed = changes
+        .email
+        .as_ref()
+        .is_some_and(|(_, normalized)| *normalized != current.normalized_email());
+    let updated = store
         .update_user(&current, changes, Timestamp::now(), keep)
         .await
         .map_err(|e| match e {
@@ -104,27 +125,36 @@ pub async fn update_profile(
                 AppError::Conflict("the profile changed meanwhile; retry".into())
             }
             e => AppError::Store(e),
-        })
+        })?;
+    if email_changed {
+        mail_verification(store, links, &updated).await?;
+    }
+    Ok(updated)
 }
 
-/// Deletes a user and everything they own until `deadline`: the user themself (with the
-/// current password) or an admin. The profile, e-mail and wallet go first, at once; a
-/// purge cut short by the deadline continues on the next call. How far it got is logged.
+/// Deletes a user and everything they own until `deadline`: the user themself (after a
+/// recent login, or with the current password) or an admin (after a recent login of
+/// their own). The profile, e-mail and wallet go first, at once; a purge cut short by
+/// the deadline continues on the next call. How far it got is logged.
 pub async fn delete_user(
     store: &Store,
-    caller: u64,
+    actor: Actor<'_>,
     target: u64,
-    client: &str,
     current_password: Option<String>,
     deadline: Instant,
     expected: Option<IfMatch>,
 ) -> AppResult<Purge> {
+    let caller = actor.id;
     require_self_or_admin(store, caller, target).await?;
     match store.get_user(target).await? {
         Some(record) => {
             crate::app::check_version(expected, record.version)?;
-            if caller == target {
-                confirm_password(store, client, &record, current_password).await?;
+            match current_password {
+                Some(given) if caller == target => {
+                    confirm_password(store, actor.origin, &record, Some(given)).await?
+                }
+                _ if actor.login.is_recent() => {}
+                _ => return Err(reauthentication_required()),
             }
             // Gone meanwhile: a concurrent deletion; the purge below finishes either way.
             match store.delete_profile(&record).await {

@@ -1,13 +1,13 @@
-//! Sessions: login, the single-use refresh token, logout and logout everywhere.
+//! Sessions: login, the single-use refresh token, device tokens, logout and logout
+//! everywhere. Every session step (login, refresh) also answers a new device token: a
+//! login that presents a valid one is throttled on that device's own allowance.
 
-use base64::Engine;
-
-use super::{check_password, now_secs};
+use super::{check_password, now_secs, random_token, Origin};
 use crate::app::{AppError, AppResult};
 use crate::auth::password;
 use crate::auth::token::TokenKeys;
 use crate::domain::Email;
-use crate::store::sessions::{self, Rotation};
+use crate::store::sessions::{self, Rotation, StepHashes};
 use crate::store::users::UserRecord;
 use crate::store::{Store, StoreError};
 
@@ -16,16 +16,19 @@ pub struct Session {
     pub user: UserRecord,
     pub access_token: String,
     pub refresh_token: String,
+    /// Recognises this device at its next logins (a year; revoked with the sessions).
+    pub device_token: String,
 }
 
 /// Random bytes of a session id (22 characters) and of a refresh secret (32 characters).
 const FAMILY_BYTES: usize = 16;
 const SECRET_BYTES: usize = 24;
+/// Random bytes of a device token (192 bits, 32 characters).
+const DEVICE_BYTES: usize = 24;
 
-/// `n` random bytes, URL-safe base64.
-fn random_token(n: usize) -> String {
-    let bytes: Vec<u8> = (0..n).map(|_| rand::random::<u8>()).collect();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+/// The hash of a device token of the right shape; anything else is no device token.
+fn device_hash(token: &str) -> Option<String> {
+    is_token_part(token, DEVICE_BYTES).then(|| sessions::hash_secret(token))
 }
 
 fn refresh_refused() -> AppError {
@@ -76,42 +79,50 @@ async fn issue(
 ) -> AppResult<Session> {
     let secret = random_token(SECRET_BYTES);
     let hash = sessions::hash_secret(&secret);
+    let device = random_token(DEVICE_BYTES);
+    let device_hash = sessions::hash_secret(&device);
+    let hashes = StepHashes {
+        refresh: &hash,
+        device: &device_hash,
+    };
     let now = now_secs();
-    let stored = match rotating {
+    let auth_time = match rotating {
         None => match store
-            .start_session(user.id, family, &hash, user.session_epoch, now)
+            .start_session(user.id, family, hashes, user.session_epoch, now)
             .await
         {
-            Ok(()) => true,
+            Ok(()) => Some(now),
             // The password, e-mail or role changed since the profile was read.
-            Err(StoreError::Conflict(_)) => false,
+            Err(StoreError::Conflict(_)) => None,
             Err(e) => return Err(e.into()),
         },
-        Some(old) => {
-            store
-                .rotate_session(user.id, family, old, &hash, now)
-                .await?
-                == Rotation::Rotated
-        }
+        Some(old) => match store
+            .rotate_session(user.id, family, old, hashes, now)
+            .await?
+        {
+            Rotation::Rotated { auth_time } => Some(auth_time),
+            Rotation::Refused => None,
+        },
     };
-    if !stored {
-        return Err(refresh_refused());
-    }
+    let auth_time = auth_time.ok_or_else(refresh_refused)?;
     Ok(Session {
-        access_token: tokens.issue(user.id, user.role)?,
+        access_token: tokens.issue(user.id, user.role, auth_time)?,
         refresh_token: format!("{}.{family}.{secret}", user.id),
+        device_token: device,
         user,
     })
 }
 
 /// Logs in: a new session when the password matches (a stored hash of weaker parameters
 /// is renewed). Malformed e-mails and over-long passwords fail like wrong ones, unhashed.
+/// A valid `device_token` of this account moves the attempt to the device's allowance.
 pub async fn login(
     store: &Store,
     tokens: &TokenKeys,
-    client: &str,
+    client: Origin<'_>,
     email: &str,
     plain: String,
+    device_token: Option<&str>,
 ) -> AppResult<Session> {
     let failed = || AppError::Unauthorized("invalid e-mail or password".into());
     let email = Email::parse(email)
@@ -121,7 +132,25 @@ pub async fn login(
     let normalized = email.normalized();
     let user = store.find_user_by_email(&normalized).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
-    let ok = check_password(store, &normalized, client, plain.clone(), stored).await?;
+    let trusted = match (&user, device_token.and_then(device_hash)) {
+        (Some(u), Some(hash))
+            if store
+                .device_is_valid(u.id, &hash, u.session_epoch, now_secs())
+                .await? =>
+        {
+            Some(hash)
+        }
+        _ => None,
+    };
+    let ok = check_password(
+        store,
+        &normalized,
+        client,
+        plain.clone(),
+        stored,
+        trusted.as_deref(),
+    )
+    .await?;
     let user = user.filter(|_| ok).ok_or_else(failed)?;
     if password::needs_rehash(&user.password_hash) {
         let stronger = password::hash_off_thread(plain).await?;
@@ -143,10 +172,19 @@ pub async fn refresh(store: &Store, tokens: &TokenKeys, token: &str) -> AppResul
     issue(store, tokens, user, &token.family, Some(&token.hash)).await
 }
 
-/// Ends the session of a refresh token; an unknown token is not an error (RFC 7009).
+/// Ends the session of a refresh token when it is that session's current one; an unknown
+/// token or ended session is not an error (RFC 7009). A token of a live session that is
+/// not its current one (an old, rotated one; a guess) ends nothing and is refused.
 pub async fn logout(store: &Store, token: &str) -> AppResult<()> {
     if let Some(token) = parse_refresh(token) {
-        store.end_session(token.user_id, &token.family).await?;
+        if !store
+            .end_session_of(token.user_id, &token.family, &token.hash)
+            .await?
+        {
+            return Err(AppError::Unauthorized(
+                "this refresh token is not the session's current one; nothing was ended".into(),
+            ));
+        }
     }
     Ok(())
 }

@@ -24,6 +24,7 @@ fn a_user_survives_the_profile_item() {
         password_hash: "$argon2id$...".into(),
         role: Role::Admin,
         session_epoch: 3,
+        email_verified: true,
         version: 4,
         created_at: new_year(),
         updated_at: new_year(),

@@ -5,6 +5,7 @@ use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::super::keys::{user_pk, users_index_pk, PROFILE};
 use super::{get_string, get_times, get_version, stamps};
 use crate::domain::{Role, User};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 pub fn to_item(u: &User) -> Item {
     let mut item = Item::from([
@@ -19,6 +20,10 @@ pub fn to_item(u: &User) -> Item {
         ("passwordHash".into(), s(&u.password_hash)),
         ("role".into(), s(u.role.as_str())),
         ("sessionEpoch".into(), n(u.session_epoch)),
+        (
+            "emailVerified".into(),
+            AttributeValue::Bool(u.email_verified),
+        ),
     ]);
     item.extend(stamps(u.version, u.created_at, u.updated_at));
     item
@@ -46,6 +51,7 @@ impl TryFrom<&Item> for User {
             role: parse_role(get_s(item, "role")?)?,
             // Profiles written before sessions had epochs have none: epoch 0.
             session_epoch: get_opt_u64(item, "sessionEpoch").unwrap_or(0),
+            email_verified: matches!(item.get("emailVerified"), Some(AttributeValue::Bool(true))),
             version: get_version(item),
             created_at,
             updated_at,

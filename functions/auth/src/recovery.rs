@@ -1,0 +1,138 @@
+//! Forgot-password and e-mail verification: links mailed to the address (SMTP locally,
+//! SES in AWS), each token single use and short-lived.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use shared::app::accounts as service;
+use shared::http::auth::Caller;
+use shared::http::extract::Json;
+use shared::http::{docs, ApiResult, AppState};
+
+pub fn public(open: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    open.routes(routes!(request_reset))
+        .routes(routes!(confirm_reset))
+        .routes(routes!(verify))
+}
+
+pub fn protected(signed_in: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    signed_in.routes(routes!(resend))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = PasswordResetRequest)]
+pub struct ResetRequest {
+    #[schema(max_length = 254, example = "ann@example.com")]
+    pub email: String,
+}
+
+/// Forgot password: mails a link `APP_URL/reset-password?token=…` (valid 30 minutes, single
+/// use) when the address has an account. Always `202`, in the same time, whether or not
+/// it has one; at most 3 mails per address an hour (beyond, nothing is sent).
+#[utoipa::path(
+    post,
+    path = "/auth/password-reset",
+    request_body = ResetRequest,
+    responses(
+        (status = 202, description = "If the address has an account, a link is on its way"),
+        docs::BodyErrors,
+        (status = 503, response = docs::Unavailable),
+    )
+)]
+async fn request_reset(
+    State(state): State<AppState>,
+    Json(body): Json<ResetRequest>,
+) -> ApiResult<StatusCode> {
+    service::request_password_reset(&state.store, state.links(), &body.email).await?;
+    Ok(StatusCode::ACCEPTED)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = PasswordResetConfirmation)]
+pub struct ConfirmRequest {
+    /// The `token` of the mailed link.
+    #[schema(min_length = 43, max_length = 43)]
+    pub token: String,
+    /// 15 to 128 characters; common passwords are refused.
+    #[schema(min_length = 15, max_length = 128, format = Password)]
+    pub password: String,
+    /// Must repeat `password`.
+    #[schema(min_length = 15, max_length = 128, format = Password)]
+    pub confirm_password: String,
+}
+
+/// Sets a new password with a reset link's token: `204`. The address counts as verified;
+/// every session and device token of the account ends. A used, expired or unknown token
+/// is `400` (field `token`).
+#[utoipa::path(
+    post,
+    path = "/auth/password-reset/confirm",
+    request_body = ConfirmRequest,
+    responses(
+        (status = 204, description = "Password set; log in with it"),
+        docs::BodyErrors,
+        (status = 503, response = docs::Unavailable),
+    )
+)]
+async fn confirm_reset(
+    State(state): State<AppState>,
+    Json(body): Json<ConfirmRequest>,
+) -> ApiResult<StatusCode> {
+    let (token, password) = (&body.token, &body.password);
+    service::confirm_password_reset(&state.store, token, password, &body.confirm_password).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = EmailVerification)]
+pub struct VerifyRequest {
+    /// The `token` of the mailed link.
+    #[schema(min_length = 43, max_length = 43)]
+    pub token: String,
+}
+
+/// Confirms an address with the token of the link mailed at registration or e-mail change
+/// (valid 48 hours, single use): `204`, and the user's `emailVerified` becomes `true`. A
+/// used, expired or unknown token, or one mailed to an address the account no longer
+/// has, is `400` (field `token`).
+#[utoipa::path(
+    post,
+    path = "/auth/verify-email",
+    request_body = VerifyRequest,
+    responses(
+        (status = 204, description = "The address is verified"),
+        docs::BodyErrors,
+        (status = 503, response = docs::Unavailable),
+    )
+)]
+async fn verify(
+    State(state): State<AppState>,
+    Json(body): Json<VerifyRequest>,
+) -> ApiResult<StatusCode> {
+    service::verify_email(&state.store, &body.token).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Mails the caller a new verification link: `202`; `409` when the address is verified
+/// already; at most 3 an hour (`429` with `Retry-After`).
+#[utoipa::path(
+    post,
+    path = "/auth/verify-email/resend",
+    responses(
+        (status = 202, description = "A new link is on its way"),
+        docs::ProtectedErrors,
+        (status = 409, response = docs::Conflict),
+        (status = 429, response = docs::TooManyRequests),
+        (status = 503, response = docs::Unavailable),
+    )
+)]
+async fn resend(me: Caller) -> ApiResult<StatusCode> {
+    service::resend_verification(me.store(), me.state.links(), me.id).await?;
+    Ok(StatusCode::ACCEPTED)
+}

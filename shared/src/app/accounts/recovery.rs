@@ -1,0 +1,237 @@
+//! Getting back in and proving an address: forgot-password and e-mail verification by
+//! mailed links. Tokens are 256 random bits, URL-safe base64, stored only hashed, single
+//! use; a reset lives 30 minutes, a verification 48 hours. At most 3 mails of each kind
+//! per address an hour. A reset request answers the same, in the same time, for unknown
+//! addresses (no enumeration).
+
+use std::time::{Duration, Instant};
+
+use super::{now_secs, random_token};
+use crate::app::{AppError, AppResult};
+use crate::auth::password;
+use crate::domain::time::Timestamp;
+use crate::domain::{Email, Password, Violation};
+use crate::mail::{Mail, Mailer};
+use crate::store::accounts::ProfileChanges;
+use crate::store::links::{Link, LinkPurpose};
+use crate::store::sessions::hash_secret;
+use crate::store::users::UserRecord;
+use crate::store::Store;
+
+/// 256 bits.
+const LINK_TOKEN_BYTES: usize = 32;
+pub const RESET_TTL_SECS: i64 = 30 * 60;
+pub const VERIFY_TTL_SECS: i64 = 48 * 3600;
+/// Mails of one kind to one address per hour.
+pub const MAILS_PER_HOUR: u64 = 3;
+/// A reset request answers no sooner than this, known address or not.
+pub const RESET_MIN_MILLIS: u64 = 600;
+
+/// What mailing a link needs: the mailer and the frontend's URL.
+#[derive(Clone, Copy)]
+pub struct Links<'a> {
+    pub mailer: &'a Mailer,
+    pub app_url: &'a str,
+}
+
+/// Stores a new link token for the user's current e-mail and mails it. Mail failures are
+/// logged, not raised: the request that caused the mail has succeeded.
+async fn send_link(
+    store: &Store,
+    links: Links<'_>,
+    purpose: LinkPurpose,
+    user: &UserRecord,
+) -> AppResult<()> {
+    let token = random_token(LINK_TOKEN_BYTES);
+    let link = Link {
+        user_id: user.id,
+        email: user.normalized_email(),
+    };
+    let (ttl, page, subject, text) = match purpose {
+        LinkPurpose::PasswordReset => (
+            RESET_TTL_SECS,
+            "reset-password",
+            "Reset your password",
+            "Someone (hopefully you) asked to reset the password of your Personal Finance \
+             account. Open this link within 30 minutes to choose a new one:",
+        ),
+        LinkPurpose::VerifyEmail => (
+            VERIFY_TTL_SECS,
+            "verify-email",
+            "Confirm your e-mail address",
+            "Confirm that this address belongs to your Personal Finance account by opening \
+             this link within 48 hours:",
+        ),
+    };
+    store
+        .create_link(purpose, &hash_secret(&token), &link, now_secs(), ttl)
+        .await?;
+    let mail = Mail {
+        to: user.email.clone(),
+        subject: subject.into(),
+        body: format!(
+            "Hello {},\n\n{text}\n\n{}/{page}?token={token}\n\nIf you did not ask for this, \
+             ignore this message.\n",
+            user.first_name, links.app_url
+        ),
+    };
+    if let Err(e) = links.mailer.send(mail).await {
+        tracing::warn!(user_id = user.id, error = %e, "a link mail was not sent");
+    }
+    Ok(())
+}
+
+/// Mails a verification link to the user's current address (registration, e-mail change),
+/// within the hourly allowance (beyond it, nothing is sent).
+pub async fn mail_verification(
+    store: &Store,
+    links: Links<'_>,
+    user: &UserRecord,
+) -> AppResult<()> {
+    let purpose = LinkPurpose::VerifyEmail;
+    let email = user.normalized_email();
+    if store
+        .reserve_mail(purpose, &email, MAILS_PER_HOUR, now_secs())
+        .await?
+        .is_ok()
+    {
+        send_link(store, links, purpose, user).await?;
+    }
+    Ok(())
+}
+
+/// `POST /auth/verify-email/resend`: a new link, 429 beyond the hourly allowance, 409 when
+/// the address is verified already.
+pub async fn resend_verification(store: &Store, links: Links<'_>, user_id: u64) -> AppResult<()> {
+    let user = store
+        .get_user(user_id)
+        .await?
+        .ok_or_else(|| AppError::Forbidden("the account no longer exists".into()))?;
+    if user.email_verified {
+        return Err(AppError::Conflict(
+            "the e-mail address is verified already".into(),
+        ));
+    }
+    let purpose = LinkPurpose::VerifyEmail;
+    if let Err(t) = store
+        .reserve_mail(
+            purpose,
+            &user.normalized_email(),
+            MAILS_PER_HOUR,
+            now_secs(),
+        )
+        .await?
+    {
+        return Err(AppError::Throttled {
+            message: "verification mails are limited to 3 an hour; try again later".into(),
+            retry_after: t.retry_after,
+        });
+    }
+    send_link(store, links, purpose, &user).await
+}
+
+fn link_refused() -> AppError {
+    AppError::invalid("token", "the link is invalid, expired or already used")
+}
+
+/// A token as it travels: URL-safe base64 of 256 bits; anything else is refused unread.
+fn token_hash(token: &str) -> AppResult<String> {
+    let ok = token.len() == 43
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    ok.then(|| hash_secret(token)).ok_or_else(link_refused)
+}
+
+/// The user a used link names, if the link went to their current address.
+async fn link_user(store: &Store, link: &Link) -> AppResult<UserRecord> {
+    store
+        .get_user(link.user_id)
+        .await?
+        .filter(|u| u.normalized_email() == link.email)
+        .ok_or_else(link_refused)
+}
+
+/// `POST /auth/verify-email`: marks the address verified.
+pub async fn verify_email(store: &Store, token: &str) -> AppResult<()> {
+    let hash = token_hash(token)?;
+    let link = store
+        .use_link(LinkPurpose::VerifyEmail, &hash, now_secs())
+        .await?
+        .ok_or_else(link_refused)?;
+    let user = link_user(store, &link).await?;
+    if !user.email_verified {
+        let changes = ProfileChanges {
+            email_verified: Some(true),
+            ..Default::default()
+        };
+        store
+            .update_user(&user, changes, Timestamp::now(), None)
+            .await?;
+    }
+    Ok(())
+}
+
+/// `POST /auth/password-reset`: mails a reset link when the address has an account (and
+/// its hourly allowance lasts), then waits until [`RESET_MIN_MILLIS`] have passed, so
+/// known and unknown addresses answer alike and in the same time.
+pub async fn request_password_reset(store: &Store, links: Links<'_>, email: &str) -> AppResult<()> {
+    let until = Instant::now() + Duration::from_millis(RESET_MIN_MILLIS);
+    let result = async {
+        let Ok(email) = Email::parse(email) else {
+            return Ok(());
+        };
+        let normalized = email.normalized();
+        let purpose = LinkPurpose::PasswordReset;
+        let allowed = store
+            .reserve_mail(purpose, &normalized, MAILS_PER_HOUR, now_secs())
+            .await?
+            .is_ok();
+        if let (true, Some(user)) = (allowed, store.find_user_by_email(&normalized).await?) {
+            send_link(store, links, purpose, &user).await?;
+        }
+        Ok(())
+    }
+    .await;
+    tokio::time::sleep_until(until.into()).await;
+    result
+}
+
+/// `POST /auth/password-reset/confirm`: sets the password, marks the address verified
+/// (the link proved it) and ends every session and device token.
+pub async fn confirm_password_reset(
+    store: &Store,
+    token: &str,
+    new_password: &str,
+    confirm: &str,
+) -> AppResult<()> {
+    let mut errors = Vec::new();
+    let password = Password::parse(new_password)
+        .map_err(|e| errors.push(Violation::new("password", e)))
+        .ok();
+    if new_password != confirm {
+        errors.push(Violation::new(
+            "confirmPassword",
+            "must repeat the password",
+        ));
+    }
+    let hash = token_hash(token)?;
+    let (Some(password), true) = (password, errors.is_empty()) else {
+        return Err(AppError::Invalid(errors));
+    };
+    let link = store
+        .use_link(LinkPurpose::PasswordReset, &hash, now_secs())
+        .await?
+        .ok_or_else(link_refused)?;
+    let user = link_user(store, &link).await?;
+    let changes = ProfileChanges {
+        password_hash: Some(password::hash_off_thread(password.expose().to_owned()).await?),
+        email_verified: Some(true),
+        ..Default::default()
+    };
+    // A new password hash moves the session epoch: every session and device token ends.
+    store
+        .update_user(&user, changes, Timestamp::now(), None)
+        .await?;
+    Ok(())
+}

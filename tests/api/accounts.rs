@@ -1,0 +1,500 @@
+//! Accounts a person can keep, recover and close: recent-login re-authentication, device
+//! tokens, the per-address ceiling, forgot-password and e-mail verification with the
+//! mails read from the SMTP catcher `make test` starts (maildev's REST API), never a mock.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use base64::Engine;
+use reqwest::{Client, Method, Response};
+use serde_json::{json, Value};
+use shared::store::links::{Link, LinkPurpose};
+use shared::store::throttle::EMAIL_FREE_ATTEMPTS;
+
+use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser, PASSWORD};
+
+const NEW_PASSWORD: &str = "a brand new passphrase 77";
+
+fn unique_email(prefix: &str) -> String {
+    format!("{prefix}{}@example.com", rand::random::<u32>())
+}
+
+fn client_from(ip: &str) -> Client {
+    Client::builder()
+        .local_address(ip.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap()
+}
+
+async fn login_with(app: &TestApp, client: &Client, body: Value) -> Response {
+    client
+        .post(app.url("/auth/login"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn post(app: &TestApp, path: &str, body: Value) -> Response {
+    app.call(Method::POST, path, None, Some(&body)).await
+}
+
+/// The claims of an access token (its payload, unverified: the test only reads it).
+fn claims(token: &str) -> Value {
+    let payload = token.split('.').nth(1).unwrap();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload)
+        .unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+/// The mails the catcher holds for `to`, oldest first, waiting up to 10 s for `at_least`.
+async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
+    let port = std::env::var("MAIL_UI_PORT")
+        .expect("MAIL_UI_PORT: run the tests with `make test` (it starts the SMTP catcher)");
+    let url = format!("http://127.0.0.1:{port}/email");
+    let mut found = Vec::new();
+    for _ in 0..50 {
+        let all: Vec<Value> = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        found = all
+            .into_iter()
+            .filter(|m| {
+                m["to"].as_array().is_some_and(|t| {
+                    t.iter().any(|a| {
+                        a["address"]
+                            .as_str()
+                            .is_some_and(|x| x.eq_ignore_ascii_case(to))
+                    })
+                })
+            })
+            .collect();
+        if found.len() >= at_least {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    found
+}
+
+/// The token of the link in the latest mail to `to` whose link goes to `page`.
+async fn link_token(to: &str, page: &str, at_least: usize) -> String {
+    let mails = mails_to(to, at_least).await;
+    let needle = format!("http://app.example/{page}?token=");
+    let text = mails
+        .iter()
+        .rev()
+        .filter_map(|m| m["text"].as_str())
+        .find(|t| t.contains(&needle))
+        .unwrap_or_else(|| panic!("no {page} mail to {to}: {mails:?}"))
+        .to_owned();
+    let start = text.find(&needle).unwrap() + needle.len();
+    text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect()
+}
+
+async fn register(app: &TestApp, email: &str) -> TestUser {
+    app.new_user_with_email(email).await
+}
+
+async fn delete_bodiless(app: &TestApp, user: &TestUser, target: u64) -> Response {
+    let path = format!("/users/{target}");
+    app.call(Method::DELETE, &path, Some(user), None).await
+}
+
+#[tokio::test]
+async fn the_specs_bodiless_delete_right_after_login_is_204_and_the_login_then_fails() {
+    let app = spawn_app().await;
+    let email = unique_email("closing");
+    let user = register(&app, &email).await;
+    assert_eq!(delete_bodiless(&app, &user, user.id).await.status(), 204);
+    assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
+}
+
+#[tokio::test]
+async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps_auth_time() {
+    let app = spawn_app_with(|c| c.reauth_window_secs = 1).await;
+    let email = unique_email("stale");
+    let user = register(&app, &email).await;
+    let login = app.login_json(&email, PASSWORD).await;
+    let first = claims(login["token"].as_str().unwrap());
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+
+    // A refresh gives a new access token with the same auth_time: still an old login.
+    let refreshed: Value = post(
+        &app,
+        "/auth/refresh",
+        json!({"refreshToken": login["refreshToken"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let second = claims(refreshed["token"].as_str().unwrap());
+    assert_eq!(second["auth_time"], first["auth_time"]);
+    assert!(second["iat"].as_i64() > first["iat"].as_i64());
+    let refreshed_user = TestUser {
+        id: user.id,
+        token: refreshed["token"].as_str().unwrap().to_owned(),
+    };
+
+    let r = delete_bodiless(&app, &refreshed_user, user.id).await;
+    let problem = assert_problem(r, 403).await;
+    assert!(problem["type"]
+        .as_str()
+        .unwrap()
+        .ends_with("reauthentication-required"));
+    assert!(problem["detail"].as_str().unwrap().contains("log in again"));
+    // An e-mail change: the same rule; with currentPassword it is allowed.
+    let path = format!("/users/{}", user.id);
+    let moved = unique_email("moved");
+    let r = app
+        .put(&refreshed_user, &path, &json!({"email": moved}))
+        .await;
+    assert_problem(r, 403).await;
+    let body = json!({"email": moved, "currentPassword": PASSWORD});
+    assert_eq!(app.put(&refreshed_user, &path, &body).await.status(), 200);
+    // A fresh login lifts it.
+    let fresh = app.login_json(&moved, PASSWORD).await;
+    let fresh_user = TestUser {
+        id: user.id,
+        token: fresh["token"].as_str().unwrap().to_owned(),
+    };
+    assert_eq!(
+        delete_bodiless(&app, &fresh_user, user.id).await.status(),
+        204
+    );
+}
+
+#[tokio::test]
+async fn an_admins_old_token_cannot_change_another_users_credentials_or_delete_them() {
+    let app = spawn_app_with(|c| c.reauth_window_secs = 1).await;
+    let admin = app.new_admin().await;
+    let victim = app.new_user().await;
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let path = format!("/users/{}", victim.id);
+    for body in [
+        json!({"password": NEW_PASSWORD}),
+        json!({"email": unique_email("hijack")}),
+        json!({"role": "ADMIN"}),
+    ] {
+        let problem = assert_problem(app.put(&admin, &path, &body).await, 403).await;
+        assert!(problem["type"]
+            .as_str()
+            .unwrap()
+            .ends_with("reauthentication-required"));
+    }
+    assert_problem(delete_bodiless(&app, &admin, victim.id).await, 403).await;
+    // Names stay an admin's everyday change.
+    let r = app
+        .put(&admin, &path, &json!({"firstName": "Renamed"}))
+        .await;
+    assert_eq!(r.status(), 200);
+}
+
+#[tokio::test]
+async fn guesses_from_many_addresses_exhaust_the_email_but_the_owners_device_still_logs_in() {
+    let app = spawn_app().await;
+    let email = unique_email("owner");
+    register(&app, &email).await;
+    let login = app.login_json(&email, PASSWORD).await;
+    let device = login["deviceToken"].as_str().unwrap().to_owned();
+    assert_eq!(device.len(), 32);
+
+    let mut throttled = false;
+    for i in 0..(EMAIL_FREE_ATTEMPTS + 10) {
+        let stranger = client_from(&format!("127.0.4.{}", i + 1));
+        let r = login_with(
+            &app,
+            &stranger,
+            json!({"email": email, "password": "wrong guess here"}),
+        )
+        .await;
+        if r.status() == 429 {
+            throttled = true;
+            break;
+        }
+        assert_eq!(r.status(), 401);
+    }
+    assert!(throttled, "the e-mail's allowance ran out");
+    // Without a device token, even the right password waits.
+    let elsewhere = client_from("127.0.5.1");
+    let r = login_with(
+        &app,
+        &elsewhere,
+        json!({"email": email, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(r.status(), 429);
+    // The owner's device is not counted against the e-mail: it logs in, and keeps working.
+    let body = json!({"email": email, "password": PASSWORD, "deviceToken": device});
+    let r = login_with(&app, &elsewhere, body.clone()).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let next: Value = r.json().await.unwrap();
+    assert_ne!(next["deviceToken"], device.as_str());
+    assert_eq!(login_with(&app, &elsewhere, body).await.status(), 200);
+    // A forged device token is no device token.
+    let forged = json!({"email": email, "password": PASSWORD, "deviceToken": "A".repeat(32)});
+    assert_eq!(login_with(&app, &elsewhere, forged).await.status(), 429);
+}
+
+#[tokio::test]
+async fn one_address_spraying_many_emails_gets_429_but_a_known_device_there_does_not() {
+    let app = spawn_app_with(|c| c.login_failures_per_address = 5).await;
+    let email = unique_email("sprayed");
+    register(&app, &email).await;
+    let sprayer = client_from("127.0.6.1");
+    let device = login_with(
+        &app,
+        &sprayer,
+        json!({"email": email, "password": PASSWORD}),
+    )
+    .await
+    .json::<Value>()
+    .await
+    .unwrap()["deviceToken"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let body =
+            json!({"email": unique_email(&format!("nobody{i}-")), "password": "spray spray spray"});
+        statuses.push(login_with(&app, &sprayer, body).await.status().as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 401, 401, 401, 429]);
+    let r = login_with(
+        &app,
+        &sprayer,
+        json!({"email": email, "password": PASSWORD}),
+    )
+    .await;
+    assert!(r.headers().contains_key("retry-after"));
+    assert_problem(r, 429).await;
+    let body = json!({"email": email, "password": PASSWORD, "deviceToken": device});
+    assert_eq!(login_with(&app, &sprayer, body).await.status(), 200);
+    // Another address is not affected.
+    let r = login_with(
+        &app,
+        &client_from("127.0.6.2"),
+        json!({"email": email, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+}
+
+#[tokio::test]
+async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the_address() {
+    let app = spawn_app().await;
+    let email = unique_email("Forgetful");
+    let user = register(&app, &email).await;
+    let old = app.login_json(&email, PASSWORD).await;
+
+    let r = post(
+        &app,
+        "/auth/password-reset",
+        json!({"email": email.to_uppercase()}),
+    )
+    .await;
+    assert_eq!(r.status(), 202);
+    let token = link_token(&email, "reset-password", 2).await;
+    assert_eq!(token.len(), 43);
+    let confirm =
+        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+    assert_eq!(
+        post(&app, "/auth/password-reset/confirm", confirm.clone())
+            .await
+            .status(),
+        204
+    );
+    // Single use.
+    let problem = assert_problem(
+        post(&app, "/auth/password-reset/confirm", confirm).await,
+        400,
+    )
+    .await;
+    assert_eq!(problem["errors"][0]["field"], "token");
+    // Every session and device token of before has ended.
+    let r = post(
+        &app,
+        "/auth/refresh",
+        json!({"refreshToken": old["refreshToken"]}),
+    )
+    .await;
+    assert_eq!(r.status(), 401);
+    assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
+    let fresh = app.login_json(&email, NEW_PASSWORD).await;
+    assert_eq!(fresh["user"]["emailVerified"], true);
+    let _ = user;
+}
+
+#[tokio::test]
+async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_tokens_are_400() {
+    let app = spawn_app().await;
+    let nobody = unique_email("nobody");
+    let started = std::time::Instant::now();
+    assert_eq!(
+        post(&app, "/auth/password-reset", json!({"email": nobody}))
+            .await
+            .status(),
+        202
+    );
+    assert!(started.elapsed() >= Duration::from_millis(shared::app::accounts::RESET_MIN_MILLIS));
+    assert_eq!(
+        post(
+            &app,
+            "/auth/password-reset",
+            json!({"email": "not an address"})
+        )
+        .await
+        .status(),
+        202
+    );
+    assert!(
+        mails_to(&nobody, 1).await.is_empty(),
+        "no mail to an unknown address"
+    );
+
+    // An expired token, stored as the service stores them.
+    let email = unique_email("late");
+    let user = register(&app, &email).await;
+    let token = "x".repeat(43);
+    let hash = shared::store::sessions::hash_secret(&token);
+    let link = Link {
+        user_id: user.id,
+        email: email.to_lowercase(),
+    };
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    app.state
+        .store
+        .create_link(LinkPurpose::PasswordReset, &hash, &link, now - 3600, 1800)
+        .await
+        .unwrap();
+    for t in [token.as_str(), "short", &"y".repeat(43)] {
+        let body = json!({"token": t, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+        assert_problem(post(&app, "/auth/password-reset/confirm", body).await, 400).await;
+    }
+    // At most 3 reset mails an hour per address.
+    for _ in 0..5 {
+        assert_eq!(
+            post(&app, "/auth/password-reset", json!({"email": email}))
+                .await
+                .status(),
+            202
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let resets = mails_to(&email, 1)
+        .await
+        .into_iter()
+        .filter(|m| m["subject"] == "Reset your password")
+        .count();
+    assert_eq!(resets, 3);
+}
+
+#[tokio::test]
+async fn registration_and_email_changes_mail_a_verification_link_that_works_once() {
+    let app = spawn_app().await;
+    let email = unique_email("verify");
+    let user = register(&app, &email).await;
+    let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
+    assert_eq!(me["emailVerified"], false);
+    let token = link_token(&email, "verify-email", 1).await;
+    assert_eq!(
+        post(&app, "/auth/verify-email", json!({"token": token}))
+            .await
+            .status(),
+        204
+    );
+    assert_problem(
+        post(&app, "/auth/verify-email", json!({"token": token})).await,
+        400,
+    )
+    .await;
+    let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
+    assert_eq!(me["emailVerified"], true);
+    assert_eq!(
+        app.call(Method::POST, "/auth/verify-email/resend", Some(&user), None)
+            .await
+            .status(),
+        409
+    );
+
+    // A new address is unverified and gets its own link; resend is rate-limited.
+    let moved = unique_email("verify-moved");
+    let path = format!("/users/{}", user.id);
+    let updated: Value = app
+        .put(&user, &path, &json!({"email": moved}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(updated["emailVerified"], false);
+    let user = TestUser {
+        id: user.id,
+        token: app.login_json(&moved, PASSWORD).await["token"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    };
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        let r = app
+            .call(Method::POST, "/auth/verify-email/resend", Some(&user), None)
+            .await;
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(
+        statuses,
+        [202, 202, 429],
+        "the change's mail and two resends"
+    );
+    let token = link_token(&moved, "verify-email", 3).await;
+    assert_eq!(
+        post(&app, "/auth/verify-email", json!({"token": token}))
+            .await
+            .status(),
+        204
+    );
+}
+
+#[tokio::test]
+async fn logout_ends_exactly_the_session_of_its_current_token_and_refuses_another() {
+    let app = spawn_app().await;
+    let email = unique_email("leaving");
+    register(&app, &email).await;
+    let first = app.login_json(&email, PASSWORD).await;
+    let rotated: Value = post(
+        &app,
+        "/auth/refresh",
+        json!({"refreshToken": first["refreshToken"]}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    // The first token is an old one of a live session: refused, nothing ended.
+    let r = post(
+        &app,
+        "/auth/logout",
+        json!({"refreshToken": first["refreshToken"]}),
+    )
+    .await;
+    assert_problem(r, 401).await;
+    let r = post(
+        &app,
+        "/auth/logout",
+        json!({"refreshToken": rotated["refreshToken"]}),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    let r = post(
+        &app,
+        "/auth/refresh",
+        json!({"refreshToken": rotated["refreshToken"]}),
+    )
+    .await;
+    assert_eq!(r.status(), 401);
+}
