@@ -160,6 +160,7 @@ async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
     let r = app.get(&user, &format!("/users/{}/picture", user.id)).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-type"], "image/png");
+    assert_eq!(r.headers()["x-content-type-options"], "nosniff");
     assert_eq!(r.bytes().await.unwrap().to_vec(), png());
 
     assert_problem(

@@ -73,7 +73,9 @@ pub fn open_cursor(
     format: ExportFormat,
     cursor: &str,
 ) -> ApiResult<String> {
-    let payload = cursors.open(user_id, cursor).ok_or_else(invalid_cursor)?;
+    let payload = cursors
+        .open("export", user_id, cursor)
+        .ok_or_else(invalid_cursor)?;
     match payload.split_once('|') {
         Some((kind, position)) if kind == format.as_str() => Ok(position.to_owned()),
         _ => Err(invalid_cursor().into()),
@@ -82,7 +84,11 @@ pub fn open_cursor(
 
 /// The URL (path and query) of the page that starts at `position`.
 pub fn next_url(cursors: &CursorKey, user_id: u64, format: ExportFormat, position: &str) -> String {
-    let cursor = cursors.seal(user_id, &format!("{}|{position}", format.as_str()));
+    let cursor = cursors.seal(
+        "export",
+        user_id,
+        &format!("{}|{position}", format.as_str()),
+    );
     let query: String = form_urlencoded::Serializer::new(String::new())
         .append_pair("format", format.as_str())
         .append_pair("cursor", &cursor)

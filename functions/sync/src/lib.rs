@@ -48,7 +48,7 @@ impl SyncQuery {
         }
         let open = |c: &String| {
             cursors
-                .open(user_id, c)
+                .open("sync", user_id, c)
                 .as_deref()
                 .and_then(Position::decode)
                 .ok_or_else(|| {
@@ -139,7 +139,7 @@ async fn sync(me: Caller, Query(query): Query<SyncQuery>) -> ApiResult<Json<Sync
     let changes = page.changes.iter().map(change).collect::<ApiResult<_>>()?;
     Ok(Json(SyncResponse {
         changes,
-        next_cursor: cursors.seal(me.id, &page.next.encode()),
+        next_cursor: cursors.seal("sync", me.id, &page.next.encode()),
         has_more: page.has_more,
     }))
 }

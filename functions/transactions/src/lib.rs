@@ -133,12 +133,16 @@ async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<Tran
     let (filter, limit) = query.parse()?;
     let cursors = me.state.tokens.cursors();
     // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
-    let open = |c: &String| cursors.open(me.id, c).ok_or_else(service::invalid_cursor);
+    let open = |c: &String| {
+        cursors
+            .open("transactions", me.id, c)
+            .ok_or_else(service::invalid_cursor)
+    };
     let position = query.cursor.as_ref().map(open).transpose()?;
     let page = service::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
     let items = page.items.iter().map(TransactionResponse::from).collect();
     let next = page.next_cursor.map(|p| {
-        let query = query.next_page(&cursors.seal(me.id, &p));
+        let query = query.next_page(&cursors.seal("transactions", me.id, &p));
         format!("/api/transactions?{query}")
     });
     Ok(Page { items, next })

@@ -38,8 +38,10 @@ impl CursorKey {
         Self { key }
     }
 
-    fn tag(&self, user_id: u64, payload: &[u8]) -> [u8; TAG_BYTES] {
+    fn tag(&self, purpose: &str, user_id: u64, payload: &[u8]) -> [u8; TAG_BYTES] {
         let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key");
+        mac.update(purpose.as_bytes());
+        mac.update(&[0]);
         mac.update(&user_id.to_be_bytes());
         mac.update(payload);
         let full = mac.finalize().into_bytes();
@@ -48,9 +50,10 @@ impl CursorKey {
         tag
     }
 
-    /// The opaque cursor for `payload`, usable by `user_id` only.
-    pub fn seal(&self, user_id: u64, payload: &str) -> String {
-        let tag = self.tag(user_id, payload.as_bytes());
+    /// The opaque cursor for `payload`, usable by `user_id` only and for `purpose` only
+    /// (a list cursor is no sync cursor).
+    pub fn seal(&self, purpose: &str, user_id: u64, payload: &str) -> String {
+        let tag = self.tag(purpose, user_id, payload.as_bytes());
         format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(payload),
@@ -58,8 +61,8 @@ impl CursorKey {
         )
     }
 
-    /// The payload of a cursor this key sealed for `user_id`, or `None`.
-    pub fn open(&self, user_id: u64, cursor: &str) -> Option<String> {
+    /// The payload of a cursor this key sealed for `purpose` and `user_id`, or `None`.
+    pub fn open(&self, purpose: &str, user_id: u64, cursor: &str) -> Option<String> {
         if cursor.len() > MAX_CURSOR_LEN {
             return None;
         }
@@ -67,6 +70,8 @@ impl CursorKey {
         let payload = URL_SAFE_NO_PAD.decode(payload).ok()?;
         let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
         let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key");
+        mac.update(purpose.as_bytes());
+        mac.update(&[0]);
         mac.update(&user_id.to_be_bytes());
         mac.update(&payload);
         // Constant-time comparison of the truncated tag.
@@ -89,24 +94,31 @@ mod tests {
     #[test]
     fn sealed_cursors_open_for_their_user_only() {
         let k = key("0123456789abcdef0123456789abcdef");
-        let c = k.seal(7, "TXN#2026-01-01#1|TXN#1");
-        assert_eq!(k.open(7, &c).as_deref(), Some("TXN#2026-01-01#1|TXN#1"));
-        assert_eq!(k.open(8, &c), None, "bound to the user");
-        assert_eq!(key("another secret of thirty-two bytes!").open(7, &c), None);
+        let c = k.seal("list", 7, "TXN#2026-01-01#1|TXN#1");
+        assert_eq!(
+            k.open("list", 7, &c).as_deref(),
+            Some("TXN#2026-01-01#1|TXN#1")
+        );
+        assert_eq!(k.open("list", 8, &c), None, "bound to the user");
+        assert_eq!(k.open("sync", 7, &c), None, "bound to its purpose");
+        assert_eq!(
+            key("another secret of thirty-two bytes!").open("list", 7, &c),
+            None
+        );
     }
 
     #[test]
     fn forged_and_altered_cursors_do_not_open() {
         let k = key("0123456789abcdef0123456789abcdef");
         let forged = URL_SAFE_NO_PAD.encode("TXN#~~|TXN#1");
-        assert_eq!(k.open(7, &forged), None);
-        let c = k.seal(7, "TXN#2026-01-01#1|TXN#1");
+        assert_eq!(k.open("list", 7, &forged), None);
+        let c = k.seal("list", 7, "TXN#2026-01-01#1|TXN#1");
         let (_, tag) = c.split_once('.').unwrap();
         let altered = format!("{}.{tag}", URL_SAFE_NO_PAD.encode("TXN#~~|TXN#1"));
-        assert_eq!(k.open(7, &altered), None);
+        assert_eq!(k.open("list", 7, &altered), None);
         let short_tag = format!("{}.{}", c.split_once('.').unwrap().0, &tag[..4]);
-        assert_eq!(k.open(7, &short_tag), None);
-        assert_eq!(k.open(7, ""), None);
-        assert_eq!(k.open(7, "a.b.c"), None);
+        assert_eq!(k.open("list", 7, &short_tag), None);
+        assert_eq!(k.open("list", 7, ""), None);
+        assert_eq!(k.open("list", 7, "a.b.c"), None);
     }
 }

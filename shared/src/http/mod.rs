@@ -68,6 +68,16 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(fill_problem_path))
         .layer(axum::middleware::from_fn(respond::not_modified))
+        // No response is ever to be content-sniffed (pictures above all).
+        .layer(axum::middleware::map_response(
+            |mut r: Response| async move {
+                r.headers_mut().insert(
+                    header::X_CONTENT_TYPE_OPTIONS,
+                    axum::http::HeaderValue::from_static("nosniff"),
+                );
+                r
+            },
+        ))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()

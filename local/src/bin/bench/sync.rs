@@ -139,9 +139,10 @@ pub async fn run(
         global_seq: 0,
         issued_ms: time::OffsetDateTime::now_utc().unix_timestamp() * 1000,
     };
-    let cursor: String =
-        form_urlencoded::byte_serialize(cursors.seal(user_id, &position.encode()).as_bytes())
-            .collect();
+    let cursor: String = form_urlencoded::byte_serialize(
+        cursors.seal("sync", user_id, &position.encode()).as_bytes(),
+    )
+    .collect();
     let url = format!("{base}/api/sync?limit={PAGE}&cursor={cursor}");
     let page = |http: &reqwest::Client| {
         let req = http.get(&url).bearer_auth(token);
