@@ -1,0 +1,216 @@
+//! A CAMT entry and its transaction details, to rows.
+
+use rust_decimal::Decimal;
+
+use crate::date::DateFormat;
+use crate::{amount, scoped_id, FileError, Row, RowError, Statement};
+
+#[derive(Default)]
+pub struct Detail {
+    amount: Option<String>,
+    direction: Option<String>,
+    end_to_end: Option<String>,
+    tx_id: Option<String>,
+    bank_ref: Option<String>,
+    creditor: Option<String>,
+    debtor: Option<String>,
+    ultimate_creditor: Option<String>,
+    ultimate_debtor: Option<String>,
+    remittance: Vec<String>,
+    info: Option<String>,
+}
+
+impl Detail {
+    /// Stores the text of the element at `below` (the path under `TxDtls`).
+    pub fn text(&mut self, below: &[&str], value: &str) {
+        let slot = match below {
+            ["Amt"] | ["AmtDtls", "TxAmt", "Amt"] => &mut self.amount,
+            ["CdtDbtInd"] => &mut self.direction,
+            ["Refs", "EndToEndId"] => &mut self.end_to_end,
+            ["Refs", "TxId"] => &mut self.tx_id,
+            ["Refs", "AcctSvcrRef"] => &mut self.bank_ref,
+            ["RltdPties", "Cdtr", "Nm"] | ["RltdPties", "Cdtr", "Pty", "Nm"] => &mut self.creditor,
+            ["RltdPties", "Dbtr", "Nm"] | ["RltdPties", "Dbtr", "Pty", "Nm"] => &mut self.debtor,
+            ["RltdPties", "UltmtCdtr", "Nm"] | ["RltdPties", "UltmtCdtr", "Pty", "Nm"] => {
+                &mut self.ultimate_creditor
+            }
+            ["RltdPties", "UltmtDbtr", "Nm"] | ["RltdPties", "UltmtDbtr", "Pty", "Nm"] => {
+                &mut self.ultimate_debtor
+            }
+            ["RmtInf", "Ustrd"] => {
+                if self.remittance.len() < 16 {
+                    self.remittance.push(value.to_owned());
+                }
+                return;
+            }
+            ["AddtlTxInf"] => &mut self.info,
+            _ => return,
+        };
+        slot.get_or_insert_with(|| value.to_owned());
+    }
+
+    /// The detail's own key within its entry: `EndToEndId` (unless `NOTPROVIDED`),
+    /// else `TxId`.
+    fn key(&self) -> Option<&str> {
+        self.end_to_end
+            .as_deref()
+            .filter(|e| !e.eq_ignore_ascii_case("NOTPROVIDED"))
+            .or(self.tx_id.as_deref())
+    }
+
+    fn payee(&self, out: bool) -> Option<String> {
+        let name = if out {
+            self.creditor.as_ref().or(self.ultimate_creditor.as_ref())
+        } else {
+            self.debtor.as_ref().or(self.ultimate_debtor.as_ref())
+        };
+        name.cloned()
+    }
+
+    fn note(&self) -> Option<String> {
+        if self.remittance.is_empty() {
+            return self.info.clone();
+        }
+        Some(self.remittance.join(" "))
+    }
+}
+
+#[derive(Default)]
+pub struct Entry {
+    pub amount: Option<String>,
+    pub direction: Option<String>,
+    pub status: Option<String>,
+    pub booked: Option<String>,
+    pub value_date: Option<String>,
+    pub bank_ref: Option<String>,
+    pub entry_ref: Option<String>,
+    pub info: Option<String>,
+    pub details: Vec<Detail>,
+}
+
+/// `DBIT` is money out, `CRDT` money in.
+fn out(direction: Option<&str>) -> Option<bool> {
+    match direction?.trim().to_ascii_uppercase().as_str() {
+        "DBIT" => Some(true),
+        "CRDT" => Some(false),
+        _ => None,
+    }
+}
+
+impl Entry {
+    /// Adds the entry's rows (or errors) to the statement; a pending one is counted.
+    pub fn into_rows(
+        self,
+        statement: &mut Statement,
+        account: Option<&str>,
+        invert: bool,
+    ) -> Result<(), FileError> {
+        let status = self
+            .status
+            .as_deref()
+            .unwrap_or("BOOK")
+            .trim()
+            .to_ascii_uppercase();
+        if matches!(status.as_str(), "PDNG" | "INFO" | "FUTR") {
+            statement.pending_skipped += 1;
+            return Ok(());
+        }
+        let entry_ref = self.bank_ref.as_deref().or(self.entry_ref.as_deref());
+        let date = self.booked.as_deref().or(self.value_date.as_deref());
+        let batch = self.details.len() > 1 && self.details.iter().all(|d| d.amount.is_some());
+        if batch {
+            for (i, d) in self.details.iter().enumerate() {
+                statement.total_rows += 1;
+                let position = (i + 1).to_string();
+                let key = d.key().unwrap_or(&position);
+                let id = entry_ref
+                    .map(|r| format!("{r}/{key}"))
+                    .or_else(|| d.bank_ref.clone());
+                let direction = d.direction.as_deref().or(self.direction.as_deref());
+                let note = d.note().or_else(|| self.info.clone());
+                let row = statement.total_rows;
+                let read = Parts {
+                    row,
+                    date,
+                    amount: d.amount.as_deref(),
+                    direction,
+                    detail: Some(d),
+                    note,
+                    id: scoped_id(account, id.as_deref()),
+                };
+                push(statement, read.row_of(invert));
+            }
+            return Ok(());
+        }
+        statement.total_rows += 1;
+        let only = self.details.first();
+        let id = entry_ref.or_else(|| {
+            (self.details.len() == 1)
+                .then(|| only.and_then(|d| d.bank_ref.as_deref().or(d.key())))
+                .flatten()
+        });
+        let read = Parts {
+            row: statement.total_rows,
+            date,
+            amount: self.amount.as_deref(),
+            direction: self.direction.as_deref(),
+            detail: only,
+            note: only.and_then(Detail::note).or_else(|| self.info.clone()),
+            id: scoped_id(account, id),
+        };
+        push(statement, read.row_of(invert));
+        Ok(())
+    }
+}
+
+fn push(statement: &mut Statement, row: Result<Row, RowError>) {
+    match row {
+        Ok(r) => statement.rows.push(r),
+        Err(e) => statement.errors.push(e),
+    }
+}
+
+struct Parts<'a> {
+    row: usize,
+    date: Option<&'a str>,
+    amount: Option<&'a str>,
+    direction: Option<&'a str>,
+    detail: Option<&'a Detail>,
+    note: Option<String>,
+    id: Option<String>,
+}
+
+impl Parts<'_> {
+    fn row_of(self, invert: bool) -> Result<Row, RowError> {
+        let row = self.row;
+        let raw = self
+            .date
+            .ok_or_else(|| RowError::new(row, "date", "BookgDt is missing"))?;
+        let date = DateFormat::ISO
+            .read(raw)
+            .ok_or_else(|| RowError::new(row, "date", format!("{raw:?} is no ISO date")))?;
+        let raw = self
+            .amount
+            .ok_or_else(|| RowError::new(row, "amount", "Amt is missing"))?;
+        let value = amount::parse(raw, '.')
+            .map_err(|m| RowError::new(row, "amount", m))?
+            .value
+            .abs();
+        let out = out(self.direction)
+            .ok_or_else(|| RowError::new(row, "type", "CdtDbtInd is missing or not DBIT/CRDT"))?;
+        let mut amount: Decimal = if out { -value } else { value };
+        if invert {
+            amount = -amount;
+        }
+        Ok(Row {
+            row,
+            date,
+            amount,
+            payee: self.detail.and_then(|d| d.payee(out)),
+            note: self.note,
+            category: None,
+            tags: Vec::new(),
+            import_id: self.id,
+        })
+    }
+}

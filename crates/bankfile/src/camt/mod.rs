@@ -1,0 +1,216 @@
+//! ISO 20022 CAMT.053 (statement, versions .001.02 to .001.08 and later), CAMT.052
+//! (report) and CAMT.054 (notification), read with `quick-xml` by local element names,
+//! so every namespace version reads alike.
+//!
+//! An entry (`Ntry`) is a row: `Amt` signed by `CdtDbtInd`, date `BookgDt` (else
+//! `ValDt`), payee the creditor's name for money out and the debtor's for money in
+//! (`RltdPties/Cdtr/Nm`, v08 `RltdPties/Cdtr/Pty/Nm`), note `RmtInf/Ustrd` (else
+//! `AddtlTxInf`, `AddtlNtryInf`), import id `AcctSvcrRef` (else `NtryRef`, else the one
+//! detail's `EndToEndId`/`TxId`) scoped by the account's IBAN. A batch entry whose
+//! details (`TxDtls`) each carry an amount gives one row per detail, its id the entry's
+//! reference plus the detail's `EndToEndId`, `TxId` or position. Pending (`PDNG`),
+//! future (`FUTR`) and informational (`INFO`) entries are skipped and counted.
+
+mod entry;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use crate::markup::line_at;
+use crate::{capped, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
+use entry::{Detail, Entry};
+
+fn local(e: &BytesStart<'_>) -> String {
+    String::from_utf8_lossy(e.local_name().as_ref()).into_owned()
+}
+
+fn ccy(e: &BytesStart<'_>) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == b"Ccy")
+        .and_then(|a| a.unescape_value().ok())
+        .map(|v| v.trim().to_ascii_uppercase())
+}
+
+/// Where the reader is: the open elements' local names.
+struct Path(Vec<String>);
+
+impl Path {
+    /// The names below the innermost `name`, if inside one.
+    fn below(&self, name: &str) -> Option<Vec<&str>> {
+        let i = self.0.iter().rposition(|n| n == name)?;
+        Some(self.0[i + 1..].iter().map(String::as_str).collect())
+    }
+}
+
+pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement, FileError> {
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().trim_text(true);
+    let cap = options.row_cap();
+    let mut statement = Statement {
+        detected: Detected {
+            format: Format::Camt,
+            encoding: encoding.to_owned(),
+            delimiter: None,
+            date_format: None,
+            decimal: None,
+            columns: Default::default(),
+            account: None,
+            currency: None,
+        },
+        rows: Vec::new(),
+        errors: Vec::new(),
+        total_rows: 0,
+        pending_skipped: 0,
+    };
+    let mut path = Path(Vec::new());
+    let mut seen_statement = false;
+    let mut entry: Option<Entry> = None;
+    let mut entry_ccy: Option<String> = None;
+    let mut open_at: Vec<usize> = Vec::new();
+    loop {
+        let event = reader.read_event().map_err(|e| {
+            let at = reader.error_position() as usize;
+            let name = path
+                .0
+                .last()
+                .map_or("document".into(), |n| format!("<{n}>"));
+            FileError::malformed(
+                format!("{name} near line {}", line_at(text, at)),
+                e.to_string(),
+            )
+        })?;
+        match event {
+            Event::Start(e) => {
+                let name = local(&e);
+                if path.0.len() >= MAX_DEPTH {
+                    let at = line_at(text, reader.buffer_position() as usize);
+                    let message = format!("elements nest deeper than {MAX_DEPTH}");
+                    return Err(FileError::malformed(
+                        format!("<{name}> at line {at}"),
+                        message,
+                    ));
+                }
+                if matches!(
+                    name.as_str(),
+                    "BkToCstmrStmt" | "BkToCstmrAcctRpt" | "BkToCstmrDbtCdtNtfctn"
+                ) {
+                    seen_statement = true;
+                }
+                match name.as_str() {
+                    "Ntry" => entry = Some(Entry::default()),
+                    "TxDtls" => {
+                        if let Some(en) = entry.as_mut() {
+                            en.details.push(Detail::default());
+                        }
+                    }
+                    "Amt" if path.0.last().is_some_and(|p| p == "Ntry") => entry_ccy = ccy(&e),
+                    "Amt"
+                        if path.0.last().is_some_and(|p| p == "Bal")
+                            && statement.detected.currency.is_none() =>
+                    {
+                        statement.detected.currency = ccy(&e);
+                    }
+                    _ => {}
+                }
+                open_at.push(reader.buffer_position() as usize);
+                path.0.push(name);
+            }
+            Event::End(_) => {
+                open_at.pop();
+                let Some(name) = path.0.pop() else { continue };
+                if name == "Ntry" {
+                    if let Some(en) = entry.take() {
+                        let currency = entry_ccy.take();
+                        if statement.detected.currency.is_none() {
+                            statement.detected.currency = currency;
+                        }
+                        let account = statement.detected.account.clone();
+                        en.into_rows(&mut statement, account.as_deref(), options.invert)?;
+                        if statement.total_rows > cap {
+                            return Err(FileError::TooManyRows { max: cap });
+                        }
+                    }
+                }
+            }
+            Event::Text(t) => {
+                let value = t
+                    .unescape()
+                    .map(|v| v.into_owned())
+                    .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
+                text_of(
+                    &path,
+                    capped(value.trim()),
+                    &mut entry,
+                    &mut statement.detected,
+                );
+            }
+            Event::CData(t) => {
+                let value = String::from_utf8_lossy(&t).into_owned();
+                text_of(
+                    &path,
+                    capped(value.trim()),
+                    &mut entry,
+                    &mut statement.detected,
+                );
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if let (Some(name), Some(at)) = (path.0.last(), open_at.last()) {
+        return Err(FileError::malformed(
+            format!("<{name}> at line {}", line_at(text, *at)),
+            format!("the file ends before </{name}> (truncated?)"),
+        ));
+    }
+    if !seen_statement {
+        return Err(FileError::malformed(
+            "<Document>",
+            "no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn: not CAMT.052/053/054",
+        ));
+    }
+    Ok(statement)
+}
+
+/// Stores an element's text where it belongs.
+fn text_of(path: &Path, value: &str, entry: &mut Option<Entry>, detected: &mut Detected) {
+    if value.is_empty() {
+        return;
+    }
+    let set = |slot: &mut Option<String>| {
+        slot.get_or_insert_with(|| value.to_owned());
+    };
+    if let Some(en) = entry.as_mut() {
+        if let Some(below) = path.below("TxDtls") {
+            if let Some(d) = en.details.last_mut() {
+                d.text(&below, value);
+            }
+            return;
+        }
+        match path.below("Ntry").as_deref() {
+            Some(["Amt"]) => set(&mut en.amount),
+            Some(["CdtDbtInd"]) => set(&mut en.direction),
+            Some(["Sts"] | ["Sts", "Cd"]) => set(&mut en.status),
+            Some(["BookgDt", "Dt" | "DtTm"]) => set(&mut en.booked),
+            Some(["ValDt", "Dt" | "DtTm"]) => set(&mut en.value_date),
+            Some(["AcctSvcrRef"]) => set(&mut en.bank_ref),
+            Some(["NtryRef"]) => set(&mut en.entry_ref),
+            Some(["AddtlNtryInf"]) => set(&mut en.info),
+            _ => {}
+        }
+        return;
+    }
+    for container in ["Stmt", "Rpt", "Ntfctn"] {
+        match path.below(container).as_deref() {
+            Some(["Acct", "Id", "IBAN"] | ["Acct", "Id", "Othr", "Id"]) => {
+                let id: String = value.split_whitespace().collect();
+                detected.account.get_or_insert(id);
+            }
+            Some(["Acct", "Ccy"]) => {
+                detected.currency = Some(value.to_ascii_uppercase());
+            }
+            _ => {}
+        }
+    }
+}

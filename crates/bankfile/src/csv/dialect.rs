@@ -1,0 +1,263 @@
+//! The layout of a CSV file: its delimiter, the header row below any preamble (account
+//! number, period), the field of each column, and what the preamble says.
+
+use std::collections::BTreeMap;
+
+use super::header::{field_of, same_header};
+use crate::text::fold;
+use crate::{Field, FileError, Options};
+
+/// Records looked at for the header row.
+const HEADER_SCAN: usize = 40;
+const DELIMITERS: [u8; 4] = [b',', b';', b'\t', b'|'];
+
+pub fn reader(text: &str, delimiter: u8) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+}
+
+/// Where the data starts and what each column holds.
+#[derive(Debug)]
+pub struct Layout {
+    pub delimiter: u8,
+    /// Index of the header record (0 without preamble).
+    pub header_index: usize,
+    pub headers: Vec<String>,
+    pub fields: Vec<Option<Field>>,
+    /// The preamble's records.
+    pub preamble: Vec<Vec<String>>,
+}
+
+fn is_header(fields: &[Option<Field>]) -> bool {
+    let has = |fs: &[Field]| fields.iter().flatten().any(|f| fs.contains(f));
+    has(&[Field::Date, Field::ValueDate]) && has(&[Field::Amount, Field::Debit, Field::Credit])
+}
+
+/// The field of each header cell: `col.<field>` overrides first, then aliases (a field
+/// that an override names is taken from that column only).
+fn classify(cells: &[String], overrides: &BTreeMap<Field, String>) -> Vec<Option<Field>> {
+    cells
+        .iter()
+        .map(|cell| {
+            if let Some((f, _)) = overrides.iter().find(|(_, name)| same_header(cell, name)) {
+                return Some(*f);
+            }
+            field_of(cell).filter(|f| !overrides.contains_key(f))
+        })
+        .collect()
+}
+
+struct Candidate {
+    delimiter: u8,
+    header_index: Option<usize>,
+    matched: usize,
+    best_row: usize,
+    rows: Vec<Vec<String>>,
+}
+
+fn scan(text: &str, delimiter: u8, options: &Options) -> Candidate {
+    let mut rows = Vec::new();
+    for record in reader(text, delimiter)
+        .records()
+        .take(HEADER_SCAN)
+        .flatten()
+    {
+        rows.push(
+            record
+                .iter()
+                .map(|c| c.chars().take(200).collect())
+                .collect::<Vec<String>>(),
+        );
+    }
+    let mut best = Candidate {
+        delimiter,
+        header_index: None,
+        matched: 0,
+        best_row: 0,
+        rows: Vec::new(),
+    };
+    let only = options.skip_rows;
+    for (i, cells) in rows.iter().enumerate() {
+        if only.is_some_and(|n| n != i) {
+            continue;
+        }
+        let fields = classify(cells, &options.columns);
+        let matched = fields.iter().flatten().count();
+        if is_header(&fields) {
+            (best.header_index, best.matched, best.best_row) = (Some(i), matched, i);
+            break;
+        }
+        if matched > best.matched {
+            (best.matched, best.best_row) = (matched, i);
+        }
+    }
+    best.rows = rows;
+    best
+}
+
+/// Finds the delimiter and the header row.
+pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
+    let delimiters: Vec<u8> = match options.delimiter {
+        Some(d) => vec![d],
+        None => DELIMITERS.to_vec(),
+    };
+    let mut best: Option<Candidate> = None;
+    for d in delimiters {
+        let c = scan(text, d, options);
+        let width = |c: &Candidate| c.rows.get(c.best_row).map_or(0, Vec::len);
+        let key = |c: &Candidate| (c.header_index.is_some(), c.matched, width(c));
+        if best.as_ref().is_none_or(|b| key(&c) > key(b)) {
+            best = Some(c);
+        }
+    }
+    let Some(best) = best else {
+        return Err(FileError::Empty);
+    };
+    if best
+        .rows
+        .iter()
+        .all(|r| r.iter().all(|c| c.trim().is_empty()))
+    {
+        return Err(FileError::Empty);
+    }
+    if let Some(n) = options.skip_rows.filter(|n| *n >= best.rows.len()) {
+        return Err(FileError::bad(
+            "skipRows",
+            format!("the file has no header after {n} lines"),
+        ));
+    }
+    let row = best.header_index.unwrap_or(best.best_row);
+    let headers: Vec<String> = best.rows.get(row).cloned().unwrap_or_default();
+    let fields = classify(&headers, &options.columns);
+    for (field, name) in &options.columns {
+        if !headers.iter().any(|h| same_header(h, name)) {
+            return Err(FileError::bad(
+                &format!("col.{field}"),
+                format!(
+                    "no column is named {name:?}; the headers are: {}",
+                    headers.join(", ")
+                ),
+            ));
+        }
+    }
+    if best.header_index.is_none() {
+        let has = |fs: &[Field]| fields.iter().flatten().any(|f| fs.contains(f));
+        let mut missing = Vec::new();
+        if !has(&[Field::Date, Field::ValueDate]) {
+            missing.push(Field::Date);
+        }
+        if !has(&[Field::Amount, Field::Debit, Field::Credit]) {
+            missing.push(Field::Amount);
+        }
+        return Err(FileError::MissingColumns { missing, headers });
+    }
+    Ok(Layout {
+        delimiter: best.delimiter,
+        header_index: row,
+        headers,
+        fields,
+        preamble: best.rows[..row].to_vec(),
+    })
+}
+
+const ACCOUNT_LABELS: [&str; 16] = [
+    "konto",
+    "kontonummer",
+    "iban",
+    "account",
+    "account number",
+    "account no",
+    "compte",
+    "numero de compte",
+    "cuenta",
+    "numero de cuenta",
+    "conto",
+    "rekening",
+    "rekeningnummer",
+    "conta",
+    "auftragskonto",
+    "kontonr",
+];
+const CURRENCY_LABELS: [&str; 7] = [
+    "wahrung", "currency", "devise", "monnaie", "moneda", "valuta", "munt",
+];
+
+fn looks_like_iban(s: &str) -> bool {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let b = s.as_bytes();
+    (15..=34).contains(&b.len())
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..4].iter().all(u8::is_ascii_digit)
+        && b[4..].iter().all(u8::is_ascii_alphanumeric)
+}
+
+/// The value after a label among `labels`: in the next cell, or after `:` in the cell.
+fn labelled(preamble: &[Vec<String>], labels: &[&str]) -> Option<String> {
+    for row in preamble {
+        for (i, cell) in row.iter().enumerate() {
+            let (label, inline) = match cell.split_once(':') {
+                Some((l, v)) if !v.trim().is_empty() => (l, Some(v.trim())),
+                _ => (cell.as_str(), None),
+            };
+            let label = fold(label);
+            if !labels.iter().any(|l| fold(l) == label) {
+                continue;
+            }
+            let value = inline.map(str::to_owned).or_else(|| {
+                row[i + 1..]
+                    .iter()
+                    .map(|c| c.trim())
+                    .find(|c| !c.is_empty())
+                    .map(str::to_owned)
+            });
+            if value.is_some() {
+                return value;
+            }
+        }
+    }
+    None
+}
+
+/// The account a preamble names: an IBAN anywhere, else the value of an account label.
+pub fn account(preamble: &[Vec<String>]) -> Option<String> {
+    let iban = preamble.iter().flatten().find_map(|cell| {
+        cell.split([':', ';', ',', '/'])
+            .map(str::trim)
+            .find(|s| looks_like_iban(s))
+            .map(|s| s.chars().filter(|c| !c.is_whitespace()).collect())
+    });
+    iban.or_else(|| {
+        labelled(preamble, &ACCOUNT_LABELS).map(|v| v.split_whitespace().collect::<String>())
+    })
+    .filter(|a: &String| !a.is_empty() && a.len() <= 64)
+}
+
+/// The currency a preamble names (`Währung: EUR`).
+pub fn currency(preamble: &[Vec<String>]) -> Option<String> {
+    labelled(preamble, &CURRENCY_LABELS)
+        .map(|c| c.trim().to_ascii_uppercase())
+        .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preamble_then_header() {
+        let text =
+            "Kontonummer:;DE12 5001 0517 0648 4898 90;\nZeitraum:;01.01.2024 - 31.01.2024;\n\n\
+                    Buchungstag;Valuta;Betrag;Währung\n01.01.2024;01.01.2024;-1,00;EUR\n";
+        let l = layout(text, &Options::default()).unwrap();
+        assert_eq!((l.delimiter, l.header_index), (b';', 2));
+        assert_eq!(
+            account(&l.preamble).as_deref(),
+            Some("DE12500105170648489890")
+        );
+        let e = layout("foo,bar\n1,2\n", &Options::default()).unwrap_err();
+        assert!(matches!(e, FileError::MissingColumns { ref missing, .. } if missing.len() == 2));
+    }
+}

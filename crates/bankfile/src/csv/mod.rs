@@ -1,0 +1,134 @@
+//! CSV in any dialect: delimiter, preamble, header aliases, date format and decimal
+//! separator are detected over the whole file; overrides in [`Options`] win.
+
+mod aliases;
+mod dialect;
+mod header;
+mod row;
+
+use std::collections::BTreeMap;
+
+use crate::amount::{currency_of, detect_decimal};
+use crate::date::{detect, looks_like_date, DateFormat};
+use crate::{Detected, Field, FileError, Options, Statement};
+use row::{Columns, Reading};
+
+/// Records kept beyond the row cap while reading, for trailing summary lines.
+const SUMMARY_SLACK: usize = 50;
+
+pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement, FileError> {
+    let layout = dialect::layout(text, options)?;
+    let columns = Columns::new(&layout.headers, &layout.fields);
+    let cap = options.row_cap();
+    // The data records after the header, numbered from 1; blank lines and repeated
+    // headers are no rows.
+    let mut records: Vec<(usize, Vec<String>)> = Vec::new();
+    let header_key: Vec<String> = layout
+        .headers
+        .iter()
+        .map(|h| h.trim().to_lowercase())
+        .collect();
+    let mut reader = dialect::reader(text, layout.delimiter);
+    for (index, record) in reader.records().enumerate().skip(layout.header_index + 1) {
+        let row = index - layout.header_index;
+        let cells: Vec<String> = match record {
+            Ok(r) => r.iter().map(str::to_owned).collect(),
+            Err(e) => vec![format!("\u{0}{e}")],
+        };
+        let blank = cells.iter().all(|c| c.trim().is_empty());
+        let repeated = cells.len() == header_key.len()
+            && cells
+                .iter()
+                .zip(&header_key)
+                .all(|(a, b)| a.trim().to_lowercase() == *b);
+        if blank || repeated {
+            continue;
+        }
+        if records.len() >= cap + SUMMARY_SLACK {
+            return Err(FileError::TooManyRows { max: cap });
+        }
+        records.push((row, cells));
+    }
+    // Trailing lines after the data that hold no date are summaries, not rows.
+    let last = records
+        .iter()
+        .rposition(|(_, cells)| cells.iter().any(|c| looks_like_date(c)))
+        .map_or(records.len(), |i| i + 1);
+    records.truncate(last);
+    if records.len() > cap {
+        return Err(FileError::TooManyRows { max: cap });
+    }
+
+    let column_cells = |fields: &[Field]| -> Vec<&str> {
+        records
+            .iter()
+            .flat_map(|(_, cells)| {
+                columns
+                    .indexes(fields)
+                    .filter_map(|i| cells.get(i).map(String::as_str))
+            })
+            .collect()
+    };
+    let date_format = match &options.date_format {
+        Some(f) => Some(f.parse::<DateFormat>()?),
+        None => detect(&column_cells(&[Field::Date, Field::ValueDate]))?,
+    };
+    let amount_cells = column_cells(&[Field::Amount, Field::Debit, Field::Credit]);
+    let decimal = match options.decimal {
+        Some(c @ ('.' | ',')) => c,
+        Some(c) => return Err(FileError::bad("decimal", format!("{c:?} is not . or ,"))),
+        None => detect_decimal(
+            &amount_cells,
+            if layout.delimiter == b',' { '.' } else { ',' },
+        ),
+    };
+    let account = dialect::account(&layout.preamble);
+    let currency = most_common(&column_cells(&[Field::Currency]))
+        .or_else(|| columns.currency_hint())
+        .or_else(|| amount_cells.iter().find_map(|c| currency_of(c)))
+        .or_else(|| dialect::currency(&layout.preamble));
+
+    let reading = Reading {
+        columns: &columns,
+        date_format,
+        decimal,
+        invert: options.invert,
+        account: account.as_deref(),
+    };
+    let account = account.clone();
+    let mut statement = Statement {
+        detected: Detected {
+            format: crate::Format::Csv,
+            encoding: encoding.to_owned(),
+            delimiter: Some(char::from(layout.delimiter)),
+            date_format: date_format.map(|f| f.to_string()),
+            decimal: Some(decimal),
+            columns: columns.detected(),
+            account,
+            currency,
+        },
+        rows: Vec::new(),
+        errors: Vec::new(),
+        total_rows: records.len(),
+        pending_skipped: 0,
+    };
+    for (row, cells) in &records {
+        match reading.row(*row, cells) {
+            Ok(r) => statement.rows.push(r),
+            Err(e) => statement.errors.extend(e),
+        }
+    }
+    Ok(statement)
+}
+
+/// The most frequent non-empty value (a currency column), upper-cased.
+fn most_common(cells: &[&str]) -> Option<String> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for c in cells {
+        let c = c.trim().to_ascii_uppercase();
+        if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) {
+            *counts.entry(c).or_default() += 1;
+        }
+    }
+    counts.into_iter().max_by_key(|(_, n)| *n).map(|(c, _)| c)
+}

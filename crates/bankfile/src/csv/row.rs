@@ -1,0 +1,260 @@
+//! One CSV record to a [`Row`] or per-row errors.
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+
+use super::header::{currency_hint, is_payer};
+use crate::amount::{self, Amount};
+use crate::date::DateFormat;
+use crate::text::{fold, split_tags, unescape_cell};
+use crate::{Field, Row, RowError, MAX_CELL_BYTES};
+
+/// Joins the cells of several note columns.
+const NOTE_JOIN: &str = " | ";
+
+/// The columns of each field, in order of preference (booking/transaction date columns
+/// before value date ones; for the payee, who was paid for money out and who paid for
+/// money in).
+pub struct Columns {
+    headers: Vec<String>,
+    by_field: BTreeMap<Field, Vec<usize>>,
+    payers: Vec<usize>,
+}
+
+impl Columns {
+    pub fn new(headers: &[String], fields: &[Option<Field>]) -> Self {
+        let mut by_field: BTreeMap<Field, Vec<usize>> = BTreeMap::new();
+        for (i, f) in fields.iter().enumerate() {
+            if let Some(f) = f {
+                by_field.entry(*f).or_default().push(i);
+            }
+        }
+        let payers = by_field
+            .get(&Field::Payee)
+            .map(|cols| {
+                cols.iter()
+                    .copied()
+                    .filter(|&i| is_payer(&headers[i]))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            headers: headers.to_vec(),
+            by_field,
+            payers,
+        }
+    }
+
+    pub fn indexes<'a>(&'a self, fields: &'a [Field]) -> impl Iterator<Item = usize> + 'a {
+        fields
+            .iter()
+            .flat_map(|f| self.by_field.get(f).into_iter().flatten().copied())
+    }
+
+    /// The header of each field's preferred column.
+    pub fn detected(&self) -> BTreeMap<Field, String> {
+        self.by_field
+            .iter()
+            .filter_map(|(f, cols)| Some((*f, self.headers.get(*cols.first()?)?.clone())))
+            .collect()
+    }
+
+    /// A currency the amount columns' headers name.
+    pub fn currency_hint(&self) -> Option<String> {
+        self.indexes(&[Field::Amount, Field::Debit, Field::Credit])
+            .find_map(|i| currency_hint(&self.headers[i]))
+    }
+}
+
+/// The sign a type cell gives: `Some(true)` for money out. Words that are neither
+/// (`ATM`, `CHECK`, `Credit Transfer`) give none.
+pub fn type_sign(cell: &str) -> Option<bool> {
+    const OUT: [&str; 22] = [
+        "debit",
+        "debito",
+        "dbit",
+        "d",
+        "db",
+        "dr",
+        "s",
+        "soll",
+        "lastschrift",
+        "belastung",
+        "withdrawal",
+        "expense",
+        "outflow",
+        "out",
+        "af",
+        "debe",
+        "cargo",
+        "addebito",
+        "uscita",
+        "saida",
+        "payment",
+        "sortie",
+    ];
+    const IN: [&str; 20] = [
+        "credit",
+        "credito",
+        "crdt",
+        "c",
+        "cr",
+        "h",
+        "haben",
+        "gutschrift",
+        "deposit",
+        "income",
+        "inflow",
+        "in",
+        "bij",
+        "haber",
+        "abono",
+        "accredito",
+        "entrata",
+        "entrada",
+        "refund",
+        "entree",
+    ];
+    let word = fold(cell);
+    if OUT.contains(&word.as_str()) {
+        Some(true)
+    } else if IN.contains(&word.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// What every row is read with.
+pub struct Reading<'a> {
+    pub columns: &'a Columns,
+    pub date_format: Option<DateFormat>,
+    pub decimal: char,
+    pub invert: bool,
+    pub account: Option<&'a str>,
+}
+
+impl Reading<'_> {
+    pub fn row(&self, row: usize, cells: &[String]) -> Result<Row, Vec<RowError>> {
+        let width = self.columns.headers.len();
+        if let Some(message) = cells.first().and_then(|c| c.strip_prefix('\u{0}')) {
+            return Err(vec![RowError::new(
+                row,
+                "row",
+                format!("unreadable: {message}"),
+            )]);
+        }
+        let extra_empty = cells.len() > width && cells[width..].iter().all(|c| c.trim().is_empty());
+        if cells.len() != width && !extra_empty {
+            let message = format!("has {} fields, the header {width}", cells.len());
+            return Err(vec![RowError::new(row, "row", message)]);
+        }
+        let mut errors = Vec::new();
+        let mut values = |field: Field| -> Vec<(usize, &str)> {
+            let mut out = Vec::new();
+            for i in self.columns.indexes(&[field]) {
+                let raw = cells.get(i).map_or("", String::as_str);
+                if raw.len() > MAX_CELL_BYTES {
+                    let message = format!("is longer than {MAX_CELL_BYTES} bytes");
+                    errors.push(RowError::new(row, field.as_str(), message));
+                } else if !raw.trim().is_empty() {
+                    out.push((i, unescape_cell(raw)));
+                }
+            }
+            out
+        };
+        let first = |v: Vec<(usize, &str)>| v.first().map(|(_, s)| s.trim_end().to_owned());
+        let dates = [values(Field::Date), values(Field::ValueDate)].concat();
+        let (debit, credit) = (values(Field::Debit), values(Field::Credit));
+        let amount = values(Field::Amount);
+        let kind = values(Field::Type).iter().find_map(|(_, t)| type_sign(t));
+        let payees = values(Field::Payee);
+        let notes: Vec<&str> = values(Field::Note)
+            .iter()
+            .map(|(_, s)| s.trim_end())
+            .collect();
+        let category = first(values(Field::Category));
+        let tags = values(Field::Tags).first().map(|(_, t)| split_tags(t));
+        let id = first(values(Field::Id)).map(|id| id.trim().to_owned());
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let date = match (dates.first(), self.date_format) {
+            (None, _) => Err("is missing".to_owned()),
+            (Some(_), None) => Err("is not a date in any known format".to_owned()),
+            (Some((_, d)), Some(f)) => f
+                .read(d)
+                .ok_or_else(|| format!("must be a date in {f} format")),
+        };
+        let date = date
+            .map_err(|m| errors.push(RowError::new(row, "date", m)))
+            .ok();
+        let amount = self
+            .amount(&amount, &debit, &credit, kind)
+            .map_err(|(f, m)| errors.push(RowError::new(row, f.as_str(), m)))
+            .ok();
+        let (Some(date), Some(mut amount)) = (date, amount) else {
+            return Err(errors);
+        };
+        // Who was paid for money out, who paid for money in; else the first.
+        let payee = payees
+            .iter()
+            .find(|(i, _)| self.columns.payers.contains(i) == (amount >= Decimal::ZERO))
+            .or(payees.first())
+            .map(|(_, p)| p.trim_end().to_owned());
+        if self.invert {
+            amount = -amount;
+        }
+        let note = (!notes.is_empty()).then(|| notes.join(NOTE_JOIN));
+        Ok(Row {
+            row,
+            date,
+            amount,
+            payee,
+            note,
+            category,
+            tags: tags.unwrap_or_default(),
+            import_id: id.map(|id| match self.account {
+                Some(a) => format!("{a}:{id}"),
+                None => id,
+            }),
+        })
+    }
+
+    /// Separate debit/credit columns first; else the amount column, signed by a type
+    /// column only when it carries no sign of its own.
+    fn amount(
+        &self,
+        amount: &[(usize, &str)],
+        debit: &[(usize, &str)],
+        credit: &[(usize, &str)],
+        kind: Option<bool>,
+    ) -> Result<Decimal, (Field, String)> {
+        let read = |cells: &[(usize, &str)], f: Field| -> Result<Option<Amount>, (Field, String)> {
+            match cells.first() {
+                None => Ok(None),
+                Some((_, c)) => amount::parse(c, self.decimal).map(Some).map_err(|m| (f, m)),
+            }
+        };
+        let nonzero = |a: &Option<Amount>| a.filter(|a| !a.value.is_zero());
+        let (d, c) = (read(debit, Field::Debit)?, read(credit, Field::Credit)?);
+        match (nonzero(&d), nonzero(&c)) {
+            (Some(_), Some(_)) => Err((
+                Field::Debit,
+                "a row has a debit or a credit, not both".into(),
+            )),
+            (Some(d), None) => Ok(-d.value.abs()),
+            (None, Some(c)) if c.value < Decimal::ZERO => {
+                Err((Field::Credit, "must not be negative".into()))
+            }
+            (None, Some(c)) => Ok(c.value),
+            (None, None) => match read(amount, Field::Amount)? {
+                Some(a) if !a.signed && kind == Some(true) => Ok(-a.value),
+                Some(a) => Ok(a.value),
+                None if d.is_some() || c.is_some() => Ok(Decimal::ZERO),
+                None => Err((Field::Amount, "is missing".into())),
+            },
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! Bank statement files as they come from the bank (CSV in any dialect and encoding,
+//! OFX/QFX 1.x and 2.x, QIF, ISO 20022 CAMT.052/053/054) read into signed transaction
+//! rows, with what was detected.
+//!
+//! ```
+//! let file = "Buchungstag;Betrag;Verwendungszweck\n31.01.2024;-1.234,56;Miete\n";
+//! let statement = bankfile::parse(file.as_bytes(), &bankfile::Options::default()).unwrap();
+//! assert_eq!(statement.rows[0].amount.to_string(), "-1234.56");
+//! assert_eq!(statement.detected.date_format.as_deref(), Some("DD.MM.YYYY"));
+//! ```
+//!
+//! No input panics: every parser caps rows ([`Options::max_rows`]), kept cell bytes
+//! ([`MAX_CELL_BYTES`]) and XML/SGML nesting depth ([`MAX_DEPTH`]).
+
+mod amount;
+mod camt;
+mod csv;
+pub mod date;
+mod encoding;
+mod markup;
+mod ofx;
+mod qif;
+mod sniff;
+mod text;
+mod types;
+
+pub use encoding::decode;
+pub use text::{escape_cell, join_tags, split_tags, unescape_cell};
+pub use types::{
+    Detected, Field, FileError, Format, Options, Row, RowError, Statement, DEFAULT_MAX_ROWS,
+    MAX_CELL_BYTES,
+};
+
+/// Nesting depth of OFX and CAMT elements; deeper is [`FileError::Malformed`].
+pub const MAX_DEPTH: usize = 64;
+
+/// Reads a bank file: sniffs the format from the content (or takes
+/// [`Options::format`]), decodes it once, and returns its rows and per-row errors, or
+/// why the whole file is refused.
+pub fn parse(bytes: &[u8], options: &Options) -> Result<Statement, FileError> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(FileError::Empty);
+    }
+    if let Some(d) = options.delimiter {
+        if matches!(d, b'"' | b'\r' | b'\n') || !d.is_ascii() {
+            return Err(FileError::bad(
+                "delimiter",
+                "must be one ASCII character, not a quote or line end",
+            ));
+        }
+    }
+    if let Some(f) = &options.date_format {
+        f.parse::<date::DateFormat>()?;
+    }
+    if let Some(c) = options.decimal.filter(|c| !matches!(c, '.' | ',')) {
+        return Err(FileError::bad("decimal", format!("{c:?} is not . or ,")));
+    }
+    sniff::refuse_binary(bytes)?;
+    let (text, encoding) = decode(bytes, options.encoding.as_deref())?;
+    if text
+        .trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+        .is_empty()
+    {
+        return Err(FileError::Empty);
+    }
+    sniff::refuse_control(&text)?;
+    let format = match options.format {
+        Some(f) => f,
+        None => sniff::format(&text)?,
+    };
+    match format {
+        Format::Csv => csv::parse(&text, encoding, options),
+        Format::Ofx => ofx::parse(&text, encoding, options),
+        Format::Qif => qif::parse(&text, encoding, options),
+        Format::Camt => camt::parse(&text, encoding, options),
+    }
+}
+
+/// `<account>:<id>` when the account is known, else the id; `None` for an empty id.
+pub(crate) fn scoped_id(account: Option<&str>, id: Option<&str>) -> Option<String> {
+    let id = id.map(str::trim).filter(|s| !s.is_empty())?;
+    Some(match account {
+        Some(a) => format!("{a}:{id}"),
+        None => id.to_owned(),
+    })
+}
+
+/// Shortens a value to [`MAX_CELL_BYTES`] at a character boundary.
+pub(crate) fn capped(s: &str) -> &str {
+    if s.len() <= MAX_CELL_BYTES {
+        return s;
+    }
+    let mut end = MAX_CELL_BYTES;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}

@@ -1,0 +1,247 @@
+//! QIF (Quicken Interchange Format): `!Type:Bank`, `Cash`, `CCard`, `Oth A`, `Oth L`
+//! (and `Invst` amounts); records of `D` date, `T`/`U` amount, `P` payee, `M` memo,
+//! `L` category (`[Account]` transfers without brackets, `/class` dropped), `N` number,
+//! each ended by `^`. Lists (`!Type:Cat`, `Class`, `Memorized`, ...) are skipped, an
+//! `!Account` block names the account. A record that the file ends inside (no `^`) is
+//! [`FileError::Malformed`]: the file was cut.
+//!
+//! Dates: `1/ 5'24` (Quicken's `'` for years from 2000: month-first), `01/05/2024`,
+//! `05.01.2024`, `2024-01-05`; day-first against month-first is detected over every `D`
+//! like a CSV column.
+
+use crate::amount::{self, detect_decimal};
+use crate::date::{detect, DateFormat};
+use crate::{capped, Detected, FileError, Format, Options, Row, RowError, Statement};
+
+#[derive(Default)]
+struct Record {
+    line: usize,
+    date: Option<String>,
+    total: Option<String>,
+    payee: Option<String>,
+    memo: Option<String>,
+    category: Option<String>,
+    number: Option<String>,
+}
+
+impl Record {
+    fn is_empty(&self) -> bool {
+        self.date.is_none() && self.total.is_none() && self.payee.is_none() && self.memo.is_none()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Transactions,
+    Account,
+    Skip,
+}
+
+/// `1/ 5'24` → `1/5/2024`; `1/5' 4` → `1/5/2004`. Whether it used the `'` notation.
+fn normalize_date(raw: &str) -> (String, bool) {
+    let s: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+    match s.split_once('\'') {
+        Some((md, y)) if y.len() <= 2 && y.bytes().all(|b| b.is_ascii_digit()) => {
+            let year = 2000 + y.parse::<i32>().unwrap_or(0);
+            (format!("{md}/{year}"), true)
+        }
+        Some((md, y)) => (format!("{md}/{y}"), true),
+        None => (s, false),
+    }
+}
+
+fn section(header: &str) -> Option<Section> {
+    let h = header.trim().to_ascii_uppercase();
+    if h.starts_with("!ACCOUNT") {
+        return Some(Section::Account);
+    }
+    let kind = h.strip_prefix("!TYPE:")?.trim().to_owned();
+    Some(match kind.as_str() {
+        "CAT" | "CLASS" | "MEMORIZED" | "PRICES" | "SECURITY" | "INVITEM" | "TEMPLATE" => {
+            Section::Skip
+        }
+        _ => Section::Transactions,
+    })
+}
+
+fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileError> {
+    let mut records = Vec::new();
+    let mut account = None;
+    let mut account_name: Option<String> = None;
+    let mut current = Record::default();
+    let mut state = Section::Transactions;
+    let mut last_line = 0;
+    for (i, line) in text.split('\n').enumerate() {
+        let line = line.trim_matches(|c: char| c == '\r' || c == '\u{1A}' || c == '\u{FEFF}');
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        last_line = number;
+        if line.starts_with('!') {
+            if !current.is_empty() {
+                return Err(unended(current.line));
+            }
+            if let Some(s) = section(line) {
+                state = s;
+            }
+            continue;
+        }
+        let mut chars = line.chars();
+        let code = chars.next().unwrap_or('^');
+        let value = capped(chars.as_str().trim()).to_owned();
+        if current.line == 0 {
+            current.line = number;
+        }
+        let slot = match (state, code) {
+            (_, '^') => {
+                let done = std::mem::take(&mut current);
+                match state {
+                    Section::Transactions if !done.is_empty() => {
+                        if records.len() >= cap {
+                            return Err(FileError::TooManyRows { max: cap });
+                        }
+                        records.push(done);
+                    }
+                    Section::Account => account = account_name.take().or(account),
+                    _ => {}
+                }
+                continue;
+            }
+            (Section::Account, 'N') => &mut account_name,
+            (Section::Transactions, 'D') => &mut current.date,
+            (Section::Transactions, 'T') => &mut current.total,
+            (Section::Transactions, 'U') if current.total.is_none() => &mut current.total,
+            (Section::Transactions, 'P') => &mut current.payee,
+            (Section::Transactions, 'M') => &mut current.memo,
+            (Section::Transactions, 'L') => &mut current.category,
+            (Section::Transactions, 'N') => &mut current.number,
+            _ => continue,
+        };
+        slot.get_or_insert(value);
+    }
+    if !current.is_empty() {
+        return Err(FileError::malformed(
+            format!("line {}", last_line.max(current.line)),
+            format!(
+                "the file ends inside the record of line {} (no closing ^; truncated?)",
+                current.line
+            ),
+        ));
+    }
+    Ok((records, account))
+}
+
+fn unended(line: usize) -> FileError {
+    FileError::malformed(format!("line {line}"), "a record is not ended by ^")
+}
+
+/// `[Savings]` → `Savings` (a transfer), `Food:Dining/Business` → `Food:Dining`.
+fn category(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    let name = match raw.strip_prefix('[') {
+        Some(inner) => inner.split(']').next().unwrap_or(inner),
+        None => raw.split('/').next().unwrap_or(raw),
+    };
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement, FileError> {
+    let (records, account) = read(text, options.row_cap())?;
+    let dates: Vec<(String, bool)> = records
+        .iter()
+        .map(|r| normalize_date(r.date.as_deref().unwrap_or("")))
+        .collect();
+    let date_cells: Vec<&str> = dates.iter().map(|(d, _)| d.as_str()).collect();
+    let apostrophe = dates.iter().any(|(_, a)| *a);
+    let format = match &options.date_format {
+        Some(f) => Some(f.parse::<DateFormat>()?),
+        None => match detect(&date_cells) {
+            Err(FileError::AmbiguousDate { .. }) if apostrophe => {
+                "MM/DD/YYYY".parse::<DateFormat>().ok()
+            }
+            other => other?,
+        },
+    };
+    let totals: Vec<&str> = records.iter().filter_map(|r| r.total.as_deref()).collect();
+    let decimal = match options.decimal {
+        Some(c @ ('.' | ',')) => c,
+        Some(c) => return Err(FileError::bad("decimal", format!("{c:?} is not . or ,"))),
+        None => detect_decimal(&totals, '.'),
+    };
+    let mut statement = Statement {
+        detected: Detected {
+            format: Format::Qif,
+            encoding: encoding.to_owned(),
+            delimiter: None,
+            date_format: format.map(|f| f.to_string()),
+            decimal: Some(decimal),
+            columns: Default::default(),
+            account: account.clone(),
+            currency: None,
+        },
+        rows: Vec::new(),
+        errors: Vec::new(),
+        total_rows: records.len(),
+        pending_skipped: 0,
+    };
+    for (i, (record, (date, _))) in records.into_iter().zip(&dates).enumerate() {
+        let row = i + 1;
+        let date = match (record.date.is_some(), format) {
+            (false, _) => Err("D is missing".to_owned()),
+            (true, None) => Err("is not a date in any known format".to_owned()),
+            (true, Some(f)) => f
+                .read(date)
+                .ok_or_else(|| format!("must be a date in {f} format")),
+        };
+        let amount = match record.total.as_deref() {
+            None => Err("T is missing".to_owned()),
+            Some(t) => amount::parse(t, decimal).map(|a| a.value),
+        };
+        let (date, mut amount) = match (date, amount) {
+            (Ok(d), Ok(a)) => (d, a),
+            (d, a) => {
+                let d = d.err().map(|m| RowError::new(row, "date", m));
+                let a = a.err().map(|m| RowError::new(row, "amount", m));
+                statement.errors.extend(d.into_iter().chain(a));
+                continue;
+            }
+        };
+        if options.invert {
+            amount = -amount;
+        }
+        let mut note = record.memo.filter(|m| !m.is_empty());
+        if let Some(n) = record
+            .number
+            .filter(|n| n.bytes().any(|b| b.is_ascii_digit()))
+        {
+            note = Some(note.map_or_else(|| format!("No. {n}"), |m| format!("{m} (no. {n})")));
+        }
+        statement.rows.push(Row {
+            row,
+            date,
+            amount,
+            payee: record.payee.filter(|p| !p.is_empty()),
+            note,
+            category: record.category.as_deref().and_then(category),
+            tags: Vec::new(),
+            import_id: None,
+        });
+    }
+    Ok(statement)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quicken_dates_and_categories() {
+        assert_eq!(normalize_date("1/ 5'24"), ("1/5/2024".into(), true));
+        assert_eq!(normalize_date("12/31' 4"), ("12/31/2004".into(), true));
+        assert_eq!(category("[Savings]").as_deref(), Some("Savings"));
+        assert_eq!(category("Food:Dining/Trip").as_deref(), Some("Food:Dining"));
+        assert_eq!(category(" "), None);
+    }
+}

@@ -1,0 +1,307 @@
+//! The public types: what a caller sets ([`Options`]), what a file gives back
+//! ([`Statement`]) and why a whole file is refused ([`FileError`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use time::Date;
+
+/// Data rows a file may hold when [`Options::max_rows`] is 0.
+pub const DEFAULT_MAX_ROWS: usize = 20_000;
+/// Bytes a kept cell or element value may hold; longer ones are per-row errors.
+pub const MAX_CELL_BYTES: usize = 4_096;
+
+/// How a file is read. Every field is optional: what is not set is detected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The format, instead of sniffing it from the content.
+    pub format: Option<Format>,
+    /// A WHATWG encoding label (`latin1`, `windows-1252`, `utf-16le`, ...).
+    pub encoding: Option<String>,
+    /// Date format in the token syntax of [`crate::date`]: `DD`, `MM`, `YYYY`/`YY`,
+    /// with or without one separator, e.g. `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYYMMDD`.
+    pub date_format: Option<String>,
+    /// Decimal separator of amounts: `.` or `,`.
+    pub decimal: Option<char>,
+    /// CSV delimiter byte.
+    pub delimiter: Option<u8>,
+    /// CSV records (lines) above the header row.
+    pub skip_rows: Option<usize>,
+    /// Negates every amount (card statements that show purchases as positive).
+    pub invert: bool,
+    /// `col.<field>=<header>`: the CSV column of a field, by its header.
+    pub columns: BTreeMap<Field, String>,
+    /// Cap on data rows; more is [`FileError::TooManyRows`]. 0 means [`DEFAULT_MAX_ROWS`].
+    pub max_rows: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            format: None,
+            encoding: None,
+            date_format: None,
+            decimal: None,
+            delimiter: None,
+            skip_rows: None,
+            invert: false,
+            columns: BTreeMap::new(),
+            max_rows: DEFAULT_MAX_ROWS,
+        }
+    }
+}
+
+impl Options {
+    pub(crate) fn row_cap(&self) -> usize {
+        if self.max_rows == 0 {
+            DEFAULT_MAX_ROWS
+        } else {
+            self.max_rows
+        }
+    }
+}
+
+/// A file format. A QFX file is [`Format::Ofx`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    Csv,
+    Ofx,
+    Qif,
+    Camt,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Csv => "csv",
+            Self::Ofx => "ofx",
+            Self::Qif => "qif",
+            Self::Camt => "camt",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = FileError;
+    /// `csv`, `ofx` (also `qfx`), `qif`, `camt`, case-insensitively.
+    fn from_str(s: &str) -> Result<Self, FileError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "csv" => Ok(Self::Csv),
+            "ofx" | "qfx" => Ok(Self::Ofx),
+            "qif" => Ok(Self::Qif),
+            "camt" => Ok(Self::Camt),
+            _ => Err(FileError::bad("format", "must be csv, ofx, qif or camt")),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A field of a row, named in camelCase in `col.<field>`, [`Detected::columns`] and
+/// [`RowError::field`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    Date,
+    ValueDate,
+    Amount,
+    Debit,
+    Credit,
+    Type,
+    Payee,
+    Note,
+    Category,
+    Tags,
+    Id,
+    Currency,
+}
+
+impl Field {
+    pub const ALL: [Field; 12] = [
+        Self::Date,
+        Self::ValueDate,
+        Self::Amount,
+        Self::Debit,
+        Self::Credit,
+        Self::Type,
+        Self::Payee,
+        Self::Note,
+        Self::Category,
+        Self::Tags,
+        Self::Id,
+        Self::Currency,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Date => "date",
+            Self::ValueDate => "valueDate",
+            Self::Amount => "amount",
+            Self::Debit => "debit",
+            Self::Credit => "credit",
+            Self::Type => "type",
+            Self::Payee => "payee",
+            Self::Note => "note",
+            Self::Category => "category",
+            Self::Tags => "tags",
+            Self::Id => "id",
+            Self::Currency => "currency",
+        }
+    }
+}
+
+impl FromStr for Field {
+    type Err = FileError;
+    /// The camelCase name (case-insensitively); `provider` and `importId` are accepted
+    /// for `payee` and `id`.
+    fn from_str(s: &str) -> Result<Self, FileError> {
+        let key = s.trim().to_ascii_lowercase();
+        let alias = match key.as_str() {
+            "provider" => Some(Self::Payee),
+            "importid" => Some(Self::Id),
+            _ => None,
+        };
+        alias
+            .or_else(|| {
+                Self::ALL
+                    .into_iter()
+                    .find(|f| f.as_str().eq_ignore_ascii_case(&key))
+            })
+            .ok_or_else(|| FileError::bad("col", format!("{s:?} is no field")))
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What was detected: values a client can show and send back as [`Options`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detected {
+    pub format: Format,
+    /// WHATWG name of the encoding: `UTF-8`, `windows-1252`, `UTF-16LE`, ...
+    pub encoding: String,
+    /// CSV only.
+    pub delimiter: Option<char>,
+    /// The date format in [`Options::date_format`]'s syntax (CSV and QIF).
+    pub date_format: Option<String>,
+    /// The decimal separator (CSV and QIF).
+    pub decimal: Option<char>,
+    /// CSV: the header each field was read from (the preferred one when several match).
+    pub columns: BTreeMap<Field, String>,
+    /// The statement's account (OFX `ACCTID`, CAMT IBAN, a CSV preamble's account, QIF
+    /// `!Account` name).
+    pub account: Option<String>,
+    /// ISO 4217 code of the statement (OFX `CURDEF`, CAMT `Ccy`, a currency column, a
+    /// header such as `Amount (EUR)`, `€` in amounts), when the file tells.
+    pub currency: Option<String>,
+}
+
+/// One transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// CSV: 1-based record number after the header (blank lines count); structured
+    /// files: 1-based number of the transaction in the file.
+    pub row: usize,
+    pub date: Date,
+    /// Negative: money out (DEBIT); positive: money in (CREDIT).
+    pub amount: Decimal,
+    pub payee: Option<String>,
+    pub note: Option<String>,
+    pub category: Option<String>,
+    pub tags: Vec<String>,
+    /// The bank's id, `<account>:<id>` when the account is known.
+    pub import_id: Option<String>,
+}
+
+/// A row that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    pub row: usize,
+    /// A [`Field`] name, or `row` for the row as a whole.
+    pub field: String,
+    pub message: String,
+}
+
+impl RowError {
+    pub(crate) fn new(row: usize, field: &str, message: impl Into<String>) -> Self {
+        Self {
+            row,
+            field: field.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A file read: its rows, its per-row errors and what was detected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    pub detected: Detected,
+    pub rows: Vec<Row>,
+    pub errors: Vec<RowError>,
+    /// Data rows read (good and bad); blank lines, repeated headers, trailing summary
+    /// lines and pending entries are not counted.
+    pub total_rows: usize,
+    /// Pending (CAMT `PDNG`) and informational (`INFO`) entries skipped.
+    pub pending_skipped: usize,
+}
+
+/// Why a whole file is refused. Nothing of such a file should be stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    /// No content (HTTP 400).
+    #[error("the file is empty")]
+    Empty,
+    /// Truncated or malformed OFX, XML or QIF (HTTP 400); `at` names a line or element.
+    #[error("the file is malformed at {at}: {message}")]
+    Malformed { at: String, message: String },
+    /// PDF, ZIP, images, other binaries, formats not read (HTTP 415).
+    #[error("unsupported file: {what}")]
+    Unsupported { what: String },
+    /// Day-first and month-first both fit every date (HTTP 422 naming `dateFormat`).
+    #[error("the dates fit several formats ({}); set dateFormat", candidates.join(", "))]
+    AmbiguousDate { candidates: Vec<String> },
+    /// The CSV header lacks required columns (HTTP 422).
+    #[error("missing columns: {}; the headers are: {}", fields(missing), headers.join(", "))]
+    MissingColumns {
+        missing: Vec<Field>,
+        headers: Vec<String>,
+    },
+    /// More data rows than the caller's cap (HTTP 400/413).
+    #[error("the file has more than {max} data rows; split it")]
+    TooManyRows { max: usize },
+    /// A bad override value (HTTP 400); `name` is the parameter (`dateFormat`, `col.date`).
+    #[error("{name}: {message}")]
+    BadOption { name: String, message: String },
+}
+
+fn fields(f: &[Field]) -> String {
+    f.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+impl FileError {
+    pub(crate) fn bad(name: &str, message: impl Into<String>) -> Self {
+        Self::BadOption {
+            name: name.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn malformed(at: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Malformed {
+            at: at.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn unsupported(what: impl Into<String>) -> Self {
+        Self::Unsupported { what: what.into() }
+    }
+}
