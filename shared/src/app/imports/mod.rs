@@ -24,7 +24,7 @@ use rust_decimal::Decimal;
 use time::Date;
 
 use super::named::Named;
-use super::transactions::{build_record, TransactionInput};
+use super::transactions::{build_record, Stamp, TransactionDraft};
 use super::{AppError, AppResult};
 use crate::domain::time::Timestamp;
 use crate::domain::Category;
@@ -34,8 +34,6 @@ use crate::store::Store;
 use plan::{fold, plan, Names};
 use write::{write, Record};
 
-/// At most this many tags per transaction (as `POST /api/transactions`).
-pub const MAX_TAGS: usize = 20;
 /// Import ids are at most this many characters.
 pub const IMPORT_ID_MAX_LEN: usize = 100;
 /// Rows shown in a dry run's preview.
@@ -221,7 +219,7 @@ async fn build_all(
             tags_found: tag_ids.iter().copied().collect::<BTreeSet<_>>(),
             ..Default::default()
         };
-        let input = TransactionInput {
+        let input = TransactionDraft {
             amount: p.amount,
             currency: None,
             category_id: p.category_id,
@@ -236,7 +234,13 @@ async fn build_all(
                 break id;
             }
         };
-        match build_record(user_id, input, &refs, id, 1, None, now) {
+        let stamp = Stamp {
+            id,
+            version: 1,
+            created_at: None,
+            now,
+        };
+        match build_record(user_id, input, &refs, stamp) {
             Ok(record) => records.push((p.row, record, p.import_id)),
             Err(AppError::Invalid(violations)) => errors.extend(
                 violations

@@ -5,7 +5,8 @@ use std::collections::{HashMap, HashSet};
 use rust_decimal::Decimal;
 use time::Date;
 
-use super::{ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN, MAX_TAGS};
+use super::{ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
+use crate::app::transactions::check_tag_count;
 use crate::app::{AppError, AppResult};
 use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
@@ -160,8 +161,8 @@ fn plan_row(
             Err(m) => errors.push(RowError::new(n, "tags", format!("{}: {m}", quoted(raw)))),
         }
     }
-    if tags.len() > MAX_TAGS {
-        errors.push(RowError::new(n, "tags", format!("at most {MAX_TAGS} tags")));
+    if let Err(m) = check_tag_count(tags.len()) {
+        errors.push(RowError::new(n, "tags", m));
     }
     match category {
         Some(c) if errors.is_empty() => Ok(Planned {
