@@ -189,6 +189,12 @@ def verifies_tokens(binary):
     return not main.exists() or "state_from_env" in main.read_text()
 
 
+def serves_schedule(binary):
+    """Whether the function's main also runs a job on a scheduled event (`run_with_schedule`)."""
+    main = ROOT / "functions" / binary / "src" / "main.rs"
+    return main.exists() and "run_with_schedule" in main.read_text()
+
+
 # The functions that mail links (reset, verification); see shared/src/mail.rs.
 MAIL_SENDERS = {"auth", "users"}
 
@@ -331,7 +337,16 @@ def main():
                 c.error(f"{logical_id}: no AWS/Lambda {metric} alarm on this function", fn)
         if table_id and secret_id:
             check_policies(c, logical_id, fn, props, table_id, indexes, secret_id, verifies_tokens(binary))
+        scheduled = serves_schedule(binary)
+        schedules = [e for e in (props.get("Events") or {}).values() if e.get("Type") == "Schedule"]
+        if scheduled and not schedules:
+            c.error(f"{logical_id}: its main runs a scheduled job but no Schedule event starts it", fn)
         for event_id, event in (props.get("Events") or {}).items():
+            if event.get("Type") == "Schedule" and scheduled:
+                rate = event.get("Properties", {}).get("Schedule")
+                if not (isinstance(rate, str) and rate.startswith(("rate(", "cron("))):
+                    c.error(f"{logical_id}.{event_id}: Schedule must be a rate(...) or cron(...) expression", event)
+                continue
             if event.get("Type") != "HttpApi":
                 c.error(f"{logical_id}.{event_id}: only HttpApi events are expected", event)
                 continue

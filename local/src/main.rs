@@ -26,6 +26,7 @@ async fn main() -> anyhow::Result<()> {
         .seed_global_categories(&shared::domain::time::now_local_date_time())
         .await
         .context("seeding categories")?;
+    spawn_recurring_job(state.store.clone());
     let port: u16 = std::env::var("PORT")
         .ok()
         .and_then(|p| p.parse().ok())
@@ -43,4 +44,25 @@ async fn main() -> anyhow::Result<()> {
         })
         .await?;
     Ok(())
+}
+
+/// Runs the recurring job (what the hourly schedule runs in AWS) every
+/// `RECURRING_JOB_SECONDS` (default 60), so due occurrences appear within a minute.
+fn spawn_recurring_job(store: shared::store::Store) {
+    let every = std::env::var("RECURRING_JOB_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(60)
+        .max(1);
+    let every = std::time::Duration::from_secs(every);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            let deadline = recurring_fn::deadline_within(every);
+            if let Err(error) = recurring_fn::run_job(store.clone(), deadline).await {
+                tracing::warn!(%error, "recurring job failed; retrying at the next tick");
+            }
+        }
+    });
 }

@@ -28,6 +28,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("sync", sync_fn::api()),
         ("insights", insights_fn::api()),
         ("imports", imports_fn::api()),
+        ("recurring", recurring_fn::api()),
     ]
 }
 
@@ -55,6 +56,7 @@ points to the next page.",
         (name = "sync", description = "The change feed for offline clients"),
         (name = "insights", description = "Monthly totals per category and budgets"),
         (name = "imports", description = "CSV import (dry run, per-row errors, dedupe by import id) and export of everything"),
+        (name = "recurring", description = "Recurring transactions (RFC 5545 rules), their occurrences, and the balance forecast"),
     ),
     components(
         schemas(Problem, FieldError),

@@ -119,3 +119,43 @@ async fn ensure_global_categories(store: &Store) -> bool {
         }
     }
 }
+
+/// Runs a function that serves HTTP and also a scheduled event (EventBridge, `source`
+/// `aws.events`): the event runs `job` with the invocation's deadline, everything else
+/// goes to the router as [`run`] would send it.
+pub async fn run_with_schedule<J, F, R, E>(
+    router: axum::Router,
+    job: J,
+) -> Result<(), lambda_http::Error>
+where
+    J: Fn(std::time::Instant) -> F + Clone + Send + 'static,
+    F: std::future::Future<Output = Result<R, E>> + Send,
+    R: serde::Serialize,
+    E: std::fmt::Display,
+{
+    use lambda_http::request::LambdaRequest;
+    use lambda_http::{Adapter, LambdaEvent, Service};
+    use serde_json::Value;
+
+    let adapter = Adapter::from(crate::http::with_fallback(router));
+    let handler = lambda_http::service_fn(move |event: LambdaEvent<Value>| {
+        let (mut adapter, job) = (adapter.clone(), job.clone());
+        async move {
+            let LambdaEvent { payload, context } = event;
+            if payload.get("source").and_then(Value::as_str) == Some("aws.events") {
+                let left = context
+                    .deadline()
+                    .duration_since(std::time::SystemTime::now())
+                    .unwrap_or_default();
+                let deadline = std::time::Instant::now()
+                    + left.saturating_sub(std::time::Duration::from_secs(2));
+                let report = job(deadline).await.map_err(|e| e.to_string())?;
+                return Ok::<Value, lambda_http::Error>(serde_json::to_value(report)?);
+            }
+            let request: LambdaRequest = serde_json::from_value(payload)?;
+            let response = adapter.call(LambdaEvent::new(request, context)).await?;
+            Ok(serde_json::to_value(response)?)
+        }
+    });
+    lambda_http::lambda_runtime::run(handler).await
+}

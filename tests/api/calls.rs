@@ -64,3 +64,47 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
     // Never a Scan anywhere.
     assert!(!app.state.store.calls().snapshot().contains_key("Scan"));
 }
+
+#[tokio::test]
+async fn the_recurring_job_finds_due_schedules_with_one_index_query_per_shard() {
+    let (app, user) = spawn_app_and_user().await;
+    let today = time::OffsetDateTime::now_utc().date();
+    let body = json!({"amount": "5.00", "categoryId": 4, "start": today.to_string(),
+                      "rrule": "FREQ=DAILY"});
+    let create = calls_of(&app, app.post(&user, "/api/recurring", &body)).await;
+    // The references (as a transaction reads them), the count of schedules, the put.
+    assert_eq!(
+        create,
+        ops(&[("BatchGetItem", 1), ("PutItem", 1), ("Query", 1)])
+    );
+    let list = calls_of(&app, app.get(&user, "/api/recurring")).await;
+    assert_eq!(list, ops(&[("Query", 1)]));
+
+    let before = app.state.store.calls().snapshot();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let report = shared::app::recurring::run_due(&app.state.store, today, deadline)
+        .await
+        .unwrap();
+    assert_eq!(report.created, 1);
+    let after = app.state.store.calls().snapshot();
+    let job: BTreeMap<String, u64> = after
+        .into_iter()
+        .filter_map(|(op, n)| {
+            let d = n - before.get(&op).copied().unwrap_or(0);
+            (d > 0).then_some((op, d))
+        })
+        .collect();
+    // One Query of the due-date index per shard (no Scan), then per due schedule: its
+    // item, the references and one TransactWriteItems per occurrence.
+    let shards = shared::store::keys::SHARDS;
+    assert_eq!(
+        job,
+        ops(&[
+            ("BatchGetItem", 1),
+            ("GetItem", 1),
+            ("Query", shards),
+            ("TransactWriteItems", 1)
+        ])
+    );
+    assert!(!app.state.store.calls().snapshot().contains_key("Scan"));
+}

@@ -12,6 +12,7 @@ mod insights;
 mod integrity;
 mod lambda;
 mod matrix;
+mod recurring;
 mod resources;
 mod security;
 mod shards;

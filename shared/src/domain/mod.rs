@@ -7,6 +7,7 @@ pub mod label;
 pub mod money;
 pub mod month;
 pub mod password;
+pub mod recurring;
 pub mod role;
 pub mod text;
 pub mod time;

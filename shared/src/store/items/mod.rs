@@ -17,7 +17,7 @@ use crate::domain::{CategoryType, Currency};
 
 /// The attributes every entity's item carries last: its version and when it was created
 /// and last updated.
-fn stamps(
+pub(crate) fn stamps(
     version: u64,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -30,12 +30,12 @@ fn stamps(
 }
 
 /// The version of an item written before versions existed is 1.
-fn get_version(item: &Item) -> u64 {
+pub(crate) fn get_version(item: &Item) -> u64 {
     get_opt_u64(item, "version").unwrap_or(1)
 }
 
 /// When the item was created and last updated.
-fn get_times(item: &Item) -> anyhow::Result<(Timestamp, Timestamp)> {
+pub(crate) fn get_times(item: &Item) -> anyhow::Result<(Timestamp, Timestamp)> {
     Ok((
         get_timestamp(item, "createdAt")?,
         get_timestamp(item, "updatedAt")?,
@@ -43,19 +43,19 @@ fn get_times(item: &Item) -> anyhow::Result<(Timestamp, Timestamp)> {
 }
 
 /// The user whose partition (`PK = USER#<id>`) holds the item, `what` naming the item.
-fn get_owner(item: &Item, what: &str) -> anyhow::Result<u64> {
+pub(crate) fn get_owner(item: &Item, what: &str) -> anyhow::Result<u64> {
     get_s(item, "PK")?
         .strip_prefix("USER#")
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| anyhow::anyhow!("{what} item has a malformed PK"))
 }
 
-fn get_currency(item: &Item) -> anyhow::Result<Currency> {
+pub(crate) fn get_currency(item: &Item) -> anyhow::Result<Currency> {
     let code = get_s(item, "currencyCode")?;
     Currency::from_code(code).ok_or_else(|| anyhow::anyhow!("unknown stored currency {code}"))
 }
 
-fn get_category_type(item: &Item) -> anyhow::Result<CategoryType> {
+pub(crate) fn get_category_type(item: &Item) -> anyhow::Result<CategoryType> {
     let kind = get_s(item, "categoryType")?;
     CategoryType::parse(kind).ok_or_else(|| anyhow::anyhow!("unknown category type {kind}"))
 }

@@ -36,15 +36,27 @@ impl Store {
         head: Option<u64>,
         now: &str,
     ) -> StoreResult<()> {
+        let idem = |tx: &mut TxItems<'_>| {
+            idempotency.map_or(Ok(()), |k| put_idempotency(tx, txn, k, "create", None))
+        };
+        self.insert_transaction_with(txn, head, now, idem).await
+    }
+
+    /// A new transaction as above, with what `also` adds to its `TransactWriteItems`.
+    pub async fn insert_transaction_with(
+        &self,
+        txn: &Transaction,
+        head: Option<u64>,
+        now: &str,
+        also: impl FnOnce(&mut TxItems<'_>) -> anyhow::Result<()>,
+    ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         known_head(&mut tx, txn.user_id, head);
         put_new(&mut tx, txn)?;
         let mut deltas = Deltas::default();
         deltas.add(txn, 1);
         deltas.emit(&mut tx, now)?;
-        if let Some(key) = idempotency {
-            put_idempotency(&mut tx, txn, key, "create", None)?;
-        }
+        also(&mut tx)?;
         self.transact(tx).await
     }
 

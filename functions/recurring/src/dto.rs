@@ -1,0 +1,304 @@
+//! Request and response bodies of the recurring endpoints. Parsing here is shape only;
+//! the rules of the transaction part are `TransactionDraft`'s, of the calendar the
+//! service's.
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+
+use shared::app::recurring::RecurringDraft;
+use shared::app::transactions::{check_amount, check_tags, TransactionDraft, MAX_TAGS};
+use shared::domain::ids::MAX_SAFE_ID;
+use shared::domain::recurring::{Exception, Next, Planned, Recurring};
+use shared::domain::time::{format_date, parse_date};
+use shared::domain::{CategoryType, Currency};
+use shared::http::money::MoneyDto;
+use shared::http::{decimal, ApiError, FieldError};
+
+/// Body of create and update (PUT replaces every field).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = RecurringInput)]
+pub struct RecurringRequest {
+    /// A positive amount (JSON number or string), in the wallet's currency.
+    #[schema(schema_with = shared::http::docs::amount_input)]
+    pub amount: Value,
+    /// A category visible to the caller; its type gives the direction.
+    #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
+    pub category_id: Value,
+    #[serde(default)]
+    #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
+    pub provider_id: Option<Value>,
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<u64>>, max_items = 20)]
+    pub tag_ids: Option<Vec<Value>>,
+    #[serde(default)]
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+    /// The earliest date (`YYYY-MM-DD`, 1900 to 2200): an occurrence only when the rule
+    /// produces it.
+    #[schema(format = Date, example = "2026-01-31", min_length = 10, max_length = 10)]
+    pub start: String,
+    /// An RFC 5545 `RRULE` value with RFC 7529 `SKIP`.
+    #[schema(
+        example = "FREQ=MONTHLY;BYMONTHDAY=-1",
+        min_length = 1,
+        max_length = 500
+    )]
+    pub rrule: String,
+    /// Where an occurrence on a Saturday or Sunday lands: `keep` (default), `before`
+    /// (Friday), `after` (Monday).
+    #[serde(default)]
+    #[schema(value_type = Option<String>, pattern = "^(keep|before|after)$", max_length = 6)]
+    pub weekend: Option<String>,
+    /// On create: also create the occurrences before today (from `start`).
+    #[serde(default)]
+    pub backfill: Option<bool>,
+}
+
+/// A positive id below 2^53.
+fn parse_id(value: &Value) -> Result<u64, String> {
+    let id = decimal::from_json(value, false)
+        .filter(|d| d.fract().is_zero())
+        .and_then(|d| u64::try_from(d.trunc()).ok());
+    match id {
+        Some(id) if (1..=MAX_SAFE_ID).contains(&id) => Ok(id),
+        _ => Err("must be a positive integer id".into()),
+    }
+}
+
+fn parse_amount(value: &Value) -> Result<Decimal, String> {
+    check_amount(decimal::from_json(value, false).ok_or("must be a decimal number")?)
+}
+
+impl TryFrom<RecurringRequest> for RecurringDraft {
+    type Error = ApiError;
+
+    fn try_from(r: RecurringRequest) -> Result<Self, ApiError> {
+        let mut errors = Vec::new();
+        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
+        let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
+        let category_id = parse_id(&r.category_id)
+            .map_err(|e| keep("categoryId", e))
+            .ok();
+        let start = parse_date(&r.start).map_err(|e| keep("start", e)).ok();
+        let provider_id = match &r.provider_id {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => parse_id(v)
+                .map(Some)
+                .map_err(|e| keep("providerId", e))
+                .ok(),
+        };
+        let tags = r.tag_ids.unwrap_or_default();
+        let tag_ids = if tags.len() > MAX_TAGS {
+            keep("tagIds", format!("must hold at most {MAX_TAGS} tags"));
+            None
+        } else {
+            let parsed: Result<Vec<u64>, String> = tags.iter().map(parse_id).collect();
+            parsed
+                .and_then(check_tags)
+                .map_err(|e| keep("tagIds", e))
+                .ok()
+        };
+        if r.rrule.len() > 500 {
+            keep("rrule", "must be at most 500 characters".into());
+        }
+        let (Some(amount), Some(category_id), Some(date), Some(provider_id), Some(tag_ids)) =
+            (amount, category_id, start, provider_id, tag_ids)
+        else {
+            return Err(ApiError::validation(errors));
+        };
+        if !errors.is_empty() {
+            return Err(ApiError::validation(errors));
+        }
+        let mut transaction = TransactionDraft {
+            amount,
+            currency: None,
+            category_id,
+            date,
+            note: r.note,
+            provider_id,
+            tag_ids,
+        };
+        let broken = transaction.check();
+        if !broken.is_empty() {
+            let errors = broken.into_iter().map(FieldError::from).map(|mut e| {
+                if e.field == "date" {
+                    e.field = "start".into();
+                }
+                e
+            });
+            return Err(ApiError::validation(errors.collect()));
+        }
+        Ok(RecurringDraft {
+            transaction,
+            rrule: r.rrule,
+            weekend: r.weekend,
+            backfill: r.backfill.unwrap_or(false),
+        })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Recurring)]
+pub struct RecurringResponse {
+    pub id: u64,
+    pub amount: MoneyDto,
+    pub category_id: u64,
+    /// DEBIT subtracts from the balance, CREDIT adds: the category's type.
+    pub category_type: CategoryType,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+    pub note: Option<String>,
+    #[schema(format = Date, example = "2026-01-31")]
+    pub start: String,
+    #[schema(example = "FREQ=MONTHLY;BYMONTHDAY=-1")]
+    pub rrule: String,
+    #[schema(example = "keep")]
+    pub weekend: String,
+    pub backfill: bool,
+    /// The date of the next occurrence still to be created, if any.
+    #[schema(format = Date, example = "2026-02-28")]
+    pub next_date: Option<String>,
+    #[schema(example = "2026-11-22T10:00:00")]
+    pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
+    pub updated_at: String,
+}
+
+impl From<&Recurring> for RecurringResponse {
+    fn from(r: &Recurring) -> Self {
+        let next_date = match r.next().1 {
+            Next::Occurrence { date, .. } => Some(format_date(date)),
+            _ => None,
+        };
+        Self {
+            id: r.id,
+            amount: r.amount.into(),
+            category_id: r.category_id,
+            category_type: r.category_type,
+            provider_id: r.provider_id,
+            tag_ids: r.tag_ids.clone(),
+            note: r.note.clone(),
+            start: format_date(r.schedule.start),
+            rrule: r.rrule.clone(),
+            weekend: r.schedule.weekend.as_str().into(),
+            backfill: r.backfill,
+            next_date,
+            created_at: r.created_at.to_string(),
+            updated_at: r.updated_at.to_string(),
+        }
+    }
+}
+
+/// One occurrence.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Occurrence)]
+pub struct OccurrenceResponse {
+    /// Its date, after the weekend move and any change.
+    #[schema(format = Date, example = "2026-02-27")]
+    pub date: String,
+    /// The rule's date: the key to change this occurrence with.
+    #[schema(format = Date, example = "2026-02-28")]
+    pub nominal_date: String,
+    pub amount: MoneyDto,
+    #[schema(pattern = "^(scheduled|created|skipped)$", example = "scheduled")]
+    pub status: String,
+    /// The transaction it became, once created.
+    pub transaction_id: Option<u64>,
+}
+
+impl OccurrenceResponse {
+    pub fn new(p: &Planned, currency: Currency) -> Self {
+        Self {
+            date: format_date(p.date),
+            nominal_date: format_date(p.nominal),
+            amount: MoneyDto::total(p.amount, currency),
+            status: p.status.as_str().into(),
+            transaction_id: p.transaction_id,
+        }
+    }
+}
+
+/// `{"skip": true}`, or another `date` and/or `amount` for one occurrence.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = OccurrenceChange)]
+pub struct OccurrenceRequest {
+    #[serde(default)]
+    pub skip: Option<bool>,
+    /// `YYYY-MM-DD`, within 31 days of the occurrence's nominal date.
+    #[serde(default)]
+    #[schema(format = Date, min_length = 10, max_length = 10)]
+    pub date: Option<String>,
+    #[serde(default)]
+    #[schema(schema_with = shared::http::docs::amount_input)]
+    pub amount: Option<Value>,
+}
+
+impl TryFrom<OccurrenceRequest> for Exception {
+    type Error = ApiError;
+
+    fn try_from(r: OccurrenceRequest) -> Result<Self, ApiError> {
+        let bad = |field: &str, e: String| ApiError::validation(vec![FieldError::new(field, e)]);
+        match (r.skip, r.date, r.amount) {
+            (Some(true), None, None) => Ok(Exception::Skip),
+            (Some(true), _, _) => Err(bad("skip", "comes without date or amount".into())),
+            (_, None, None) => Err(bad(
+                "date",
+                "give {\"skip\": true}, a date or an amount".into(),
+            )),
+            (_, date, amount) => Ok(Exception::Change {
+                date: date
+                    .map(|d| parse_date(&d))
+                    .transpose()
+                    .map_err(|e| bad("date", e))?,
+                amount: amount
+                    .map(|a| parse_amount(&a))
+                    .transpose()
+                    .map_err(|e| bad("amount", e))?,
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page size, 1 to 200 (default 50).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Opaque cursor from the previous page's `Link` header.
+    #[param(max_length = 512)]
+    pub cursor: Option<String>,
+}
+
+impl ListQuery {
+    pub fn limit(&self) -> Result<i32, ApiError> {
+        match self.limit.as_deref().map(str::parse::<i32>) {
+            None => Ok(50),
+            Some(Ok(n)) if (1..=200).contains(&n) => Ok(n),
+            Some(_) => Err(ApiError::validation(vec![FieldError::new(
+                "limit",
+                "must be an integer from 1 to 200",
+            )])),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct WindowQuery {
+    /// First date included (`YYYY-MM-DD`; default today).
+    #[param(format = Date, value_type = Option<String>, max_length = 10)]
+    pub from: Option<String>,
+    /// Last date included (`YYYY-MM-DD`; default a year after `from`; at most two years
+    /// after it).
+    #[param(format = Date, value_type = Option<String>, max_length = 10)]
+    pub to: Option<String>,
+}

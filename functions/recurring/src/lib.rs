@@ -1,0 +1,251 @@
+//! Recurring transactions (`/api/recurring`): schedules with RFC 5545 rules, their
+//! occurrences and per-occurrence changes, the balance forecast (`/api/forecast`), and
+//! the job that creates due occurrences exactly once (run hourly by a scheduled event in
+//! AWS, every `RECURRING_JOB_SECONDS` by the local server).
+
+pub mod dto;
+mod forecast;
+
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Router;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use dto::{
+    ListQuery, OccurrenceRequest, OccurrenceResponse, RecurringRequest, RecurringResponse,
+    WindowQuery,
+};
+use shared::app::recurring::{self as service, JobReport, RecurringDraft};
+use shared::domain::recurring::{Exception, Recurring};
+use shared::domain::time::parse_date;
+use shared::http::auth::Caller;
+use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::respond::{Created, Page, Versioned};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+use shared::store::Store;
+
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    let routes = OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
+        .routes(routes!(occurrences))
+        .routes(routes!(change_occurrence, restore_occurrence))
+        .routes(routes!(forecast::forecast));
+    docs::protected("recurring", routes)
+}
+
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+/// One run of the job: every due occurrence up to today (UTC), until `deadline`.
+pub async fn run_job(store: Store, deadline: Instant) -> Result<JobReport, ApiError> {
+    let report = service::run_due(&store, service::today(), deadline).await?;
+    tracing::info!(?report, "recurring job");
+    Ok(report)
+}
+
+/// The job's deadline when it has `budget` left, with a margin to finish the last write.
+pub fn deadline_within(budget: Duration) -> Instant {
+    Instant::now() + budget.saturating_sub(Duration::from_secs(2))
+}
+
+fn versioned(r: &Recurring) -> Versioned<RecurringResponse> {
+    Versioned::new(r.version, RecurringResponse::from(r))
+}
+
+/// Creates a recurring transaction (at most 100 per user). Its due occurrences become
+/// transactions through the job, within a minute locally and an hour in AWS.
+#[utoipa::path(
+    post,
+    path = "/api/recurring",
+    request_body = RecurringRequest,
+    responses(
+        (status = 201, description = "Created", body = RecurringResponse, headers(
+            ("Location" = String, description = "URL of the new schedule"),
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::CreateErrors,
+    )
+)]
+async fn create(me: Caller, Json(body): Json<RecurringRequest>) -> ApiResult<Response> {
+    let draft = RecurringDraft::try_from(body)?;
+    let r = service::create(me.store(), me.id, draft).await?;
+    let location = format!("/api/recurring/{}", r.id);
+    let body = Created::at(location, RecurringResponse::from(&r)).versioned(r.version);
+    Ok(axum::response::IntoResponse::into_response(body))
+}
+
+/// The caller's recurring transactions, oldest first, one page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/recurring",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page", body = Vec<RecurringResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
+    )
+)]
+async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<RecurringResponse>> {
+    let limit = query.limit()?;
+    let cursors = me.state.tokens.cursors();
+    let after = match &query.cursor {
+        None => None,
+        Some(c) => Some(
+            cursors
+                .open("recurring", me.id, c)
+                .and_then(|p| p.parse::<u64>().ok())
+                .ok_or_else(|| ApiError::from(shared::app::transactions::invalid_cursor()))?,
+        ),
+    };
+    let (items, next) = service::list(me.store(), me.id, limit, after).await?;
+    let next = next.map(|id| {
+        let cursor = cursors.seal("recurring", me.id, &id.to_string());
+        // Sealed cursors are URL-safe base64.
+        format!("/api/recurring?limit={limit}&cursor={cursor}")
+    });
+    let items = items.iter().map(RecurringResponse::from).collect();
+    Ok(Page { items, next })
+}
+
+/// One of the caller's recurring transactions; someone else's is 404.
+#[utoipa::path(
+    get,
+    path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The schedule", body = RecurringResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    )
+)]
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RecurringResponse>> {
+    Ok(versioned(&service::get(me.store(), me.id, id).await?))
+}
+
+/// Replaces every field of a schedule. Occurrences already created stay as they are.
+#[utoipa::path(
+    put,
+    path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    request_body = RecurringRequest,
+    responses(
+        (status = 200, description = "Updated", body = RecurringResponse, headers(("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+    )
+)]
+async fn update(
+    me: Caller,
+    Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
+    Json(body): Json<RecurringRequest>,
+) -> ApiResult<Versioned<RecurringResponse>> {
+    let draft = RecurringDraft::try_from(body)?;
+    let r = service::update(me.store(), me.id, id, draft, expected).await?;
+    Ok(versioned(&r))
+}
+
+/// Deletes a schedule. The transactions it created stay.
+#[utoipa::path(
+    delete,
+    path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    responses(
+        (status = 204, description = "Deleted"),
+        docs::VersionedDeleteErrors,
+    )
+)]
+async fn remove(
+    me: Caller,
+    Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
+) -> ApiResult<StatusCode> {
+    service::delete(me.store(), me.id, id, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The schedule's occurrences dated from `from` to `to` (inclusive, at most two years
+/// apart), in date order: scheduled, created (with the transaction) or skipped.
+#[utoipa::path(
+    get,
+    path = "/api/recurring/{id}/occurrences",
+    params(("id" = inline(docs::Id), Path), WindowQuery),
+    responses(
+        (status = 200, description = "The occurrences", body = Vec<OccurrenceResponse>),
+        docs::ReadErrors,
+    )
+)]
+async fn occurrences(
+    me: Caller,
+    Path(id): Path<u64>,
+    Query(query): Query<WindowQuery>,
+) -> ApiResult<Json<Vec<OccurrenceResponse>>> {
+    let (from, to) = service::parse_window(query.from.as_deref(), query.to.as_deref())?;
+    let r = service::get(me.store(), me.id, id).await?;
+    let currency = r.amount.currency();
+    let items = r.occurrences(from, to);
+    Ok(Json(
+        items
+            .iter()
+            .map(|p| OccurrenceResponse::new(p, currency))
+            .collect(),
+    ))
+}
+
+/// The path's nominal date of an occurrence.
+fn nominal(date: &str) -> Result<time::Date, ApiError> {
+    parse_date(date).map_err(|_| ApiError::NotFound("occurrence not found".into()))
+}
+
+/// Skips one occurrence (`{"skip": true}`) or gives it another date (within 31 days)
+/// and/or amount; `{date}` is its nominal date. Created occurrences cannot change (409).
+#[utoipa::path(
+    put,
+    path = "/api/recurring/{id}/occurrences/{date}",
+    params(("id" = inline(docs::Id), Path), ("date" = String, Path, format = Date, description = "The occurrence's nominal date"), docs::IfMatch),
+    request_body = OccurrenceRequest,
+    responses(
+        (status = 200, description = "The occurrence as now planned", body = OccurrenceResponse, headers(("ETag" = String, description = "The schedule's new version"))),
+        docs::VersionedUpdateErrors,
+    )
+)]
+async fn change_occurrence(
+    me: Caller,
+    Path((id, date)): Path<(u64, String)>,
+    IfMatchHeader(expected): IfMatchHeader,
+    Json(body): Json<OccurrenceRequest>,
+) -> ApiResult<Versioned<OccurrenceResponse>> {
+    let nominal = nominal(&date)?;
+    let change = Exception::try_from(body)?;
+    let store = me.store();
+    let (planned, version) =
+        service::change_occurrence(store, me.id, id, nominal, change, expected).await?;
+    let currency = service::get(store, me.id, id).await?.amount.currency();
+    Ok(Versioned::new(
+        version,
+        OccurrenceResponse::new(&planned, currency),
+    ))
+}
+
+/// Restores an occurrence to what the rule says.
+#[utoipa::path(
+    delete,
+    path = "/api/recurring/{id}/occurrences/{date}",
+    params(("id" = inline(docs::Id), Path), ("date" = String, Path, format = Date, description = "The occurrence's nominal date"), docs::IfMatch),
+    responses(
+        (status = 204, description = "Restored"),
+        docs::VersionedDeleteErrors,
+    )
+)]
+async fn restore_occurrence(
+    me: Caller,
+    Path((id, date)): Path<(u64, String)>,
+    IfMatchHeader(expected): IfMatchHeader,
+) -> ApiResult<StatusCode> {
+    let nominal = nominal(&date)?;
+    service::restore_occurrence(me.store(), me.id, id, nominal, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,168 @@
+//! The job that turns due occurrences into transactions, exactly once however often and
+//! however concurrently it runs: each occurrence is written with an id derived from
+//! (schedule, nominal date), in one `TransactWriteItems` with the schedule's progress,
+//! conditional on the schedule still being the version read. A run that loses a race
+//! reads the schedule again and finds the occurrence done.
+
+use std::time::Instant;
+
+use time::Date;
+
+use super::super::transactions::{build_record, Stamp, TransactionDraft};
+use super::super::{AppError, AppResult};
+use crate::domain::recurring::{Next, Recurring};
+use crate::domain::time::Timestamp;
+use crate::store::keys::SHARDS;
+use crate::store::transactions::RefKeys;
+use crate::store::{ConflictKind, Store, StoreError};
+
+/// What one run did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct JobReport {
+    /// Schedules the due-date index named.
+    pub schedules: usize,
+    /// Transactions created.
+    pub created: usize,
+    /// Schedules that failed (logged; the next run tries again).
+    pub failed: usize,
+    /// Whether every due schedule was seen before the deadline.
+    pub finished: bool,
+}
+
+/// Races lost on one schedule without progress before leaving it to the next run.
+const CONFLICTS: usize = 5;
+
+/// Creates every occurrence due on or before `today` of every schedule the due-date
+/// index names (one `Query` page at a time per shard), until `deadline`; what is left
+/// stays due for the next run.
+pub async fn run_due(store: &Store, today: Date, deadline: Instant) -> AppResult<JobReport> {
+    let mut report = JobReport::default();
+    for shard in 0..SHARDS {
+        let mut start = None;
+        loop {
+            if Instant::now() >= deadline {
+                return Ok(report);
+            }
+            let (keys, next) = store.due_recurring(shard, today, start).await?;
+            for (user_id, id) in keys {
+                if Instant::now() >= deadline {
+                    return Ok(report);
+                }
+                report.schedules += 1;
+                match catch_up(store, user_id, id, today, deadline).await {
+                    Ok(n) => report.created += n,
+                    // One schedule's trouble (a deleted category) never stops the others.
+                    Err(error) => {
+                        report.failed += 1;
+                        tracing::warn!(user_id, id, ?error, "recurring: occurrence not created");
+                    }
+                }
+            }
+            match next {
+                Some(key) => start = Some(key),
+                None => break,
+            }
+        }
+    }
+    report.finished = true;
+    Ok(report)
+}
+
+/// Creates the due occurrences of one schedule in date order; answers how many.
+async fn catch_up(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    today: Date,
+    deadline: Instant,
+) -> AppResult<usize> {
+    let (mut created, mut conflicts) = (0, 0);
+    let Some(mut r) = store.get_recurring(user_id, id).await? else {
+        return Ok(0);
+    };
+    while Instant::now() < deadline {
+        let (passed, next) = r.next();
+        let mut after = r.clone();
+        after.version += 1;
+        match next {
+            Next::Occurrence {
+                nominal,
+                date,
+                amount,
+            } if date <= today => {
+                after.done = Some(nominal);
+                match create_occurrence(store, &r, &after, nominal, date, amount).await {
+                    Ok(()) => {
+                        created += 1;
+                        r = after;
+                    }
+                    Err(AppError::Store(StoreError::Conflict(
+                        ConflictKind::Changed | ConflictKind::IdTaken,
+                    ))) if conflicts < CONFLICTS => {
+                        // Another run (or an edit) got there first: read what it left.
+                        // Only a race without progress counts against the budget.
+                        let Some(fresh) = store.get_recurring(user_id, id).await? else {
+                            return Ok(created);
+                        };
+                        conflicts += usize::from(fresh.version == r.version);
+                        r = fresh;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            _ => {
+                // Nothing due: keep the skipped ones passed, so the index key is current.
+                if passed.is_some() {
+                    after.done = passed;
+                    match store.put_recurring(&after, Some(r.version)).await {
+                        Ok(()) | Err(StoreError::Conflict(_)) => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                return Ok(created);
+            }
+        }
+    }
+    Ok(created)
+}
+
+/// Writes the occurrence at `nominal` as a transaction through the transaction's own
+/// constructor, with the schedule moved to `after` in the same write.
+async fn create_occurrence(
+    store: &Store,
+    r: &Recurring,
+    after: &Recurring,
+    nominal: Date,
+    date: Date,
+    amount: rust_decimal::Decimal,
+) -> AppResult<()> {
+    let draft = TransactionDraft {
+        amount,
+        currency: None,
+        category_id: r.category_id,
+        date,
+        note: r.note.clone(),
+        provider_id: r.provider_id,
+        tag_ids: r.tag_ids.clone(),
+    };
+    let keys = RefKeys {
+        category_id: Some(r.category_id),
+        provider_id: r.provider_id,
+        tag_ids: &r.tag_ids,
+        ..Default::default()
+    };
+    let refs = store.fetch_refs(r.user_id, keys).await?;
+    let now = Timestamp::now();
+    let stamp = Stamp {
+        id: r.transaction_id(nominal),
+        version: 1,
+        created_at: None,
+        now,
+    };
+    let txn = build_record(r.user_id, draft, &refs, stamp)?;
+    let head = Some(refs.feed_head);
+    store
+        .insert_occurrence(&txn, after, r.version, head, &now.to_string())
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Recurring transactions: schedules checked by the transaction's own constructor
+//! ([`build_record`]) plus their calendar, at most [`MAX_SCHEDULES`] per user, versioned
+//! like every resource. Their occurrences (`occurrences`), the job that creates the due
+//! ones exactly once (`job`) and the balance forecast (`forecast`) are beside this.
+
+mod forecast;
+mod job;
+mod occurrences;
+
+pub use forecast::{forecast, Forecast, ForecastPoint};
+pub use job::{run_due, JobReport};
+pub use occurrences::{change_occurrence, parse_window, restore_occurrence};
+
+use recurrence::{RRule, Schedule, Weekend};
+use time::Date;
+
+use super::transactions::{build_record, Stamp, TransactionDraft};
+use super::{check_version, AppError, AppResult, IfMatch};
+use crate::domain::recurring::{Recurring, MAX_SCHEDULES};
+use crate::domain::time::Timestamp;
+use crate::domain::Violation;
+use crate::store::transactions::RefKeys;
+use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+
+/// A schedule as a client describes it: the transaction's fields (its `date` is `start`)
+/// and the calendar, not yet checked.
+#[derive(Debug, Clone)]
+pub struct RecurringDraft {
+    pub transaction: TransactionDraft,
+    pub rrule: String,
+    pub weekend: Option<String>,
+    pub backfill: bool,
+}
+
+/// Today in UTC: what is due is due on or before it.
+pub fn today() -> Date {
+    time::OffsetDateTime::now_utc().date()
+}
+
+/// The calendar of a draft, every broken part named.
+fn calendar(draft: &RecurringDraft, errors: &mut Vec<Violation>) -> Option<Schedule> {
+    let rule = draft
+        .rrule
+        .parse::<RRule>()
+        .map_err(|e| {
+            errors.push(Violation::new(
+                "rrule",
+                format!("{}: {}", e.part, e.message),
+            ))
+        })
+        .ok();
+    let weekend = match &draft.weekend {
+        None => Some(Weekend::Keep),
+        Some(w) => w
+            .parse::<Weekend>()
+            .map_err(|e| errors.push(Violation::new("weekend", e.message)))
+            .ok(),
+    };
+    let start = draft.transaction.date;
+    if !(recurrence::MIN_DATE..=recurrence::MAX_DATE).contains(&start) {
+        errors.push(Violation::new(
+            "start",
+            "must lie between 1900-01-01 and 2200-12-31",
+        ));
+    }
+    Some(Schedule::new(start, rule?, weekend?))
+}
+
+/// Checks a draft with the transaction's constructor and builds the schedule over
+/// `base` (the stored one on an update: its progress and exceptions are kept).
+async fn build(
+    store: &Store,
+    user_id: u64,
+    draft: RecurringDraft,
+    base: Option<&Recurring>,
+) -> AppResult<Recurring> {
+    let mut errors = Vec::new();
+    let schedule = calendar(&draft, &mut errors);
+    let t = &draft.transaction;
+    let keys = RefKeys {
+        category_id: Some(t.category_id),
+        provider_id: t.provider_id,
+        tag_ids: &t.tag_ids,
+        ..Default::default()
+    };
+    let refs = store.fetch_refs(user_id, keys).await?;
+    let now = Timestamp::now();
+    let stamp = Stamp {
+        id: 0,
+        version: base.map_or(1, |b| b.version + 1),
+        created_at: base.map(|b| b.created_at),
+        now,
+    };
+    let record = match build_record(user_id, draft.transaction.clone(), &refs, stamp) {
+        Ok(record) => Some(record),
+        Err(AppError::Invalid(v)) => {
+            errors.extend(v);
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let (Some(schedule), Some(r), true) = (schedule, record, errors.is_empty()) else {
+        return Err(AppError::Invalid(errors));
+    };
+    let today = today();
+    let not_before = match (base, draft.backfill) {
+        (Some(b), _) => b.not_before,
+        (None, true) => schedule.start,
+        (None, false) => schedule.start.max(today),
+    };
+    Ok(Recurring {
+        user_id,
+        id: base.map_or(0, |b| b.id),
+        amount: r.amount,
+        category_id: r.category_id,
+        category_type: r.category_type,
+        category_global: r.category_global,
+        provider_id: r.provider_id,
+        tag_ids: r.tag_ids,
+        note: r.note,
+        schedule,
+        rrule: draft.rrule.trim().to_owned(),
+        backfill: draft.backfill,
+        not_before,
+        done: base.and_then(|b| b.done),
+        exceptions: base.map(|b| b.exceptions.clone()).unwrap_or_default(),
+        version: r.version,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+    })
+}
+
+/// Creates a schedule; its due occurrences are created by the job.
+pub async fn create(store: &Store, user_id: u64, draft: RecurringDraft) -> AppResult<Recurring> {
+    let mut r = build(store, user_id, draft, None).await?;
+    if store.all_recurring(user_id).await?.len() >= MAX_SCHEDULES {
+        return Err(AppError::Conflict(format!(
+            "at most {MAX_SCHEDULES} recurring transactions per user"
+        )));
+    }
+    let written = with_fresh_id(|id| {
+        r.id = id;
+        let r = r.clone();
+        async move { store.put_recurring(&r, None).await.map(|()| r) }
+    })
+    .await?;
+    Ok(written)
+}
+
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Recurring> {
+    store
+        .get_recurring(user_id, id)
+        .await?
+        .ok_or_else(|| AppError::not_found("recurring transaction"))
+}
+
+/// One page of the user's schedules, oldest first.
+pub async fn list(
+    store: &Store,
+    user_id: u64,
+    limit: i32,
+    after: Option<u64>,
+) -> AppResult<(Vec<Recurring>, Option<u64>)> {
+    Ok(store.list_recurring(user_id, limit, after).await?)
+}
+
+/// Replaces a schedule's fields; occurrences already created stay as they are, and so
+/// do the exceptions (keyed by nominal dates the new rule may no longer have).
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    draft: RecurringDraft,
+    expected: Option<IfMatch>,
+) -> AppResult<Recurring> {
+    let old = get(store, user_id, id).await?;
+    let new = build(store, user_id, draft, Some(&old)).await?;
+    check_version(expected, old.version)?;
+    save(store, &new, old.version).await?;
+    Ok(new)
+}
+
+/// Writes `r` over the stored version `version`: `409` when it moved on meanwhile.
+pub(crate) async fn save(store: &Store, r: &Recurring, version: u64) -> AppResult<()> {
+    store
+        .put_recurring(r, Some(version))
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(ConflictKind::Changed) => {
+                AppError::Conflict("the recurring transaction changed meanwhile; retry".into())
+            }
+            e => AppError::Store(e),
+        })
+}
+
+/// Deletes a schedule; the transactions it created stay.
+pub async fn delete(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
+    let old = get(store, user_id, id).await?;
+    check_version(expected, old.version)?;
+    let keep = expected.map(|_| old.version);
+    store
+        .delete_recurring(user_id, id, keep)
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(_) if keep.is_some() => super::stale(),
+            StoreError::Conflict(_) => AppError::not_found("recurring transaction"),
+            e => AppError::Store(e),
+        })
+}

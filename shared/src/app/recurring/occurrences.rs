@@ -1,0 +1,128 @@
+//! One schedule's occurrences in a window, and the exceptions that change one of them
+//! (skip it, or give it another date or amount), keyed by its nominal date. Occurrences
+//! already created are the transactions' now: they cannot change here.
+
+use rust_decimal::Decimal;
+use time::{Date, Duration};
+
+use super::super::{AppError, AppResult, IfMatch};
+use super::{get, save, today};
+use crate::domain::recurring::{
+    Exception, Planned, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
+};
+use crate::domain::time::{parse_date, Timestamp};
+use crate::domain::Money;
+use crate::store::Store;
+
+/// `from` and `to` (inclusive; `from` defaults to today, `to` to a year after `from`),
+/// at most two years apart.
+pub fn parse_window(from: Option<&str>, to: Option<&str>) -> AppResult<(Date, Date)> {
+    let date = |field: &str, raw: &str| parse_date(raw).map_err(|e| AppError::invalid(field, e));
+    let from = from
+        .map(|f| date("from", f))
+        .transpose()?
+        .unwrap_or_else(today);
+    let to = match to {
+        Some(t) => date("to", t)?,
+        None => from.saturating_add(Duration::days(365)),
+    };
+    if to < from {
+        return Err(AppError::invalid("to", "must not be before from"));
+    }
+    if (to - from).whole_days() > MAX_WINDOW_DAYS {
+        return Err(AppError::invalid(
+            "to",
+            "must be at most two years after from",
+        ));
+    }
+    Ok((from, to))
+}
+
+/// Skips one occurrence (`None`) or gives it another date or amount; answers the
+/// occurrence as now planned.
+pub async fn change_occurrence(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    nominal: Date,
+    change: Exception,
+    expected: Option<IfMatch>,
+) -> AppResult<(Planned, u64)> {
+    let old = get(store, user_id, id).await?;
+    super::check_version(expected, old.version)?;
+    let occurrence = occurrence_at(&old, nominal)?;
+    if let Exception::Change { date, amount } = change {
+        let far = date.is_some_and(|d| (d - nominal).whole_days().abs() > MAX_MOVE_DAYS);
+        if far {
+            let message = format!("must be within {MAX_MOVE_DAYS} days of the occurrence");
+            return Err(AppError::invalid("date", message));
+        }
+        if let Some(a) = amount {
+            check_amount(a, old.amount)?;
+        }
+    }
+    let mut new = old.clone();
+    new.exceptions.insert(nominal, change);
+    if new.exceptions.len() > MAX_EXCEPTIONS {
+        let message = format!("at most {MAX_EXCEPTIONS} changed occurrences per schedule");
+        return Err(AppError::Conflict(message));
+    }
+    new.version += 1;
+    new.updated_at = Timestamp::now();
+    save(store, &new, old.version).await?;
+    let planned = new.plan(occurrence);
+    Ok((planned, new.version))
+}
+
+/// Removes the exception of one occurrence: it follows the rule again.
+pub async fn restore_occurrence(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    nominal: Date,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
+    let old = get(store, user_id, id).await?;
+    super::check_version(expected, old.version)?;
+    occurrence_at(&old, nominal)?;
+    let mut new = old.clone();
+    if new.exceptions.remove(&nominal).is_none() {
+        return Err(AppError::not_found("changed occurrence"));
+    }
+    new.version += 1;
+    new.updated_at = Timestamp::now();
+    save(store, &new, old.version).await
+}
+
+/// The not yet created occurrence whose nominal date is `nominal`.
+fn occurrence_at(
+    r: &crate::domain::recurring::Recurring,
+    nominal: Date,
+) -> AppResult<recurrence::Occurrence> {
+    let occurrence = r
+        .schedule
+        .by_nominal(nominal, nominal)
+        .into_iter()
+        .next()
+        .ok_or_else(not_found)?;
+    if r.done.is_some_and(|d| nominal <= d) {
+        return Err(AppError::Conflict(
+            "the occurrence was created already: change its transaction instead".into(),
+        ));
+    }
+    Ok(occurrence)
+}
+
+fn not_found() -> AppError {
+    AppError::not_found("occurrence")
+}
+
+/// An occurrence's amount: positive, in the schedule's currency and its precision.
+fn check_amount(amount: Decimal, like: Money) -> AppResult<()> {
+    if amount <= Decimal::ZERO {
+        return Err(AppError::invalid("amount", "must be greater than 0"));
+    }
+    Money::new(amount, like.currency())
+        .map(|_| ())
+        .map_err(|e| AppError::invalid("amount", e.to_string()))
+}

@@ -1,0 +1,331 @@
+//! A recurring transaction: a transaction's fields, a calendar ([`recurrence::Schedule`]),
+//! per-occurrence exceptions keyed by the nominal date, and how far creation has come.
+//! Pure: which occurrences exist, which are due, and which transaction id each one gets.
+
+use std::collections::BTreeMap;
+
+use recurrence::{Occurrence, Schedule};
+use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+use time::{Date, Duration};
+
+use super::ids::MAX_SAFE_ID;
+use super::time::Timestamp;
+use super::{CategoryType, Money};
+
+/// At most this many schedules per user.
+pub const MAX_SCHEDULES: usize = 100;
+/// At most this many exceptions per schedule (they live on its item).
+pub const MAX_EXCEPTIONS: usize = 200;
+/// A moved occurrence stays within this many days of its nominal date.
+pub const MAX_MOVE_DAYS: i64 = 31;
+/// Occurrence windows (and the forecast) span at most this many days (two years).
+pub const MAX_WINDOW_DAYS: i64 = 731;
+
+/// What happens to one occurrence instead of the rule's plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exception {
+    Skip,
+    /// Another date, another amount, or both.
+    Change {
+        date: Option<Date>,
+        amount: Option<Decimal>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recurring {
+    pub user_id: u64,
+    pub id: u64,
+    /// Positive; the category's type gives the direction.
+    pub amount: Money,
+    pub category_id: u64,
+    pub category_type: CategoryType,
+    pub category_global: bool,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+    pub note: Option<String>,
+    pub schedule: Schedule,
+    /// The rule as the client wrote it.
+    pub rrule: String,
+    pub backfill: bool,
+    /// Occurrences dated before this day are never created (the creation day without
+    /// backfill, else `start`).
+    pub not_before: Date,
+    /// Every occurrence whose nominal date is on or before this one is created or passed.
+    pub done: Option<Date>,
+    pub exceptions: BTreeMap<Date, Exception>,
+    pub version: u64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Scheduled,
+    Created,
+    Skipped,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Scheduled => "scheduled",
+            Status::Created => "created",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One occurrence as the schedule plans it now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Planned {
+    pub nominal: Date,
+    pub date: Date,
+    pub amount: Decimal,
+    pub status: Status,
+    /// The transaction it became (or becomes): see [`Recurring::transaction_id`].
+    pub transaction_id: Option<u64>,
+}
+
+/// The next occurrence to create, or when to look again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    Occurrence {
+        nominal: Date,
+        date: Date,
+        amount: Decimal,
+    },
+    /// None in the scanned years: look again on this day.
+    Recheck(Date),
+    /// The rule has no further occurrence.
+    Never,
+}
+
+/// Windows of nominal dates scanned for the next occurrence before settling for a recheck.
+const SCAN_WINDOWS: i64 = 12;
+const SCAN_DAYS: i64 = 400;
+
+impl Recurring {
+    /// The transaction id of the occurrence at `nominal`: the same on every run, so a
+    /// second attempt can only find it taken. Positive and below 2^53.
+    pub fn transaction_id(&self, nominal: Date) -> u64 {
+        let digest = Sha256::digest(format!("recurring:{}:{nominal}", self.id));
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&digest[..8]);
+        (u64::from_be_bytes(bytes) & MAX_SAFE_ID).max(1)
+    }
+
+    /// The date and amount of an occurrence after its exception (`None`: skipped).
+    pub fn effective(&self, o: Occurrence) -> Option<(Date, Decimal)> {
+        let amount = self.amount.amount();
+        match self.exceptions.get(&o.nominal) {
+            None => Some((o.date, amount)),
+            Some(Exception::Skip) => None,
+            Some(Exception::Change { date, amount: a }) => {
+                Some((date.unwrap_or(o.date), a.unwrap_or(amount)))
+            }
+        }
+    }
+
+    fn is_created(&self, nominal: Date) -> bool {
+        self.done.is_some_and(|d| nominal <= d)
+    }
+
+    /// Occurrences dated within `[from, to]` (after moves), in date order; those before
+    /// [`not_before`](Self::not_before) count as skipped.
+    pub fn occurrences(&self, from: Date, to: Date) -> Vec<Planned> {
+        let margin = Duration::days(MAX_MOVE_DAYS + 3);
+        let lo = from.checked_sub(margin).unwrap_or(from);
+        let hi = to.checked_add(margin).unwrap_or(to);
+        let mut out: Vec<Planned> = self
+            .schedule
+            .by_nominal(lo, hi)
+            .into_iter()
+            .map(|o| self.plan(o))
+            .filter(|p| (from..=to).contains(&p.date))
+            .collect();
+        out.sort_by_key(|p| (p.date, p.nominal));
+        out
+    }
+
+    /// One occurrence as planned now.
+    pub fn plan(&self, o: Occurrence) -> Planned {
+        let created = self.is_created(o.nominal);
+        let Some((date, amount)) = self.effective(o) else {
+            let amount = self.amount.amount();
+            let status = Status::Skipped;
+            return Planned {
+                nominal: o.nominal,
+                date: o.date,
+                amount,
+                status,
+                transaction_id: None,
+            };
+        };
+        if date < self.not_before {
+            // Dated before the schedule began creating (no backfill): passed over.
+            let status = Status::Skipped;
+            let nominal = o.nominal;
+            return Planned {
+                nominal,
+                date,
+                amount,
+                status,
+                transaction_id: None,
+            };
+        }
+        Planned {
+            nominal: o.nominal,
+            date,
+            amount,
+            status: if created {
+                Status::Created
+            } else {
+                Status::Scheduled
+            },
+            transaction_id: created.then(|| self.transaction_id(o.nominal)),
+        }
+    }
+
+    /// Occurrences not yet created nor skipped whose date is on or before `to`, in
+    /// nominal order (what the forecast adds up).
+    pub fn pending_until(&self, to: Date) -> Vec<Planned> {
+        let lo = self.scan_start();
+        let hi = to
+            .checked_add(Duration::days(MAX_MOVE_DAYS + 3))
+            .unwrap_or(to);
+        if lo > hi {
+            return vec![];
+        }
+        self.schedule
+            .by_nominal(lo, hi)
+            .into_iter()
+            .map(|o| self.plan(o))
+            .filter(|p| p.status == Status::Scheduled && p.date <= to)
+            .collect()
+    }
+
+    /// The first nominal date not yet handled.
+    fn scan_start(&self) -> Date {
+        match self.done.and_then(Date::next_day) {
+            Some(d) => d.max(self.schedule.start),
+            None if self.done.is_some() => recurrence::MAX_DATE,
+            None => self.schedule.start,
+        }
+    }
+
+    /// The next occurrence to create, and the nominal date up to which everything before
+    /// it is passed (skipped, or dated before `not_before`), if that moves `done`.
+    pub fn next(&self) -> (Option<Date>, Next) {
+        let mut passed = None;
+        let mut lo = self.scan_start();
+        for _ in 0..SCAN_WINDOWS {
+            let rule = &self.schedule.rule;
+            if lo > recurrence::MAX_DATE || rule.until().is_some_and(|u| lo > u) {
+                return (passed, Next::Never);
+            }
+            // A counted rule is finite: one look to its end costs what its count does.
+            let hi = match rule.count() {
+                Some(_) => recurrence::MAX_DATE,
+                None => lo.saturating_add(Duration::days(SCAN_DAYS)),
+            };
+            for o in self.schedule.by_nominal(lo, hi) {
+                match self.effective(o) {
+                    Some((date, amount)) if date >= self.not_before => {
+                        let nominal = o.nominal;
+                        return (
+                            passed,
+                            Next::Occurrence {
+                                nominal,
+                                date,
+                                amount,
+                            },
+                        );
+                    }
+                    _ => passed = Some(o.nominal),
+                }
+            }
+            match hi.next_day() {
+                Some(next) if hi < recurrence::MAX_DATE => lo = next,
+                _ => return (passed, Next::Never),
+            }
+        }
+        (passed, Next::Recheck(lo))
+    }
+
+    /// When the job should look at this schedule next (`None`: never again).
+    pub fn due_date(&self) -> Option<Date> {
+        match self.next().1 {
+            Next::Occurrence { date, .. } => Some(date),
+            Next::Recheck(day) => Some(day),
+            Next::Never => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::date;
+
+    fn rent(rule: &str, start: Date) -> Recurring {
+        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
+        Recurring {
+            user_id: 1,
+            id: 99,
+            amount: Money::new(Decimal::new(120000, 2), super::super::Currency::eur()).unwrap(),
+            category_id: 4,
+            category_type: CategoryType::Debit,
+            category_global: true,
+            provider_id: None,
+            tag_ids: vec![],
+            note: None,
+            schedule: Schedule::new(start, rule.parse().unwrap(), recurrence::Weekend::Keep),
+            rrule: rule.into(),
+            backfill: true,
+            not_before: start,
+            done: None,
+            exceptions: BTreeMap::new(),
+            version: 1,
+            created_at: at,
+            updated_at: at,
+        }
+    }
+
+    #[test]
+    fn ids_are_stable_positive_and_safe() {
+        let r = rent("FREQ=MONTHLY", date!(2026 - 01 - 31));
+        let a = r.transaction_id(date!(2026 - 01 - 31));
+        assert_eq!(a, r.transaction_id(date!(2026 - 01 - 31)));
+        assert_ne!(a, r.transaction_id(date!(2026 - 02 - 28)));
+        assert!(a > 0 && a <= MAX_SAFE_ID);
+    }
+
+    #[test]
+    fn skipped_and_created_occurrences_move_the_next_one() {
+        let mut r = rent("FREQ=MONTHLY;BYMONTHDAY=-1", date!(2026 - 01 - 01));
+        r.exceptions.insert(date!(2026 - 01 - 31), Exception::Skip);
+        let (passed, next) = r.next();
+        assert_eq!(passed, Some(date!(2026 - 01 - 31)));
+        assert!(matches!(next, Next::Occurrence { date, .. } if date == date!(2026 - 02 - 28)));
+        r.done = Some(date!(2026 - 02 - 28));
+        assert_eq!(r.due_date(), Some(date!(2026 - 03 - 31)));
+        let statuses: Vec<_> = r
+            .occurrences(date!(2026 - 01 - 01), date!(2026 - 03 - 31))
+            .iter()
+            .map(|p| p.status)
+            .collect();
+        assert_eq!(
+            statuses,
+            [Status::Skipped, Status::Created, Status::Scheduled]
+        );
+    }
+
+    #[test]
+    fn an_exhausted_rule_is_never_due_again() {
+        let mut r = rent("FREQ=DAILY;COUNT=2", date!(2026 - 01 - 01));
+        r.done = Some(date!(2026 - 01 - 02));
+        assert_eq!(r.next().1, Next::Never);
+    }
+}

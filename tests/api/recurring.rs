@@ -1,0 +1,410 @@
+//! Recurring transactions: real calendars through the API, per-occurrence changes, the
+//! job creating due occurrences exactly once however it runs, and the forecast.
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use shared::app::recurring::run_due;
+use time::{Date, OffsetDateTime};
+
+use crate::helpers::{assert_problem, error_fields, spawn_app_and_user, TestApp, TestUser};
+
+fn today() -> Date {
+    OffsetDateTime::now_utc().date()
+}
+
+fn day(d: Date) -> String {
+    d.to_string()
+}
+
+fn days(n: i64) -> time::Duration {
+    time::Duration::days(n)
+}
+
+async fn schedule(app: &TestApp, user: &TestUser, body: Value) -> u64 {
+    app.create(user, "/api/recurring", &body).await
+}
+
+/// A DEBIT schedule of 10.00 in Groceries with this rule and start.
+fn groceries(rrule: &str, start: &str) -> Value {
+    json!({"amount": "10.00", "categoryId": 4, "start": start, "rrule": rrule})
+}
+
+/// `(date, nominalDate, status)` of the occurrences in the window.
+async fn occurrences(app: &TestApp, user: &TestUser, id: u64, from: &str, to: &str) -> Vec<Value> {
+    let path = format!("/api/recurring/{id}/occurrences?from={from}&to={to}");
+    let r = app.get(user, &path).await;
+    assert_eq!(r.status(), 200, "{path}");
+    r.json().await.unwrap()
+}
+
+async fn dates(app: &TestApp, user: &TestUser, body: Value, from: &str, to: &str) -> Vec<String> {
+    let id = schedule(app, user, body).await;
+    occurrences(app, user, id, from, to)
+        .await
+        .iter()
+        .map(|o| o["date"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn run_job(app: &TestApp) -> shared::app::recurring::JobReport {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    run_due(&app.state.store, today(), deadline).await.unwrap()
+}
+
+#[tokio::test]
+async fn month_ends_fall_on_the_last_day_including_february_in_leap_and_common_years() {
+    let (app, user) = spawn_app_and_user().await;
+    let rent = groceries("FREQ=MONTHLY;BYMONTHDAY=-1", "2024-01-01");
+    let got = dates(&app, &user, rent, "2024-01-01", "2025-03-31").await;
+    assert_eq!(got.len(), 15);
+    assert_eq!(got[..3], ["2024-01-31", "2024-02-29", "2024-03-31"]);
+    assert_eq!(got[12..], ["2025-01-31", "2025-02-28", "2025-03-31"]);
+    assert!(got.contains(&"2024-04-30".to_owned()));
+}
+
+#[tokio::test]
+async fn the_last_business_day_and_weekend_moves_land_on_weekdays() {
+    let (app, user) = spawn_app_and_user().await;
+    let salary = groceries(
+        "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+        "2026-01-01",
+    );
+    let got = dates(&app, &user, salary, "2026-01-01", "2026-05-31").await;
+    assert_eq!(
+        got,
+        [
+            "2026-01-30",
+            "2026-02-27",
+            "2026-03-31",
+            "2026-04-30",
+            "2026-05-29"
+        ]
+    );
+    // 2026-02-01 and 2026-03-01 are Sundays.
+    let mut after = groceries("FREQ=MONTHLY", "2026-01-01");
+    after["weekend"] = json!("after");
+    let got = dates(&app, &user, after, "2026-01-01", "2026-03-31").await;
+    assert_eq!(got, ["2026-01-01", "2026-02-02", "2026-03-02"]);
+    let mut before = groceries("FREQ=MONTHLY", "2026-01-01");
+    before["weekend"] = json!("before");
+    before["backfill"] = json!(true);
+    let id = schedule(&app, &user, before).await;
+    let listed = occurrences(&app, &user, id, "2026-01-01", "2026-02-28").await;
+    assert_eq!(listed[1]["date"], "2026-01-30");
+    assert_eq!(listed[1]["nominalDate"], "2026-02-01");
+    assert_eq!(listed[1]["status"], "scheduled");
+    assert_eq!(listed[1]["amount"]["amount"].to_string(), "10.00");
+}
+
+#[tokio::test]
+async fn count_and_until_end_a_schedule_and_skip_backward_keeps_the_31st_in_short_months() {
+    let (app, user) = spawn_app_and_user().await;
+    let loan = groceries("FREQ=MONTHLY;COUNT=24", "2026-01-15");
+    let got = dates(&app, &user, loan, "2026-01-01", "2027-12-31").await;
+    assert_eq!((got.len(), got[23].as_str()), (24, "2027-12-15"));
+    let loan = groceries("FREQ=MONTHLY;COUNT=3", "2026-01-15");
+    let got = dates(&app, &user, loan, "2026-01-01", "2026-12-31").await;
+    assert_eq!(got, ["2026-01-15", "2026-02-15", "2026-03-15"]);
+    let weekly = groceries("FREQ=WEEKLY;UNTIL=20260131", "2026-01-01");
+    let got = dates(&app, &user, weekly, "2026-01-01", "2026-03-31").await;
+    assert_eq!(
+        got,
+        [
+            "2026-01-01",
+            "2026-01-08",
+            "2026-01-15",
+            "2026-01-22",
+            "2026-01-29"
+        ]
+    );
+
+    let backward = groceries(
+        "RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=31;SKIP=BACKWARD",
+        "2026-01-31",
+    );
+    let got = dates(&app, &user, backward, "2026-01-01", "2026-04-30").await;
+    assert_eq!(
+        got,
+        ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30"]
+    );
+    let omit = groceries("FREQ=MONTHLY;BYMONTHDAY=31", "2026-01-31");
+    let got = dates(&app, &user, omit, "2026-01-01", "2026-05-31").await;
+    assert_eq!(got, ["2026-01-31", "2026-03-31", "2026-05-31"]);
+}
+
+#[tokio::test]
+async fn invalid_rules_and_bodies_are_400_naming_the_part() {
+    let (app, user) = spawn_app_and_user().await;
+    for (rrule, part) in [
+        ("FREQ=HOURLY", "FREQ"),
+        ("FREQ=MONTHLY;COUNT=2;UNTIL=20270101", ""),
+        ("FREQ=MONTHLY;BYFOO=1", "BYFOO"),
+    ] {
+        let r = app
+            .post(&user, "/api/recurring", &groceries(rrule, "2026-01-01"))
+            .await;
+        let problem = assert_problem(r, 400).await;
+        assert_eq!(error_fields(&problem), ["rrule"], "{rrule}");
+        assert!(problem.to_string().contains(part), "{rrule}: {problem}");
+    }
+    let mut bad = groceries("FREQ=DAILY", "2026-01-01");
+    bad["weekend"] = json!("sunday");
+    bad["amount"] = json!("1.234");
+    let problem = assert_problem(app.post(&user, "/api/recurring", &bad).await, 400).await;
+    assert_eq!(error_fields(&problem), ["weekend", "amount"]);
+    let r = app
+        .post(
+            &user,
+            "/api/recurring",
+            &groceries("FREQ=DAILY", "2026-01-01"),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    assert!(r.headers()["location"]
+        .to_str()
+        .unwrap()
+        .starts_with("/api/recurring/"));
+    assert_eq!(r.headers()["etag"], "\"1\"");
+    let id: Value = r.json().await.unwrap();
+    let path = format!("/api/recurring/{}/occurrences", id["id"]);
+    let wide = format!("{path}?from=2026-01-01&to=2028-01-03");
+    let problem = assert_problem(app.get(&user, &wide).await, 400).await;
+    assert_eq!(error_fields(&problem), ["to"]);
+    let one_day: Vec<Value> = app
+        .get_json(&user, &format!("{path}?from=2026-01-05&to=2026-01-05"))
+        .await;
+    assert_eq!(one_day.len(), 1);
+}
+
+#[tokio::test]
+async fn a_skipped_and_a_moved_occurrence_show_in_the_list_until_restored() {
+    let (app, user) = spawn_app_and_user().await;
+    let id = schedule(
+        &app,
+        &user,
+        groceries("FREQ=MONTHLY;BYMONTHDAY=10", "2030-01-01"),
+    )
+    .await;
+    let base = format!("/api/recurring/{id}/occurrences");
+    let r = app
+        .put(&user, &format!("{base}/2030-02-10"), &json!({"skip": true}))
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["etag"], "\"2\"");
+    let moved = json!({"date": "2030-03-12", "amount": "99.50"});
+    let r = app.put(&user, &format!("{base}/2030-03-10"), &moved).await;
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["date"], "2030-03-12");
+    let listed = occurrences(&app, &user, id, "2030-01-01", "2030-04-30").await;
+    let seen: Vec<(String, String, String)> = listed
+        .iter()
+        .map(|o| {
+            let s = |k: &str| o[k].as_str().unwrap().to_owned();
+            (s("date"), s("status"), o["amount"]["amount"].to_string())
+        })
+        .collect();
+    let row = |d: &str, s: &str, a: &str| (d.to_owned(), s.to_owned(), a.to_owned());
+    assert_eq!(
+        seen,
+        [
+            row("2030-01-10", "scheduled", "10.00"),
+            row("2030-02-10", "skipped", "10.00"),
+            row("2030-03-12", "scheduled", "99.50"),
+            row("2030-04-10", "scheduled", "10.00"),
+        ]
+    );
+    // Not an occurrence of the rule, or too far a move: 404 and 400.
+    let r = app
+        .put(&user, &format!("{base}/2030-02-11"), &json!({"skip": true}))
+        .await;
+    assert_problem(r, 404).await;
+    let far = json!({"date": "2030-06-12"});
+    assert_problem(
+        app.put(&user, &format!("{base}/2030-04-10"), &far).await,
+        400,
+    )
+    .await;
+    assert_eq!(
+        app.delete(&user, &format!("{base}/2030-02-10"))
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(
+        app.delete(&user, &format!("{base}/2030-02-10"))
+            .await
+            .status(),
+        404
+    );
+    let listed = occurrences(&app, &user, id, "2030-02-01", "2030-02-28").await;
+    assert_eq!(listed[0]["status"], "scheduled");
+}
+
+#[tokio::test]
+async fn backfill_creates_exactly_the_due_occurrences_once_however_the_job_runs() {
+    let (app, user) = spawn_app_and_user().await;
+    let start = today() - days(70);
+    let mut weekly = groceries("FREQ=WEEKLY", &day(start));
+    weekly["backfill"] = json!(true);
+    let weekly = schedule(&app, &user, weekly).await;
+    // Without backfill only today's occurrence is due.
+    let daily = schedule(
+        &app,
+        &user,
+        groceries("FREQ=DAILY", &day(today() - days(5))),
+    )
+    .await;
+    let future = schedule(
+        &app,
+        &user,
+        groceries("FREQ=DAILY", &day(today() + days(1))),
+    )
+    .await;
+
+    let (a, b, c) = tokio::join!(run_job(&app), run_job(&app), run_job(&app));
+    assert_eq!(a.created + b.created + c.created, 12, "{a:?} {b:?} {c:?}");
+    for _ in 0..3 {
+        assert_eq!(run_job(&app).await.created, 0);
+    }
+    let listed = app.listed(&user, "?limit=200").await;
+    assert_eq!(listed.len(), 12);
+    assert_eq!(app.balance(&user).await, "-120.00");
+
+    let window = (day(start - days(7)), day(today()));
+    let occ = occurrences(&app, &user, weekly, &window.0, &window.1).await;
+    assert_eq!(occ.len(), 11);
+    for o in &occ {
+        assert_eq!(o["status"], "created");
+        let id = o["transactionId"].as_u64().unwrap();
+        assert!(id > 0 && id < 1 << 53);
+        assert!(listed
+            .iter()
+            .any(|t| t["id"] == id && t["date"] == o["date"]));
+    }
+    // The daily one without backfill: days before its creation are passed over.
+    let occ = occurrences(&app, &user, daily, &window.0, &window.1).await;
+    let status: Vec<&str> = occ.iter().map(|o| o["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        status,
+        ["skipped", "skipped", "skipped", "skipped", "skipped", "created"]
+    );
+    let created = occurrences(&app, &user, future, &window.0, &window.1).await;
+    assert!(created.is_empty());
+    // A created occurrence cannot change; deleting the schedule keeps its transactions.
+    let path = format!("/api/recurring/{weekly}/occurrences/{}", day(start));
+    assert_problem(app.put(&user, &path, &json!({"skip": true})).await, 409).await;
+    assert_eq!(
+        app.delete(&user, &format!("/api/recurring/{weekly}"))
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(run_job(&app).await.created, 0);
+    assert_eq!(app.listed(&user, "?limit=200").await.len(), 12);
+}
+
+#[tokio::test]
+async fn the_forecast_ends_at_the_balance_plus_the_scheduled_occurrences() {
+    let (app, user) = spawn_app_and_user().await;
+    app.add(&user, "42.10", 4, &day(today())).await;
+    let mut weekly = groceries("FREQ=WEEKLY", &day(today() + days(1)));
+    weekly["amount"] = json!(25);
+    let weekly = schedule(&app, &user, weekly).await;
+    let salary = json!({"amount": "500.00", "categoryId": 1, "start": day(today() + days(2)),
+                        "rrule": "FREQ=MONTHLY"});
+    schedule(&app, &user, salary).await;
+    let skip = format!(
+        "/api/recurring/{weekly}/occurrences/{}",
+        day(today() + days(8))
+    );
+    assert_eq!(
+        app.put(&user, &skip, &json!({"skip": true})).await.status(),
+        200
+    );
+
+    let to = day(today() + days(28));
+    let f: Value = app.get_json(&user, &format!("/api/forecast?to={to}")).await;
+    assert_eq!(f["startBalance"]["amount"].to_string(), "-42.10");
+    assert_eq!(f["startBalance"]["currency"]["code"], "EUR");
+    // + 500.00 - 3 × 25.00 (one of the four weeks skipped)
+    assert_eq!(f["endBalance"]["amount"].to_string(), "382.90");
+    let points = f["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    assert_eq!(points[0]["date"], day(today() + days(1)));
+    assert_eq!(points[0]["change"]["amount"].to_string(), "-25.00");
+    assert_eq!(points[3]["balance"], f["endBalance"]);
+    let too_far = format!("/api/forecast?to={}", day(today() + days(800)));
+    assert_problem(app.get(&user, &too_far).await, 400).await;
+}
+
+#[tokio::test]
+async fn another_users_schedules_are_invisible() {
+    let (app, owner) = spawn_app_and_user().await;
+    let other = app.new_user().await;
+    let id = schedule(&app, &owner, groceries("FREQ=DAILY", "2030-01-01")).await;
+    let path = format!("/api/recurring/{id}");
+    assert_problem(app.get(&other, &path).await, 404).await;
+    let body = groceries("FREQ=WEEKLY", "2030-01-01");
+    assert_problem(app.put(&other, &path, &body).await, 404).await;
+    assert_problem(app.delete(&other, &path).await, 404).await;
+    let occ = format!("{path}/occurrences?from=2030-01-01&to=2030-01-31");
+    assert_problem(app.get(&other, &occ).await, 404).await;
+    let skip = format!("{path}/occurrences/2030-01-02");
+    assert_problem(app.put(&other, &skip, &json!({"skip": true})).await, 404).await;
+    let listed: Vec<Value> = app.get_json(&other, "/api/recurring").await;
+    assert!(listed.is_empty());
+    // The owner's category is not the other user's to use (as on a transaction).
+    let (_, _, category) = app.create_refs(&owner, "t", "p", "Rent").await;
+    let mut theirs = groceries("FREQ=DAILY", "2030-01-01");
+    theirs["categoryId"] = json!(category);
+    let problem = assert_problem(app.post(&other, "/api/recurring", &theirs).await, 400).await;
+    assert_eq!(error_fields(&problem), ["categoryId"]);
+    // The owner still sees it, with its version.
+    let r = app.call(Method::GET, &path, Some(&owner), None).await;
+    assert_eq!(r.headers()["etag"], "\"1\"");
+}
+
+#[tokio::test]
+async fn edits_are_versioned_and_lists_page_with_a_link() {
+    let (app, user) = spawn_app_and_user().await;
+    for _ in 0..3 {
+        schedule(&app, &user, groceries("FREQ=DAILY", "2030-01-01")).await;
+    }
+    let r = app.get(&user, "/api/recurring?limit=2").await;
+    let link = r.headers()["link"].to_str().unwrap().to_owned();
+    let first: Vec<Value> = r.json().await.unwrap();
+    assert_eq!(first.len(), 2);
+    let next = link.trim_start_matches('<').split('>').next().unwrap();
+    let second: Vec<Value> = app.get_json(&user, next).await;
+    assert_eq!(second.len(), 1);
+    let id = second[0]["id"].as_u64().unwrap();
+    let path = format!("/api/recurring/{id}");
+    let body = groceries("FREQ=WEEKLY", "2030-01-01");
+    let stale = app.put_if_match(&user, &path, "\"7\"", &body).await;
+    assert_eq!(stale.status(), 412);
+    let r = app.put_if_match(&user, &path, "\"1\"", &body).await;
+    assert_eq!(r.status(), 200);
+    let updated: Value = r.json().await.unwrap();
+    assert_eq!(
+        (updated["rrule"].as_str(), updated["nextDate"].as_str()),
+        (Some("FREQ=WEEKLY"), Some("2030-01-01"))
+    );
+}
+
+#[tokio::test]
+async fn a_user_keeps_at_most_100_schedules() {
+    let (app, user) = spawn_app_and_user().await;
+    for _ in 0..100 {
+        schedule(&app, &user, groceries("FREQ=DAILY", "2030-01-01")).await;
+    }
+    let r = app
+        .post(
+            &user,
+            "/api/recurring",
+            &groceries("FREQ=DAILY", "2030-01-01"),
+        )
+        .await;
+    assert_problem(r, 409).await;
+}
