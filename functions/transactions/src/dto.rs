@@ -162,6 +162,7 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
                     note,
                     provider_id,
                     tag_ids,
+                    category_source: shared::domain::CategorySource::User,
                 };
                 // The draft's own rules (note, date range, ...): reported with the request.
                 let broken = draft.check();
@@ -191,6 +192,10 @@ pub struct TransactionResponse {
     pub category_type: CategoryType,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen: `user` (in a create or update request), `rule`,
+    /// `provider` (its default category), `file` (named in an imported file) or `default`
+    /// (an import's fallback). Rules never change a category whose source is `user`.
+    pub category_source: shared::domain::CategorySource,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -209,6 +214,7 @@ impl From<&Transaction> for TransactionResponse {
             category_type: t.category_type,
             provider_id: t.provider_id,
             tag_ids: t.tag_ids.clone(),
+            category_source: t.category_source,
             created_at: t.created_at.to_string(),
             updated_at: t.updated_at.to_string(),
         }

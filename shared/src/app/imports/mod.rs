@@ -227,6 +227,8 @@ async fn build_all(
             note: p.note,
             provider_id,
             tag_ids,
+            // Every row names its category today.
+            category_source: crate::domain::CategorySource::File,
         };
         let id = loop {
             let id = crate::domain::ids::new_id();

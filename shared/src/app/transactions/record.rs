@@ -11,7 +11,7 @@ use time::Date;
 use crate::app::{AppError, AppResult};
 use crate::domain::text::{parse_note, NOTE_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Currency, Money, MoneyError, Violation};
+use crate::domain::{CategorySource, Currency, Money, MoneyError, Violation};
 use crate::store::transactions::{Refs, Transaction};
 
 /// At most this many tags per transaction.
@@ -30,6 +30,8 @@ pub struct TransactionDraft {
     pub note: Option<String>,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen (`user` for a request that names it).
+    pub category_source: CategorySource,
 }
 
 /// An amount is positive: the category's type gives the direction.
@@ -163,6 +165,7 @@ pub fn build_record(
         category_global: category.is_global(),
         provider_id: draft.provider_id,
         tag_ids: draft.tag_ids,
+        category_source: draft.category_source,
         version: stamp.version,
         created_at: stamp.created_at.unwrap_or(stamp.now),
         updated_at: stamp.now,
@@ -190,6 +193,7 @@ mod tests {
             note: Some("Market".into()),
             provider_id: None,
             tag_ids: vec![],
+            category_source: CategorySource::User,
         }
     }
 
