@@ -222,7 +222,7 @@ async fn build_all(
         let input = TransactionDraft {
             amount: p.amount,
             currency: None,
-            category_id: p.category_id,
+            category_id: Some(p.category_id),
             date: p.date,
             note: p.note,
             provider_id,
