@@ -20,13 +20,16 @@ lines between are allowed); docs/TESTING.md explains them for writers:
                                      template's policies
   <!-- check: function-config -->    Function | Memory (MB) | Timeout (s) | ..., against
                                      the template (Globals included)
+  <!-- check: keys -->               Item | PK | SK | LSI1SK: each row's PK, SK and LSI1SK
+                                     are a row of the key table in shared/src/store/keys.rs
   <!-- no-run: why -->               the next ```sh/```bash block is not run (needs AWS,
                                      SAM, Docker, a running `make run`, a value to paste)
   <!-- expect: TEXT -->              the next block's output must contain TEXT (repeatable)
 
 Also: a table whose first header cell is "Function" or "Group" must carry a check marker,
-and a `METHOD /path` in the first column of any other table must be a route of the code
-(placeholders match any placeholder: `/users/{me}` matches `/users/{id}`).
+and the path of a `METHOD /path` in the first column of any other table must be a path of
+the code (placeholders match any placeholder: `/users/{me}` matches `/users/{id}`); such
+loose tables (docs/CAPACITY.md's, docs/ACCOUNTS.md's) are not held to the methods.
 """
 
 import argparse
@@ -41,16 +44,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # to one of these may dangle; once the page exists it is checked like any other.
 EXPECTED_MISSING = {
     "docs/BANK-FILES.md",
-    "docs/RULES.md",
     "docs/RECURRING.md",
 }
 
 # Blocks in pages this check's owner does not edit that cannot run as written (placeholders
 # to paste). Keyed by page and the block's first line; the page's owner can instead put
 # `<!-- no-run: ... -->` before the block and drop the entry here.
-NO_RUN_ELSEWHERE = {
-    ("docs/ACCOUNTS.md", 'curl -s -X POST "$BASE/auth/password-reset" -H \'Content-Type: application/json\' \\'),
-}
+NO_RUN_ELSEWHERE: set = set()
 
 RUN_LANGS = {"sh", "bash", "shell"}
 METHODS = "GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS"
@@ -134,6 +134,8 @@ def table_rows(block):
 
 
 def plain(cell):
+    """A cell's text: links reduced to their text, no code or emphasis marks."""
+    cell = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
     return re.sub(r"[`*_]", "", cell).strip()
 
 
@@ -289,6 +291,18 @@ def template_functions(template):
     return out
 
 
+def key_rows():
+    """(PK, SK, LSI1SK) of each row of the `//!` key table in shared/src/store/keys.rs."""
+    rows = set()
+    for line in (ROOT / "shared/src/store/keys.rs").read_text().splitlines():
+        text = line.removeprefix("//!").strip()
+        if text.startswith("|") and not text.startswith("|---"):
+            c = cells(text)
+            if len(c) >= 4:
+                rows.add(tuple(plain(x) for x in c[1:4]))
+    return rows
+
+
 def yes_no(cell, where, errors):
     word = plain(cell).lower().split(" ")[0] if plain(cell) else ""
     if word not in ("yes", "no"):
@@ -334,7 +348,7 @@ def check_tables(routes_json):
     def loose(path):
         return re.sub(r"\{[^}]*\}", "{}", path)
 
-    loose_routes = {(m, loose(p)) for m, p in every_route}
+    loose_paths = {loose(p) for _, p in every_route}
     for page in pages():
         blocks, _ = parse(page)
         for block in blocks:
@@ -352,8 +366,8 @@ def check_tables(routes_json):
                     errors.append(f"{where_of(block.line)}: a table of functions needs a <!-- check: ... --> marker")
                 for line, row in body:
                     for method, path in routes_in(row[0] if row else ""):
-                        if (method, loose(path)) not in loose_routes:
-                            errors.append(f"{where_of(line)}: {method} {path} is no route of the code")
+                        if loose(path) not in loose_paths:
+                            errors.append(f"{where_of(line)}: {method} {path}: no route of the code has this path")
                 continue
             for _, arg in kinds:
                 checked += 1
@@ -405,6 +419,12 @@ def check_tables(routes_json):
                                 shown_w = ", ".join(sorted(w)) if isinstance(w, set) else ("yes" if w else "no")
                                 shown_g = ", ".join(sorted(g)) if isinstance(g, set) else ("yes" if g else "no")
                                 errors.append(f"{where_of(line)}: {name} {label}: template.yaml has [{shown_w}], the table [{shown_g}]")
+                elif kind == "keys":
+                    known = key_rows()
+                    for line, row in body:
+                        got = tuple(plain(c) for c in row[1:4])
+                        if got not in known:
+                            errors.append(f"{where_of(line)}: PK/SK/LSI1SK {' | '.join(got)} is no row of shared/src/store/keys.rs")
                 else:
                     errors.append(f"{where_of(block.line)}: unknown marker check: {arg}")
     for group in sorted(set(routes) - set(documented)):
@@ -418,7 +438,9 @@ PRELUDE = r"""# Generated by scripts/check_docs.py: the runnable shell blocks of
 set -eEuo pipefail
 __block=""
 __out=$(mktemp)
-trap 'echo "check-docs: block $__block failed (exit $?); its output so far:" >&2; cat "$__out" >&2' ERR
+# fd 3 is the real stderr: inside a block, stderr goes to the block's output file.
+exec 3>&2
+trap 'echo "check-docs: block $__block failed (exit $?); its output:" >&3; cat "$__out" >&3' ERR
 # Any HTTP error answer fails the block (the examples print what they get with curl -s).
 curl() { command curl --fail-with-body --show-error --max-time 30 "$@"; }
 """
@@ -437,14 +459,14 @@ def check_blocks(out, local_url):
                 continue
             name = f"{rel(page)}:{block.line}"
             body = "\n".join(block.lines).replace(local_url, "$BASE_URL")
-            script.append(f'\n__block={json.dumps(name)}\necho "check-docs: running {name}" >&2\n{{\n{body}\n}} >"$__out" 2>&1\ncat "$__out"')
+            script.append(f'\n__block={json.dumps(name)}\necho "check-docs: running {name}" >&2\n{{\n{body}\n}} >"$__out" 2>&1\ncat "$__out"; echo')
             for text in block.marker("expect"):
                 script.append(
                     f"grep -qF -- {sh_quote(text)} \"$__out\" || "
-                    f"{{ echo \"check-docs: {name}: expected {text!r} in its output\" >&2; exit 1; }}"
+                    f"{{ printf 'check-docs: %s: expected %s in its output\\n' {sh_quote(name)} {sh_quote(text)} >&2; exit 1; }}"
                 )
             ran += 1
-    script.append('\nrm -f "$__out"\n')
+    script.append(f'\nrm -f "$__out"\necho "check-docs: all {ran} runnable blocks succeeded" >&2\n')
     Path(out).write_text("\n".join(script))
     return errors, f"{ran} runnable blocks written to {out}, {skipped} marked no-run"
 

@@ -29,6 +29,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("insights", insights_fn::api()),
         ("imports", imports_fn::api()),
         ("recurring", recurring_fn::api()),
+        ("rules", rules_fn::api()),
     ]
 }
 

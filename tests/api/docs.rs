@@ -72,9 +72,9 @@ async fn every_documented_operation_is_routed() {
             checked += 1;
         }
     }
-    // 35, then sync and batch (2), insights (4), imports (2), account recovery (4) and
-    // recurring (9).
-    assert_eq!(checked, 56);
+    // 35, then sync and batch (2), insights (4), imports (2), account recovery (4),
+    // rules (7) and recurring (9).
+    assert_eq!(checked, 63);
 }
 
 #[tokio::test]

@@ -14,6 +14,7 @@ mod lambda;
 mod matrix;
 mod recurring;
 mod resources;
+mod rules;
 mod security;
 mod shards;
 mod sync;

@@ -12,7 +12,7 @@ use shared::app::transactions::{check_amount, check_tags, TransactionDraft, MAX_
 use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::recurring::{Exception, Next, Planned, Recurring};
 use shared::domain::time::{format_date, parse_date};
-use shared::domain::{CategoryType, Currency};
+use shared::domain::{CategorySource, CategoryType, Currency};
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
 
@@ -115,11 +115,12 @@ impl TryFrom<RecurringRequest> for RecurringDraft {
         let mut transaction = TransactionDraft {
             amount,
             currency: None,
-            category_id,
+            category_id: Some(category_id),
             date,
             note: r.note,
             provider_id,
             tag_ids,
+            category_source: CategorySource::User,
         };
         let broken = transaction.check();
         if !broken.is_empty() {

@@ -9,6 +9,7 @@ pub mod imports;
 pub mod insights;
 pub mod named;
 pub mod recurring;
+pub mod rules;
 pub mod sync;
 pub mod transactions;
 pub mod users;

@@ -21,11 +21,14 @@
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
 //! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | (none) |
 //! | budget | `USER#<id>` | `BUDGET#<YYYY-MM>#<category id>` | `CATREF#<G\|U><category id>#<SK>` |
+//! | recurring schedule (see `recurring`) | `USER#<id>` | `RECUR#<id, 16 digits>` | |
 //!
 //! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>` so admins can page
 //! through users without a scan (profiles written before the shards carry `USERS`).
+//! Recurring schedules with a next due date carry `GSI1PK = RECUR#<shard>`,
+//! `GSI1SK = <due date>#<user id>#<id>`: the job's due-date index.
 //!
 //! No key is read or written by every user's requests: what all users share (the users
 //! index, the global categories and their change feed) is split into [`SHARDS`] partitions,

@@ -20,6 +20,7 @@ pub mod links;
 pub mod named;
 pub mod pictures;
 pub mod recurring;
+pub mod rules;
 pub mod seed;
 pub mod sessions;
 pub mod table;

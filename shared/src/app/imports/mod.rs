@@ -222,11 +222,13 @@ async fn build_all(
         let input = TransactionDraft {
             amount: p.amount,
             currency: None,
-            category_id: p.category_id,
+            category_id: Some(p.category_id),
             date: p.date,
             note: p.note,
             provider_id,
             tag_ids,
+            // Every row names its category today.
+            category_source: crate::domain::CategorySource::File,
         };
         let id = loop {
             let id = crate::domain::ids::new_id();

@@ -12,6 +12,7 @@ use super::super::transactions::{build_record, Stamp, TransactionDraft};
 use super::super::{AppError, AppResult};
 use crate::domain::recurring::{Next, Recurring};
 use crate::domain::time::Timestamp;
+use crate::domain::CategorySource;
 use crate::store::keys::SHARDS;
 use crate::store::transactions::RefKeys;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -139,11 +140,13 @@ async fn create_occurrence(
     let draft = TransactionDraft {
         amount,
         currency: None,
-        category_id: r.category_id,
+        category_id: Some(r.category_id),
         date,
         note: r.note.clone(),
         provider_id: r.provider_id,
         tag_ids: r.tag_ids.clone(),
+        // The user chose the category when they made the schedule.
+        category_source: CategorySource::User,
     };
     let keys = RefKeys {
         category_id: Some(r.category_id),

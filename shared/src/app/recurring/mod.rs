@@ -78,7 +78,7 @@ async fn build(
     let schedule = calendar(&draft, &mut errors);
     let t = &draft.transaction;
     let keys = RefKeys {
-        category_id: Some(t.category_id),
+        category_id: t.category_id,
         provider_id: t.provider_id,
         tag_ids: &t.tag_ids,
         ..Default::default()

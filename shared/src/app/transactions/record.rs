@@ -11,7 +11,7 @@ use time::Date;
 use crate::app::{AppError, AppResult};
 use crate::domain::text::{parse_note, NOTE_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Currency, Money, MoneyError, Violation};
+use crate::domain::{CategorySource, Currency, Money, MoneyError, Violation};
 use crate::store::transactions::{Refs, Transaction};
 
 /// At most this many tags per transaction.
@@ -25,11 +25,14 @@ pub struct TransactionDraft {
     pub amount: Decimal,
     /// The currency the client named, if any: it must be the wallet's.
     pub currency: Option<String>,
-    pub category_id: u64,
+    /// `None`: the rules decide (a create), else the constructor reports it missing.
+    pub category_id: Option<u64>,
     pub date: Date,
     pub note: Option<String>,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen (`user` for a request that names it).
+    pub category_source: CategorySource,
 }
 
 /// An amount is positive: the category's type gives the direction.
@@ -128,8 +131,15 @@ pub fn build_record(
             None
         }
     };
-    if refs.category.is_none() {
-        errors.push(Violation::new("categoryId", "no such category"));
+    match draft.category_id {
+        None => errors.push(Violation::new(
+            "categoryId",
+            "is required: name a category, or add a rule that categorises this transaction",
+        )),
+        Some(_) if refs.category.is_none() => {
+            errors.push(Violation::new("categoryId", "no such category"))
+        }
+        Some(_) => {}
     }
     if draft.provider_id.is_some() && !refs.provider_found {
         errors.push(Violation::new("providerId", "no such provider"));
@@ -163,6 +173,7 @@ pub fn build_record(
         category_global: category.is_global(),
         provider_id: draft.provider_id,
         tag_ids: draft.tag_ids,
+        category_source: draft.category_source,
         version: stamp.version,
         created_at: stamp.created_at.unwrap_or(stamp.now),
         updated_at: stamp.now,
@@ -185,11 +196,12 @@ mod tests {
         TransactionDraft {
             amount: Decimal::new(1250, 2),
             currency: None,
-            category_id: 4,
+            category_id: Some(4),
             date: time::macros::date!(2026 - 11 - 03),
             note: Some("Market".into()),
             provider_id: None,
             tag_ids: vec![],
+            category_source: CategorySource::User,
         }
     }
 
