@@ -279,9 +279,12 @@ async fn backfill_creates_exactly_the_due_occurrences_once_however_the_job_runs(
         assert_eq!(o["status"], "created");
         let id = o["transactionId"].as_u64().unwrap();
         assert!(id > 0 && id < 1 << 53);
-        assert!(listed
+        let made = listed
             .iter()
-            .any(|t| t["id"] == id && t["date"] == o["date"]));
+            .find(|t| t["id"] == id)
+            .expect("its transaction");
+        assert_eq!(made["date"], o["date"]);
+        assert_eq!(made["recurringId"], weekly);
     }
     // The daily one without backfill: days before its creation are passed over.
     let occ = occurrences(&app, &user, daily, &window.0, &window.1).await;
@@ -302,7 +305,12 @@ async fn backfill_creates_exactly_the_due_occurrences_once_however_the_job_runs(
         204
     );
     assert_eq!(run_job(&app).await.created, 0);
-    assert_eq!(app.listed(&user, "?limit=200").await.len(), 12);
+    let kept = app.listed(&user, "?limit=200").await;
+    assert_eq!(kept.len(), 12);
+    assert_eq!(
+        kept.iter().filter(|t| t["recurringId"] == weekly).count(),
+        11
+    );
 }
 
 #[tokio::test]

@@ -203,6 +203,10 @@ pub struct TransactionResponse {
     /// `provider` (its default category), `file` (named in an imported file) or `default`
     /// (an import's fallback). Rules never change a category whose source is `user`.
     pub category_source: shared::domain::CategorySource,
+    /// The recurring schedule that created it (`/api/recurring/{id}`; kept after the
+    /// schedule is deleted).
+    #[schema(minimum = 1, maximum = 9007199254740991.0)]
+    pub recurring_id: Option<u64>,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -222,6 +226,7 @@ impl From<&Transaction> for TransactionResponse {
             provider_id: t.provider_id,
             tag_ids: t.tag_ids.clone(),
             category_source: t.category_source,
+            recurring_id: t.recurring_id,
             created_at: t.created_at.to_string(),
             updated_at: t.updated_at.to_string(),
         }

@@ -87,6 +87,7 @@ fn global_transaction(
         provider_id: None,
         tag_ids: vec![],
         category_source: shared::domain::CategorySource::User,
+        recurring_id: None,
         version: 1,
         created_at: at,
         updated_at: at,

@@ -23,6 +23,9 @@ pub struct Transaction {
     pub tag_ids: Vec<u64>,
     /// How the category was chosen: rules never change one the user chose.
     pub category_source: CategorySource,
+    /// The recurring schedule that created it, kept as a reference after the schedule is
+    /// deleted or the transaction edited.
+    pub recurring_id: Option<u64>,
     /// Starts at 1; every change adds one (the ETag).
     pub version: u64,
     pub created_at: Timestamp,
@@ -103,6 +106,7 @@ impl Transaction {
             provider_id: None,
             tag_ids: vec![],
             category_source: CategorySource::User,
+            recurring_id: None,
             version: 1,
             created_at: at,
             updated_at: at,

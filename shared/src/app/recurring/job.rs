@@ -162,7 +162,8 @@ async fn create_occurrence(
         created_at: None,
         now,
     };
-    let txn = build_record(r.user_id, draft, &refs, stamp)?;
+    let mut txn = build_record(r.user_id, draft, &refs, stamp)?;
+    txn.recurring_id = Some(r.id);
     let head = Some(refs.feed_head);
     store
         .insert_occurrence(&txn, after, r.version, head, &now.to_string())

@@ -182,7 +182,8 @@ pub async fn update(
             created_at: created,
             now,
         };
-        let new = build_record(user_id, input.clone(), &refs, stamp)?;
+        let mut new = build_record(user_id, input.clone(), &refs, stamp)?;
+        new.recurring_id = old.recurring_id;
         if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(stale());
         }

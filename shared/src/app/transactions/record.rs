@@ -174,6 +174,7 @@ pub fn build_record(
         provider_id: draft.provider_id,
         tag_ids: draft.tag_ids,
         category_source: draft.category_source,
+        recurring_id: None,
         version: stamp.version,
         created_at: stamp.created_at.unwrap_or(stamp.now),
         updated_at: stamp.now,

@@ -32,6 +32,9 @@ pub fn to_item(t: &Transaction) -> Item {
     ]);
     item.extend(stamps(t.version, t.created_at, t.updated_at));
     // Absent means `user`: every transaction stored before sources existed was a user's.
+    if let Some(r) = t.recurring_id {
+        item.insert("recurringId".into(), n(r));
+    }
     if t.category_source != CategorySource::User {
         item.insert("categorySource".into(), s(t.category_source.as_str()));
     }
@@ -70,6 +73,7 @@ impl TryFrom<&Item> for Transaction {
             category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
             provider_id: get_opt_u64(item, "providerId"),
             tag_ids: get_u64_list(item, "tagIds"),
+            recurring_id: get_opt_u64(item, "recurringId"),
             category_source: get_opt_s(item, "categorySource")
                 .and_then(|v| CategorySource::parse(&v))
                 .unwrap_or_default(),
