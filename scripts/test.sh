@@ -9,6 +9,7 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== template checks"; scripts/check-template.sh
+echo "== docs checks"; scripts/check-docs.sh
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT

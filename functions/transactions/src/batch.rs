@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::dto::{TransactionRequest, TransactionResponse, ValidTransaction};
+use crate::dto::{TransactionRequest, TransactionResponse};
 use crate::{is_idempotency_key, Keyed};
+use shared::app::transactions::TransactionDraft;
 use shared::app::transactions::{self as service, IfMatch};
 use shared::http::auth::Caller;
 use shared::http::extract::Json;
@@ -108,7 +109,7 @@ struct Checked {
     op: OperationKind,
     id: Option<u64>,
     if_match: Option<IfMatch>,
-    input: Option<ValidTransaction>,
+    input: Option<TransactionDraft>,
     /// The operation's key, and the hash that tells a repeat from another operation.
     keyed: Keyed,
 }
@@ -177,7 +178,7 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
     };
     let input = match operation.body.filter(|b| !b.is_null()) {
         Some(body) => match serde_json::from_value::<TransactionRequest>(body) {
-            Ok(request) => match ValidTransaction::try_from(request) {
+            Ok(request) => match TransactionDraft::try_from(request) {
                 // The document bounds amounts below 10^13, as the single request does.
                 Ok(input) if input.amount >= Decimal::new(10_000_000_000_000, 0) => {
                     errors.push(FieldError::new("body.amount", "must be below 10^13"));
@@ -243,7 +244,7 @@ fn id_of(c: &Checked) -> ApiResult<u64> {
     c.id.ok_or_else(|| ApiError::bad_request("id is required for update and delete"))
 }
 
-fn input_of(c: &mut Checked) -> ApiResult<ValidTransaction> {
+fn input_of(c: &mut Checked) -> ApiResult<TransactionDraft> {
     c.input
         .take()
         .ok_or_else(|| ApiError::bad_request("body is required for create and update"))

@@ -1,5 +1,7 @@
-//! Request and response bodies of the transaction endpoints, and their parsing into
-//! checked values.
+//! Request and response bodies of the transaction endpoints. Parsing here is shape only
+//! (numbers, ids, dates, strings); the rules of a transaction live with
+//! [`TransactionDraft`] in `shared::app::transactions`, which this module calls so that
+//! a request reports every broken field at once.
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -7,15 +9,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use shared::domain::ids::MAX_SAFE_ID;
-use shared::domain::text::{parse_note, NOTE_MAX_LEN};
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::CategoryType;
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
 use shared::store::transactions::Transaction;
-
-/// At most this many tags per transaction.
-pub const MAX_TAGS: usize = 20;
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -50,8 +48,7 @@ pub struct TransactionRequest {
     pub tag_ids: Option<Vec<Value>>,
 }
 
-/// A request that passed parsing: the service's input.
-pub type ValidTransaction = shared::app::transactions::TransactionInput;
+use shared::app::transactions::{check_amount, check_tags, TransactionDraft, MAX_TAGS};
 
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
@@ -78,10 +75,7 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
         _ => None,
     };
     let amount = amount.ok_or("must be a decimal number")?;
-    if amount <= Decimal::ZERO {
-        return Err("must be greater than 0".into());
-    }
-    Ok((amount, None))
+    Ok((check_amount(amount)?, None))
 }
 
 /// A positive id below 2^53, given as a JSON number (or a numeric string).
@@ -105,7 +99,7 @@ pub(crate) fn parse_id(value: &Value) -> Result<u64, String> {
     }
 }
 
-impl TryFrom<TransactionRequest> for ValidTransaction {
+impl TryFrom<TransactionRequest> for TransactionDraft {
     type Error = ApiError;
 
     fn try_from(r: TransactionRequest) -> Result<Self, ApiError> {
@@ -117,9 +111,7 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
             .map_err(|e| keep("categoryId", e))
             .ok();
         let date = parse_date(&r.date).map_err(|e| keep("date", e)).ok();
-        let note = parse_note(r.note.as_deref(), NOTE_MAX_LEN)
-            .map_err(|e| keep("note", e))
-            .ok();
+        let note = Some(r.note);
         let provider_id = match &r.provider_id {
             None | Some(Value::Null) => Some(None),
             Some(v) => parse_id(v)
@@ -133,17 +125,10 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
             None
         } else {
             let parsed: Result<Vec<u64>, String> = tags.iter().map(parse_id).collect();
-            match parsed {
-                Ok(mut ids) => {
-                    ids.sort_unstable();
-                    ids.dedup();
-                    Some(ids)
-                }
-                Err(e) => {
-                    keep("tagIds", e);
-                    None
-                }
-            }
+            parsed
+                .and_then(check_tags)
+                .map_err(|e| keep("tagIds", e))
+                .ok()
         };
         let body_currency = match (&r.currency, amount.as_ref().and_then(|(_, c)| c.clone())) {
             (Some(a), Some(b)) if *a != b => {
@@ -168,15 +153,27 @@ impl TryFrom<TransactionRequest> for ValidTransaction {
                 Some(note),
                 Some(provider_id),
                 Some(tag_ids),
-            ) if errors.is_empty() => Ok(Self {
-                amount,
-                currency: body_currency,
-                category_id,
-                date,
-                note,
-                provider_id,
-                tag_ids,
-            }),
+            ) if errors.is_empty() => {
+                let mut draft = Self {
+                    amount,
+                    currency: body_currency,
+                    category_id,
+                    date,
+                    note,
+                    provider_id,
+                    tag_ids,
+                    category_source: shared::domain::CategorySource::User,
+                };
+                // The draft's own rules (note, date range, ...): reported with the request.
+                let broken = draft.check();
+                if broken.is_empty() {
+                    Ok(draft)
+                } else {
+                    Err(ApiError::validation(
+                        broken.into_iter().map(FieldError::from).collect(),
+                    ))
+                }
+            }
             _ => Err(ApiError::validation(errors)),
         }
     }
@@ -195,6 +192,10 @@ pub struct TransactionResponse {
     pub category_type: CategoryType,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen: `user` (in a create or update request), `rule`,
+    /// `provider` (its default category), `file` (named in an imported file) or `default`
+    /// (an import's fallback). Rules never change a category whose source is `user`.
+    pub category_source: shared::domain::CategorySource,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -213,6 +214,7 @@ impl From<&Transaction> for TransactionResponse {
             category_type: t.category_type,
             provider_id: t.provider_id,
             tag_ids: t.tag_ids.clone(),
+            category_source: t.category_source,
             created_at: t.created_at.to_string(),
             updated_at: t.updated_at.to_string(),
         }
@@ -224,8 +226,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn request(v: Value) -> Result<ValidTransaction, ApiError> {
-        ValidTransaction::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())
+    fn request(v: Value) -> Result<TransactionDraft, ApiError> {
+        TransactionDraft::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())
     }
 
     #[test]
@@ -234,7 +236,7 @@ mod tests {
             serde_json::from_str(r#"{"amount": 0.1, "categoryId": 4, "date": "2026-01-31"}"#)
                 .unwrap();
         assert_eq!(
-            ValidTransaction::try_from(numeric)
+            TransactionDraft::try_from(numeric)
                 .unwrap()
                 .amount
                 .to_string(),

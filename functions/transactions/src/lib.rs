@@ -10,8 +10,9 @@ use axum::Router;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use dto::{TransactionRequest, TransactionResponse, ValidTransaction};
+use dto::{TransactionRequest, TransactionResponse};
 use list::ListQuery;
+use shared::app::transactions::TransactionDraft;
 use shared::app::transactions::{self as service, Idempotency};
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
@@ -108,7 +109,7 @@ async fn create(
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &body)?;
-    let input = ValidTransaction::try_from(body)?;
+    let input = TransactionDraft::try_from(body)?;
     let created = service::create(me.store(), me.id, input, keyed.idempotency()).await?;
     let t = &created.transaction;
     let body = Created::at(
@@ -185,7 +186,7 @@ async fn update(
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
-    let input = ValidTransaction::try_from(body)?;
+    let input = TransactionDraft::try_from(body)?;
     let idempotency = keyed.idempotency();
     let (t, replay) = service::update(me.store(), me.id, id, input, expected, idempotency).await?;
     Ok(replayed(replay, versioned(&t)))

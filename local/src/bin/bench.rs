@@ -86,6 +86,7 @@ fn global_transaction(
         category_global: true,
         provider_id: None,
         tag_ids: vec![],
+        category_source: shared::domain::CategorySource::User,
         version: 1,
         created_at: at,
         updated_at: at,

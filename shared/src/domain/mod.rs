@@ -22,7 +22,7 @@ pub use money::{Currency, Money, MoneyError};
 pub use month::Month;
 pub use password::Password;
 pub use role::Role;
-pub use transaction::Transaction;
+pub use transaction::{CategorySource, Transaction};
 pub use user::User;
 pub use violation::Violation;
 pub use wallet::Wallet;

@@ -21,10 +21,62 @@ pub struct Transaction {
     pub category_global: bool,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen: rules never change one the user chose.
+    pub category_source: CategorySource,
     /// Starts at 1; every change adds one (the ETag).
     pub version: u64,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+}
+
+/// How a transaction's category was chosen.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum CategorySource {
+    /// In a create or update request (any update that sets the category).
+    #[default]
+    User,
+    /// By a rule.
+    Rule,
+    /// The provider's default category.
+    Provider,
+    /// Named in an imported file.
+    File,
+    /// An import's fallback (`defaultCategoryId` or `Uncategorized`).
+    Default,
+}
+
+impl CategorySource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CategorySource::User => "user",
+            CategorySource::Rule => "rule",
+            CategorySource::Provider => "provider",
+            CategorySource::File => "file",
+            CategorySource::Default => "default",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "user" => CategorySource::User,
+            "rule" => CategorySource::Rule,
+            "provider" => CategorySource::Provider,
+            "file" => CategorySource::File,
+            "default" => CategorySource::Default,
+            _ => return None,
+        })
+    }
 }
 
 impl Transaction {
@@ -50,6 +102,7 @@ impl Transaction {
             category_global: true,
             provider_id: None,
             tag_ids: vec![],
+            category_source: CategorySource::User,
             version: 1,
             created_at: at,
             updated_at: at,

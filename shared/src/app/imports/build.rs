@@ -13,7 +13,7 @@ use super::write::Record;
 use super::{CategoryRef, NameRef, Planned, RowError, REPEAT_MESSAGE};
 use crate::app::categories;
 use crate::app::named::Named;
-use crate::app::transactions::{build_record, TransactionInput};
+use crate::app::transactions::{build_record, Stamp, TransactionDraft};
 use crate::app::{AppError, AppResult};
 use crate::domain::time::Timestamp;
 use crate::domain::{Category, CategoryType};
@@ -129,7 +129,7 @@ pub(super) async fn build_all(
             tags_found: tag_ids.iter().copied().collect::<BTreeSet<_>>(),
             ..Default::default()
         };
-        let input = TransactionInput {
+        let draft = TransactionDraft {
             amount: p.amount,
             currency: None,
             category_id: category.id,
@@ -137,6 +137,7 @@ pub(super) async fn build_all(
             note: p.note,
             provider_id,
             tag_ids,
+            category_source: p.category_source,
         };
         let id = loop {
             let id = crate::domain::ids::new_id();
@@ -144,7 +145,13 @@ pub(super) async fn build_all(
                 break id;
             }
         };
-        match build_record(user_id, input, &refs, id, 1, None, now) {
+        let stamp = Stamp {
+            id,
+            version: 1,
+            created_at: None,
+            now,
+        };
+        match build_record(user_id, draft, &refs, stamp) {
             Ok(txn) => records.push(Record {
                 row: p.row,
                 txn,

@@ -29,15 +29,13 @@ use rust_decimal::Decimal;
 use time::Date;
 
 use super::{AppError, AppResult};
-use crate::domain::{Category, CategoryType, Wallet};
+use crate::domain::{Category, CategorySource, CategoryType, Wallet};
 use crate::store::Store;
 use build::build_all;
 use names::Names;
 use plan::plan;
 use write::write;
 
-/// At most this many tags per transaction (as `POST /api/transactions`).
-pub const MAX_TAGS: usize = 20;
 /// Import ids are at most this many characters.
 pub const IMPORT_ID_MAX_LEN: usize = 100;
 /// Rows shown in a dry run's preview.
@@ -123,6 +121,9 @@ pub struct Planned {
     pub category: CategoryRef,
     /// In a seeded `Uncategorized` category.
     pub uncategorized: bool,
+    /// `File` when the file names the category, else `Default` (`defaultCategoryId` or
+    /// `Uncategorized`).
+    pub category_source: CategorySource,
     pub date: Date,
     pub note: Option<String>,
     pub provider: Option<NameRef>,

@@ -7,10 +7,11 @@ use rust_decimal::Decimal;
 use time::Date;
 
 use super::names::{fold, Names};
-use super::{CategoryRef, ImportRow, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN, MAX_TAGS};
+use super::{CategoryRef, ImportRow, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
+use crate::app::transactions::check_tag_count;
 use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
-use crate::domain::{Category, CategoryType};
+use crate::domain::{Category, CategorySource, CategoryType};
 
 /// A name from the file as an error message quotes it: at most 40 characters, so that
 /// thousands of row errors still make a response far below Lambda's 6 MB.
@@ -116,9 +117,13 @@ fn plan_row(
             Err(m) => errors.push(RowError::new(n, "tags", format!("{}: {m}", quoted(raw)))),
         }
     }
-    if tags.len() > MAX_TAGS {
-        errors.push(RowError::new(n, "tags", format!("at most {MAX_TAGS} tags")));
+    if let Err(m) = check_tag_count(tags.len()) {
+        errors.push(RowError::new(n, "tags", m));
     }
+    let category_source = match row.category.as_deref().map(str::trim) {
+        Some(name) if !name.is_empty() => CategorySource::File,
+        _ => CategorySource::Default,
+    };
     match category {
         Some((category, uncategorized)) if errors.is_empty() => Ok(Planned {
             row: n,
@@ -126,6 +131,7 @@ fn plan_row(
             amount: row.amount.abs(),
             category,
             uncategorized,
+            category_source,
             date: row.date,
             note,
             provider,

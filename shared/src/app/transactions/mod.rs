@@ -3,7 +3,9 @@
 
 mod record;
 
-pub use record::{build_record, TransactionInput};
+pub use record::{
+    build_record, check_amount, check_tag_count, check_tags, Stamp, TransactionDraft, MAX_TAGS,
+};
 
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult, WRITE_ATTEMPTS};
@@ -69,7 +71,7 @@ fn write_error(e: StoreError) -> AppError {
 /// What a write reads besides the wallet: the references of its new fields (none for a
 /// delete), the transaction it changes (none for a create) and its idempotency record.
 fn keys<'a>(
-    input: Option<&'a TransactionInput>,
+    input: Option<&'a TransactionDraft>,
     transaction_id: Option<u64>,
     idempotency: Option<Idempotency<'a>>,
 ) -> RefKeys<'a> {
@@ -88,7 +90,7 @@ fn keys<'a>(
 pub async fn create(
     store: &Store,
     user_id: u64,
-    input: TransactionInput,
+    input: TransactionDraft,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<Created> {
     // A second pass only when a concurrent request with the same key won: then it replays.
@@ -109,7 +111,13 @@ pub async fn create(
             });
         }
         let now = Timestamp::now();
-        let draft = build_record(user_id, input.clone(), &refs, 0, 1, None, now)?;
+        let stamp = Stamp {
+            id: 0,
+            version: 1,
+            created_at: None,
+            now,
+        };
+        let draft = build_record(user_id, input.clone(), &refs, stamp)?;
         let now = now.to_string();
         let head = Some(refs.feed_head);
         let written = with_fresh_id(|id| {
@@ -175,7 +183,7 @@ pub async fn update(
     store: &Store,
     user_id: u64,
     id: u64,
-    input: TransactionInput,
+    input: TransactionDraft,
     expected: Option<IfMatch>,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<(Transaction, bool)> {
@@ -194,15 +202,13 @@ pub async fn update(
             .ok_or_else(|| AppError::not_found("transaction"))?;
         let now = Timestamp::now();
         let created = Some(old.created_at);
-        let new = build_record(
-            user_id,
-            input.clone(),
-            &refs,
+        let stamp = Stamp {
             id,
-            old.version + 1,
-            created,
+            version: old.version + 1,
+            created_at: created,
             now,
-        )?;
+        };
+        let new = build_record(user_id, input.clone(), &refs, stamp)?;
         if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(stale());
         }

@@ -1,17 +1,27 @@
-//! A transaction as a client describes it, and the record built from it once its
-//! references, currency and amount are checked.
+//! A transaction's rules, in one place: [`TransactionDraft`] is a transaction as any source
+//! describes it (a create or update request, an operation of a batch, an import row, and
+//! the coming rules and recurring jobs), and [`build_record`] is the one constructor of a
+//! stored transaction from it. The JSON bodies only parse shape; every rule of a
+//! transaction (amount and its currency's precision, date range, note, tags, category,
+//! provider, category type) is checked here.
 
 use rust_decimal::Decimal;
 use time::Date;
 
 use crate::app::{AppError, AppResult};
+use crate::domain::text::{parse_note, NOTE_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Currency, Money, MoneyError, Violation};
+use crate::domain::{CategorySource, Currency, Money, MoneyError, Violation};
 use crate::store::transactions::{Refs, Transaction};
 
-/// A transaction as a client describes it (already parsed: types and bounds hold).
+/// At most this many tags per transaction.
+pub const MAX_TAGS: usize = 20;
+/// Transaction dates lie in these years (as the request schema says).
+const YEARS: std::ops::RangeInclusive<i32> = 1900..=2999;
+
+/// A transaction as a client or job describes it: types hold, rules not yet checked.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TransactionInput {
+pub struct TransactionDraft {
     pub amount: Decimal,
     /// The currency the client named, if any: it must be the wallet's.
     pub currency: Option<String>,
@@ -20,26 +30,87 @@ pub struct TransactionInput {
     pub note: Option<String>,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// How the category was chosen (`user` for a request that names it).
+    pub category_source: CategorySource,
 }
 
-/// Checks the input against what it refers to and builds the record to store: the wallet
-/// exists and has the named currency, the amount fits the currency, and the category,
-/// provider and tags exist for this user. Every broken rule is reported.
+/// An amount is positive: the category's type gives the direction.
+pub fn check_amount(amount: Decimal) -> Result<Decimal, String> {
+    if amount <= Decimal::ZERO {
+        return Err("must be greater than 0".into());
+    }
+    Ok(amount)
+}
+
+/// At most [`MAX_TAGS`] tags; duplicates are ignored (the ids come back sorted, once each).
+pub fn check_tags(mut ids: Vec<u64>) -> Result<Vec<u64>, String> {
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() > MAX_TAGS {
+        return Err(format!("must hold at most {MAX_TAGS} tags"));
+    }
+    Ok(ids)
+}
+
+/// The rules of a transaction's own fields (no storage needed), for sources that count
+/// tags before they are ids (an import row's tag names).
+pub fn check_tag_count(count: usize) -> Result<(), String> {
+    if count > MAX_TAGS {
+        return Err(format!("must hold at most {MAX_TAGS} tags"));
+    }
+    Ok(())
+}
+
+impl TransactionDraft {
+    /// Checks and normalizes the draft's own fields: the amount is positive, the date in
+    /// range, the note trimmed and bounded, the tags bounded and each once. Every broken
+    /// rule is reported.
+    pub fn check(&mut self) -> Vec<Violation> {
+        let mut errors = Vec::new();
+        if let Err(e) = check_amount(self.amount) {
+            errors.push(Violation::new("amount", e));
+        }
+        if !YEARS.contains(&self.date.year()) {
+            errors.push(Violation::new("date", "must be in the years 1900 to 2999"));
+        }
+        match parse_note(self.note.as_deref(), NOTE_MAX_LEN) {
+            Ok(note) => self.note = note,
+            Err(e) => errors.push(Violation::new("note", e)),
+        }
+        match check_tags(std::mem::take(&mut self.tag_ids)) {
+            Ok(ids) => self.tag_ids = ids,
+            Err(e) => errors.push(Violation::new("tagIds", e)),
+        }
+        errors
+    }
+}
+
+/// Where a new record stands: its id and version, when it was first created (`None`: now)
+/// and now.
+#[derive(Debug, Clone, Copy)]
+pub struct Stamp {
+    pub id: u64,
+    pub version: u64,
+    pub created_at: Option<Timestamp>,
+    pub now: Timestamp,
+}
+
+/// The one constructor of a stored transaction: checks the draft's own rules, then the
+/// draft against what it refers to (the wallet exists and has the named currency, the
+/// amount fits the currency, the category, provider and tags exist for this user), and
+/// builds the record. Every broken rule is reported.
 pub fn build_record(
     user_id: u64,
-    input: TransactionInput,
+    mut draft: TransactionDraft,
     refs: &Refs,
-    id: u64,
-    version: u64,
-    created_at: Option<Timestamp>,
-    now: Timestamp,
+    stamp: Stamp,
 ) -> AppResult<Transaction> {
     let wallet = refs
         .wallet
         .as_ref()
         .ok_or_else(|| AppError::Forbidden("this account no longer exists".into()))?;
-    let mut errors = Vec::new();
-    if let Some(code) = &input.currency {
+    let mut errors = draft.check();
+    if let Some(code) = &draft.currency {
         if Currency::from_code(code) != Some(wallet.currency) {
             errors.push(Violation::new(
                 "currency",
@@ -47,7 +118,7 @@ pub fn build_record(
             ));
         }
     }
-    let amount = match Money::new(input.amount, wallet.currency) {
+    let amount = match Money::new(draft.amount, wallet.currency) {
         Ok(money) => Some(money),
         Err(MoneyError::TooManyDecimals { code, allowed }) => {
             let message = format!("{code} amounts have at most {allowed} decimals");
@@ -62,10 +133,10 @@ pub fn build_record(
     if refs.category.is_none() {
         errors.push(Violation::new("categoryId", "no such category"));
     }
-    if input.provider_id.is_some() && !refs.provider_found {
+    if draft.provider_id.is_some() && !refs.provider_found {
         errors.push(Violation::new("providerId", "no such provider"));
     }
-    let missing: Vec<String> = input
+    let missing: Vec<String> = draft
         .tag_ids
         .iter()
         .filter(|t| !refs.tags_found.contains(t))
@@ -85,18 +156,19 @@ pub fn build_record(
     }
     Ok(Transaction {
         user_id,
-        id,
+        id: stamp.id,
         amount,
-        date: input.date,
-        note: input.note,
+        date: draft.date,
+        note: draft.note,
         category_id: category.id,
         category_type: category.category_type,
         category_global: category.is_global(),
-        provider_id: input.provider_id,
-        tag_ids: input.tag_ids,
-        version,
-        created_at: created_at.unwrap_or(now),
-        updated_at: now,
+        provider_id: draft.provider_id,
+        tag_ids: draft.tag_ids,
+        category_source: draft.category_source,
+        version: stamp.version,
+        created_at: stamp.created_at.unwrap_or(stamp.now),
+        updated_at: stamp.now,
     })
 }
 
@@ -112,8 +184,8 @@ mod tests {
         Timestamp::parse(text).unwrap()
     }
 
-    fn input() -> TransactionInput {
-        TransactionInput {
+    fn input() -> TransactionDraft {
+        TransactionDraft {
             amount: Decimal::new(1250, 2),
             currency: None,
             category_id: 4,
@@ -121,6 +193,7 @@ mod tests {
             note: Some("Market".into()),
             provider_id: None,
             tag_ids: vec![],
+            category_source: CategorySource::User,
         }
     }
 
@@ -146,22 +219,30 @@ mod tests {
 
     #[test]
     fn a_valid_input_becomes_a_record_with_the_categorys_type_and_the_wallets_currency() {
-        let r = build_record(7, input(), &refs(), 42, 1, None, at("2026-11-03T10:00:00")).unwrap();
+        let r = build_record(
+            7,
+            input(),
+            &refs(),
+            Stamp {
+                id: 42,
+                version: 1,
+                created_at: None,
+                now: at("2026-11-03T10:00:00"),
+            },
+        )
+        .unwrap();
         assert_eq!((r.user_id, r.id, r.version), (7, 42, 1));
         assert_eq!(r.category_type, CategoryType::Debit);
         assert!(r.category_global);
         assert_eq!(r.amount.currency().code(), "EUR");
         assert_eq!(r.created_at.to_string(), "2026-11-03T10:00:00");
-        let kept = build_record(
-            7,
-            input(),
-            &refs(),
-            42,
-            2,
-            Some(at("2026-01-01T00:00:00")),
-            at("2026-11-03T10:00:00"),
-        )
-        .unwrap();
+        let stamp = Stamp {
+            id: 42,
+            version: 2,
+            created_at: Some(at("2026-01-01T00:00:00")),
+            now: at("2026-11-03T10:00:00"),
+        };
+        let kept = build_record(7, input(), &refs(), stamp).unwrap();
         assert_eq!(kept.created_at.to_string(), "2026-01-01T00:00:00");
     }
 
@@ -176,7 +257,18 @@ mod tests {
         r.category = None;
         r.tags_found.insert(1);
         let fields = violations(
-            build_record(7, bad, &r, 1, 1, None, at("2026-11-03T10:00:00")).unwrap_err(),
+            build_record(
+                7,
+                bad,
+                &r,
+                Stamp {
+                    id: 1,
+                    version: 1,
+                    created_at: None,
+                    now: at("2026-11-03T10:00:00"),
+                },
+            )
+            .unwrap_err(),
         );
         assert_eq!(
             fields,
@@ -189,7 +281,17 @@ mod tests {
         let mut r = refs();
         r.wallet = None;
         assert!(matches!(
-            build_record(7, input(), &r, 1, 1, None, at("2026-11-03T10:00:00")),
+            build_record(
+                7,
+                input(),
+                &r,
+                Stamp {
+                    id: 1,
+                    version: 1,
+                    created_at: None,
+                    now: at("2026-11-03T10:00:00")
+                }
+            ),
             Err(AppError::Forbidden(_))
         ));
     }

@@ -86,6 +86,7 @@ fn a_transaction_survives_its_item() {
         note: Some("Café".into()),
         provider_id: Some(9),
         tag_ids: vec![1, 3],
+        category_source: crate::domain::CategorySource::Rule,
         version: 2,
         created_at: Timestamp::parse("2026-02-28T09:00:00").unwrap(),
         updated_at: Timestamp::parse("2026-02-28T10:00:00").unwrap(),

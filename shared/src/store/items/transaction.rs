@@ -10,7 +10,7 @@ use super::super::attr::{
 use super::super::keys::{txn_lsi, txn_sk, user_pk};
 use super::{get_category_type, get_currency, get_owner, get_times, stamps};
 use crate::domain::time::{format_date, parse_date};
-use crate::domain::{Money, Transaction};
+use crate::domain::{CategorySource, Money, Transaction};
 
 /// The item of a transaction.
 pub fn to_item(t: &Transaction) -> Item {
@@ -31,6 +31,10 @@ pub fn to_item(t: &Transaction) -> Item {
         ),
     ]);
     item.extend(stamps(t.version, t.created_at, t.updated_at));
+    // Absent means `user`: every transaction stored before sources existed was a user's.
+    if t.category_source != CategorySource::User {
+        item.insert("categorySource".into(), s(t.category_source.as_str()));
+    }
     if let Some(note) = &t.note {
         item.insert("note".into(), s(note));
         // Lower-cased copy for case-insensitive `q` search.
@@ -66,6 +70,9 @@ impl TryFrom<&Item> for Transaction {
             category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
             provider_id: get_opt_u64(item, "providerId"),
             tag_ids: get_u64_list(item, "tagIds"),
+            category_source: get_opt_s(item, "categorySource")
+                .and_then(|v| CategorySource::parse(&v))
+                .unwrap_or_default(),
             version: get_u64(item, "version")?,
             created_at,
             updated_at,
