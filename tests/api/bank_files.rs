@@ -421,6 +421,10 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
         BTreeSet::from([13, 14]),
         "the seeded Uncategorized of each type"
     );
+    assert!(
+        txns.iter().all(|t| t["categorySource"] == "default"),
+        "{txns:?}"
+    );
 }
 
 #[tokio::test]
@@ -481,6 +485,13 @@ async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_defau
         used.contains(&4) && used.contains(&5) && !used.contains(&bobs),
         "{used:?}"
     );
+    let sources: BTreeSet<String> = app
+        .all_transactions(&ann)
+        .await
+        .iter()
+        .map(|t| t["categorySource"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, BTreeSet::from(["file".to_owned()]));
     let globals: Value = app.get_json(&bob, "/api/categories/4").await;
     assert_eq!(
         globals["categoryName"], "Groceries",
