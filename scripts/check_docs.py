@@ -44,7 +44,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # to one of these may dangle; once the page exists it is checked like any other.
 EXPECTED_MISSING = {
     "docs/BANK-FILES.md",
-    "docs/RULES.md",
     "docs/RECURRING.md",
 }
 

@@ -28,6 +28,7 @@ pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
         ("sync", sync_fn::api()),
         ("insights", insights_fn::api()),
         ("imports", imports_fn::api()),
+        ("rules", rules_fn::api()),
     ]
 }
 

@@ -72,8 +72,9 @@ async fn every_documented_operation_is_routed() {
             checked += 1;
         }
     }
-    // 35, then sync and batch (2), insights (4), imports (2) and account recovery (4).
-    assert_eq!(checked, 47);
+    // 35, then sync and batch (2), insights (4), imports (2), account recovery (4) and
+    // rules (7).
+    assert_eq!(checked, 54);
 }
 
 #[tokio::test]

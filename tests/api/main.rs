@@ -14,6 +14,7 @@ mod integrity;
 mod lambda;
 mod matrix;
 mod resources;
+mod rules;
 mod security;
 mod shards;
 mod sync;

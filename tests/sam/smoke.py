@@ -2,7 +2,7 @@
 
 BASE_URL is the SAM CLI's API Gateway emulation (scripts/sam-local.sh test starts it).
 Every function of template.yaml is called at least once (auth, users, categories, tags,
-providers, transactions, wallet, insights, imports, sync, docs). Python's standard library only.
+providers, transactions, wallet, insights, imports, sync, rules, docs). Python's standard library only.
 Prints one line
 per check and ends with `sam smoke: N passed, N failed`; exits 1 when any check failed.
 """
@@ -184,6 +184,15 @@ def main():
     if expect("GET /api/export?format=csv", r, 200):
         check("the export holds the transaction", b"corrected" in r.body)
 
+    # rules: a rule, what it would do, and a create without categoryId that it categorises.
+    rule = {"name": "Market", "conditions": [{"field": "note", "op": "contains", "value": "market"}],
+            "actions": {"categoryId": 4}}
+    r = call("POST", "/api/rules", token=ann, body=rule, function="rules")
+    expect("POST /api/rules", r, 201)
+    r = call("POST", "/api/rules/test", token=ann, body={"note": "Farmers MARKET"}, function="rules")
+    if expect("POST /api/rules/test", r, 200):
+        check("the rule would set category 4", r.json()["result"]["categoryId"] == 4, f"(got {r.body[:200]!r})")
+
     expect(f"DELETE {path}", call("DELETE", path, token=ann, function="transactions"), 204)
     expect(f"GET {path} after the delete", call("GET", path, token=ann, function="transactions"), 404)
     r = call("GET", "/api/wallet", token=ann, function="wallet")
@@ -209,7 +218,7 @@ if __name__ == "__main__":
     # so a function added there without a call here fails this check.
     expected = set(os.environ.get("SAM_FUNCTIONS", "").split()) or {
         "auth", "users", "categories", "tags", "providers", "transactions", "wallet", "insights",
-        "imports", "docs", "sync",
+        "imports", "docs", "sync", "rules",
     }
     check("every function answered", functions_seen >= expected, f"(missing {sorted(expected - functions_seen)})")
     print(f"sam smoke took {time.monotonic() - started:.0f} s")

@@ -156,6 +156,25 @@ fn sorted<T: Ord>(mut items: Vec<T>) -> Vec<T> {
     items
 }
 
+/// A comma list of numbers each checked by [`ranged`], sorted and deduplicated.
+fn ranged_list<T: Ord + TryFrom<i32>>(
+    part: &str,
+    value: &str,
+    max: i32,
+    allow_negative: bool,
+) -> Result<Vec<T>, RuleError> {
+    let values = list(part, value)?
+        .into_iter()
+        .map(|v| ranged(part, v, max, allow_negative))
+        .collect::<Result<Vec<i32>, _>>()?;
+    Ok(sorted(
+        values
+            .into_iter()
+            .filter_map(|v| T::try_from(v).ok())
+            .collect(),
+    ))
+}
+
 impl FromStr for RRule {
     type Err = RuleError;
 
@@ -215,41 +234,9 @@ impl FromStr for RRule {
                     rule.count = u32::try_from(n).ok();
                 }
                 "UNTIL" => rule.until = Some(parse_until(value)?),
-                "BYMONTH" => {
-                    let items = list(name, value)?.into_iter();
-                    let values = items.map(|v| ranged(name, v, 12, false));
-                    let values: Result<Vec<i32>, _> = values.collect();
-                    rule.by_month = sorted(
-                        values?
-                            .into_iter()
-                            .filter_map(|v| u8::try_from(v).ok())
-                            .collect(),
-                    );
-                }
-                "BYMONTHDAY" => {
-                    let values: Result<Vec<i32>, _> = list(name, value)?
-                        .into_iter()
-                        .map(|v| ranged(name, v, 31, true))
-                        .collect();
-                    rule.by_month_day = sorted(
-                        values?
-                            .into_iter()
-                            .filter_map(|v| i8::try_from(v).ok())
-                            .collect(),
-                    );
-                }
-                "BYSETPOS" => {
-                    let values: Result<Vec<i32>, _> = list(name, value)?
-                        .into_iter()
-                        .map(|v| ranged(name, v, 366, true))
-                        .collect();
-                    rule.by_set_pos = sorted(
-                        values?
-                            .into_iter()
-                            .filter_map(|v| i16::try_from(v).ok())
-                            .collect(),
-                    );
-                }
+                "BYMONTH" => rule.by_month = ranged_list(name, value, 12, false)?,
+                "BYMONTHDAY" => rule.by_month_day = ranged_list(name, value, 31, true)?,
+                "BYSETPOS" => rule.by_set_pos = ranged_list(name, value, 366, true)?,
                 "BYDAY" => {
                     let values: Result<Vec<WeekdayNum>, _> =
                         list(name, value)?.into_iter().map(parse_by_day).collect();

@@ -1,41 +1,39 @@
 //! `start`, weekend moves, COUNT / UNTIL, windows far from start, and bounds.
 
 mod common;
-use common::{all, d, dates, ds, occ, rule, sched, sched_w};
+use common::{all, d, dates, ds, next, nominal, occ, occs, rule, sched, sched_w, window_is};
 use recurrence::{Occurrence, Schedule, Weekend, MAX_DATE, MIN_DATE};
 
 const LAST_BUSINESS_DAY: &str = "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1";
 
-#[test]
-fn last_business_day_across_a_year() {
-    let s = sched("20260101", LAST_BUSINESS_DAY);
-    assert_eq!(
-        dates(&s, "20260101", "20261231"),
-        ds(
-            "20260130 20260227 20260331 20260430 20260529 20260630 20260731 20260831 20260930 \
-            20261030 20261130 20261231"
-        )
-    );
+cases! {
+    last_business_day_across_a_year: window_is("20260101", LAST_BUSINESS_DAY,
+        "20260101", "20261231",
+        "20260130 20260227 20260331 20260430 20260529 20260630 20260731 20260831 20260930 \
+        20261030 20261130 20261231");
 }
 
 #[test]
 fn start_is_only_the_earliest_date() {
     let s = sched("20260101", LAST_BUSINESS_DAY);
-    assert!(s.between(d("20260101"), d("20260101")).is_empty());
-    assert_eq!(
-        s.next_on_or_after(d("20250101")),
-        Some(occ("20260130", "20260130"))
-    );
-    let monthly = sched("20260120", "FREQ=MONTHLY;BYMONTHDAY=15");
-    assert_eq!(
-        dates(&monthly, "20260101", "20260331"),
-        ds("20260215 20260315")
+    assert!(occs(&s, "20260101", "20260101").is_empty());
+    assert_eq!(next(&s, "20250101"), Some(occ("20260130", "20260130")));
+    let monthly = "FREQ=MONTHLY;BYMONTHDAY=15";
+    window_is(
+        "20260120",
+        monthly,
+        "20260101",
+        "20260331",
+        "20260215 20260315",
     );
     // No BYxxx: implied from start, which then matches.
-    let implied = sched("20260120", "FREQ=MONTHLY");
-    assert_eq!(
-        dates(&implied, "20260101", "20260331"),
-        ds("20260120 20260220 20260320")
+    let implied = "FREQ=MONTHLY";
+    window_is(
+        "20260120",
+        implied,
+        "20260101",
+        "20260331",
+        "20260120 20260220 20260320",
     );
 }
 
@@ -61,37 +59,24 @@ fn weekend_before_and_after() {
             20261001 20261102 20261201"
         )
     );
-    assert!(after
-        .between(d(from), d(to))
-        .contains(&occ("20260801", "20260803")));
-    assert!(before
-        .between(d(from), d(to))
-        .contains(&occ("20260801", "20260731")));
+    assert!(occs(&after, from, to).contains(&occ("20260801", "20260803")));
+    assert!(occs(&before, from, to).contains(&occ("20260801", "20260731")));
 }
 
 #[test]
 fn window_uses_moved_dates() {
     let after = sched_w("20260101", "FREQ=MONTHLY;BYMONTHDAY=1", Weekend::After);
     // Aug 1 (Sat) moves to Aug 3: outside Aug 1..2, inside Aug 3..3.
-    assert!(after.between(d("20260801"), d("20260802")).is_empty());
-    assert_eq!(
-        after.between(d("20260803"), d("20260803")),
-        vec![occ("20260801", "20260803")]
-    );
-    assert_eq!(
-        after.nominal_between(d("20260801"), d("20260801")),
-        ds("20260801")
-    );
+    assert!(occs(&after, "20260801", "20260802").is_empty());
+    let aug_3 = occs(&after, "20260803", "20260803");
+    assert_eq!(aug_3, vec![occ("20260801", "20260803")]);
+    assert_eq!(nominal(&after, "20260801", "20260801"), ds("20260801"));
     let before = sched_w("20260101", "FREQ=MONTHLY;BYMONTHDAY=1", Weekend::Before);
     // Feb 1 (Sun) moves back into January.
-    assert_eq!(
-        before.between(d("20260130"), d("20260130")),
-        vec![occ("20260201", "20260130")]
-    );
-    assert!(before
-        .between(d("20260201"), d("20260228"))
-        .iter()
-        .all(|o| o.nominal != d("20260201")));
+    let jan_30 = occs(&before, "20260130", "20260130");
+    assert_eq!(jan_30, vec![occ("20260201", "20260130")]);
+    let february = occs(&before, "20260201", "20260228");
+    assert!(february.iter().all(|o| o.nominal != d("20260201")));
 }
 
 #[test]
@@ -99,33 +84,23 @@ fn weekend_merges_keep_order_and_one_winner() {
     // Daily: Fri, Sat, Sun all land on Friday (before); Sat, Sun, Mon on Monday (after).
     let before = sched_w("20260101", "FREQ=DAILY", Weekend::Before);
     let after = sched_w("20260101", "FREQ=DAILY", Weekend::After);
-    assert_eq!(
-        before.between(d("20260105"), d("20260112")),
-        vec![
-            occ("20260105", "20260105"),
-            occ("20260106", "20260106"),
-            occ("20260107", "20260107"),
-            occ("20260108", "20260108"),
-            occ("20260109", "20260109"),
-            occ("20260112", "20260112"),
-        ]
-    );
-    let monday = after.between(d("20260110"), d("20260112"));
+    let weekdays = [
+        "20260105", "20260106", "20260107", "20260108", "20260109", "20260112",
+    ];
+    let same_day: Vec<_> = weekdays.iter().map(|day| occ(day, day)).collect();
+    assert_eq!(occs(&before, "20260105", "20260112"), same_day);
+    let monday = occs(&after, "20260110", "20260112");
     assert_eq!(monday, vec![occ("20260112", "20260112")]);
-    assert_eq!(
-        after.nominal_between(d("20260110"), d("20260112")),
-        ds("20260112")
-    );
+    assert_eq!(nominal(&after, "20260110", "20260112"), ds("20260112"));
     // Weekend-only rule: the earliest nominal wins.
     let weekends = sched_w("20260101", "FREQ=WEEKLY;BYDAY=SA,SU", Weekend::After);
-    assert_eq!(
-        weekends.between(d("20260101"), d("20260120")),
-        vec![
-            occ("20260103", "20260105"),
-            occ("20260110", "20260112"),
-            occ("20260117", "20260119"),
-        ]
-    );
+    let moved = [
+        ("20260103", "20260105"),
+        ("20260110", "20260112"),
+        ("20260117", "20260119"),
+    ];
+    let moved: Vec<_> = moved.iter().map(|(n, m)| occ(n, m)).collect();
+    assert_eq!(occs(&weekends, "20260101", "20260120"), moved);
 }
 
 #[test]
@@ -134,8 +109,8 @@ fn count_counts_nominal_occurrences_from_start() {
     let got = all(&loan);
     assert_eq!(got.len(), 24);
     assert_eq!(got.last(), Some(&d("20271215")));
-    assert!(loan.between(d("20280101"), d("20291231")).is_empty());
-    assert_eq!(loan.next_on_or_after(d("20271216")), None);
+    assert!(occs(&loan, "20280101", "20291231").is_empty());
+    assert_eq!(next(&loan, "20271216"), None);
     let three = sched("20260101", &format!("{LAST_BUSINESS_DAY};COUNT=3"));
     assert_eq!(all(&three), ds("20260130 20260227 20260331"));
     // Windows in the middle see the same COUNT-limited occurrences.
@@ -156,9 +131,9 @@ fn until_is_inclusive_by_date() {
 #[test]
 fn far_window_without_count_skips_ahead() {
     let s = sched("19000105", "FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,FR");
-    let window = s.between(d("21980101"), d("21991231"));
+    let window = occs(&s, "21980101", "21991231");
     assert!(!window.is_empty());
-    let wide = s.between(d("21970101"), d("22001231"));
+    let wide = occs(&s, "21970101", "22001231");
     let sliced: Vec<Occurrence> = wide
         .into_iter()
         .filter(|o| (d("21980101")..=d("21991231")).contains(&o.date))
@@ -173,26 +148,18 @@ fn far_window_without_count_skips_ahead() {
 fn far_window_with_count_walks_from_start() {
     let s = sched("19000101", "FREQ=DAILY;COUNT=100000");
     // The 100,000th day from 1900-01-01 is 2173-10-15.
-    assert_eq!(
-        dates(&s, "21731010", "21731231"),
-        ds("21731010 21731011 21731012 21731013 21731014 21731015")
-    );
-    assert_eq!(
-        s.next_on_or_after(d("21731015")),
-        Some(occ("21731015", "21731015"))
-    );
-    assert_eq!(s.next_on_or_after(d("21731016")), None);
+    let last_days = "21731010 21731011 21731012 21731013 21731014 21731015";
+    assert_eq!(dates(&s, "21731010", "21731231"), ds(last_days));
+    assert_eq!(next(&s, "21731015"), Some(occ("21731015", "21731015")));
+    assert_eq!(next(&s, "21731016"), None);
 }
 
 #[test]
 fn rare_and_impossible_rules_end() {
     let leap = sched("20240229", "FREQ=YEARLY");
-    assert_eq!(
-        leap.next_on_or_after(d("20240301")),
-        Some(occ("20280229", "20280229"))
-    );
+    assert_eq!(next(&leap, "20240301"), Some(occ("20280229", "20280229")));
     let never = sched("20240101", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30");
-    assert_eq!(never.next_on_or_after(d("20240101")), None);
+    assert_eq!(next(&never, "20240101"), None);
     assert!(all(&never).is_empty());
     let never_daily = sched("19000101", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31;COUNT=5");
     assert!(all(&never_daily).is_empty());
@@ -201,13 +168,10 @@ fn rare_and_impossible_rules_end() {
 #[test]
 fn bounds_and_odd_windows() {
     let s = sched("18000101", "FREQ=YEARLY");
-    assert_eq!(
-        s.next_on_or_after(d("00010101")),
-        Some(occ("19000101", "19000101"))
-    );
-    assert!(s.between(d("22010101"), d("99991231")).is_empty());
-    assert_eq!(s.between(d("22000101"), d("99991231")).len(), 1);
-    assert!(s.between(d("20260102"), d("20260101")).is_empty());
+    assert_eq!(next(&s, "00010101"), Some(occ("19000101", "19000101")));
+    assert!(occs(&s, "22010101", "99991231").is_empty());
+    assert_eq!(occs(&s, "22000101", "99991231").len(), 1);
+    assert!(occs(&s, "20260102", "20260101").is_empty());
     let min = time::Date::MIN;
     let max = time::Date::MAX;
     assert!(s.between(min, min).is_empty());
@@ -221,13 +185,9 @@ fn bounds_and_odd_windows() {
 #[test]
 fn nominal_between_matches_between() {
     let s = sched_w("20260101", LAST_BUSINESS_DAY, Weekend::After);
-    let nominal = s.nominal_between(d("20260101"), d("20261231"));
-    let moved: Vec<_> = s
-        .between(d("20260101"), d("20261231"))
-        .iter()
-        .map(|o| o.nominal)
-        .collect();
-    assert_eq!(nominal, moved);
+    let moved = occs(&s, "20260101", "20261231");
+    let moved_nominals: Vec<_> = moved.iter().map(|o| o.nominal).collect();
+    assert_eq!(nominal(&s, "20260101", "20261231"), moved_nominals);
     let by_nominal = s.by_nominal(d("20260101"), d("20261231"));
     assert_eq!(by_nominal.len(), 12);
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::rule;
-use rules::{evaluate, CompiledRule, Kind, Subject};
+use rules::{evaluate, CompiledRule, Kind, Outcome, Subject};
 use serde_json::{json, Value};
 
 /// Category 10 and 11 are DEBIT, 20 is CREDIT, 99 is not visible.
@@ -32,6 +32,26 @@ fn on(payee: &'static str, amount: &str, kind: Option<Kind>) -> Subject<'static>
     }
 }
 
+/// Evaluates `rs` on a payee, amount and kind, with [`kinds`] for categories.
+fn run(rs: &[CompiledRule], payee: &'static str, amount: &str, kind: Option<Kind>) -> Outcome {
+    evaluate(rs, &on(payee, amount, kind), kinds)
+}
+
+const STARBUCKS: &str = "STARBUCKS STORE 12345 SEATTLE WA";
+
+/// A rule named `name` with the one `condition` and `actions`.
+fn when(name: &str, condition: Value, actions: Value) -> Value {
+    json!({"name": name, "conditions": [condition], "actions": actions})
+}
+
+fn type_is(kind: &str) -> Value {
+    json!({"field": "type", "op": "equals", "value": kind})
+}
+
+fn payee_contains(text: &str) -> Value {
+    json!({"field": "payee", "op": "contains", "value": text})
+}
+
 fn coffee() -> Value {
     json!({"name": "Coffee", "match": "all",
         "conditions": [{"field": "payee", "op": "contains", "value": "starbucks"},
@@ -42,12 +62,12 @@ fn coffee() -> Value {
 #[test]
 fn all_and_any() {
     let all = rule(coffee());
-    assert!(all.matches(&on("STARBUCKS STORE 12345 SEATTLE WA", "-4.75", None)));
-    assert!(!all.matches(&on("STARBUCKS STORE 12345 SEATTLE WA", "-45.00", None)));
+    assert!(all.matches(&on(STARBUCKS, "-4.75", None)));
+    assert!(!all.matches(&on(STARBUCKS, "-45.00", None)));
     let mut any = coffee();
     any["match"] = json!("any");
     let any = rule(any);
-    assert!(any.matches(&on("STARBUCKS STORE 12345 SEATTLE WA", "-45.00", None)));
+    assert!(any.matches(&on(STARBUCKS, "-45.00", None)));
     assert!(any.matches(&on("REWE Markt GmbH//München/DE", "-4.75", None)));
     assert!(!any.matches(&on("REWE Markt GmbH//München/DE", "-45.00", None)));
 }
@@ -59,15 +79,7 @@ fn first_category_and_provider_win_tags_union_note_first() {
         json!({"name": "Seattle", "conditions": [{"field": "payee", "op": "endsWith", "value": "wa"}],
                "actions": {"categoryId": 11, "providerId": 5, "tagIds": [4, 3], "note": "usa"}}),
     ]);
-    let out = evaluate(
-        &rs,
-        &on(
-            "STARBUCKS STORE 12345 SEATTLE WA",
-            "-4.75",
-            Some(Kind::Debit),
-        ),
-        kinds,
-    );
+    let out = run(&rs, STARBUCKS, "-4.75", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1, 2]);
     assert_eq!(out.category_id, Some(10));
     assert_eq!(out.provider_id, Some(4));
@@ -84,23 +96,11 @@ fn stop_ends_the_run() {
         json!({"name": "Tag all", "conditions": [{"field": "amount", "op": "gte", "value": 0}],
                "actions": {"tagIds": [9]}}),
     ]);
-    let out = evaluate(
-        &rs,
-        &on(
-            "STARBUCKS STORE 12345 SEATTLE WA",
-            "-4.75",
-            Some(Kind::Debit),
-        ),
-        kinds,
-    );
+    let out = run(&rs, STARBUCKS, "-4.75", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1]);
     assert_eq!(out.tag_ids, vec![3]);
     // The stopping rule does not match: the next one runs.
-    let out = evaluate(
-        &rs,
-        &on("PAYPAL *NETFLIX.COM", "-15.99", Some(Kind::Debit)),
-        kinds,
-    );
+    let out = run(&rs, "PAYPAL *NETFLIX.COM", "-15.99", Some(Kind::Debit));
     assert_eq!(out.matched, vec![2]);
     assert_eq!(out.category_id, None);
     assert_eq!(out.tag_ids, vec![9]);
@@ -108,20 +108,14 @@ fn stop_ends_the_run() {
 
 #[test]
 fn category_of_other_kind_or_invisible_is_skipped() {
+    let stadtwerke = |name, actions| when(name, payee_contains("stadtwerke"), actions);
     let rs = rules(vec![
-        json!({"name": "Hidden", "conditions": [{"field": "payee", "op": "contains", "value": "stadtwerke"}],
-               "actions": {"categoryId": 99}}),
-        json!({"name": "Refund", "conditions": [{"field": "payee", "op": "contains", "value": "stadtwerke"}],
-               "actions": {"categoryId": 20, "tagIds": [1]}}),
-        json!({"name": "Utilities", "conditions": [{"field": "payee", "op": "contains", "value": "stadtwerke"}],
-               "actions": {"categoryId": 10}}),
+        stadtwerke("Hidden", json!({"categoryId": 99})),
+        stadtwerke("Refund", json!({"categoryId": 20, "tagIds": [1]})),
+        stadtwerke("Utilities", json!({"categoryId": 10})),
     ]);
-    let debit = on(
-        "SEPA-LASTSCHRIFT Stadtwerke München",
-        "-80",
-        Some(Kind::Debit),
-    );
-    let out = evaluate(&rs, &debit, kinds);
+    let payee = "SEPA-LASTSCHRIFT Stadtwerke München";
+    let out = run(&rs, payee, "-80", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1, 2, 3]);
     assert_eq!(out.category_id, Some(10));
     assert_eq!(
@@ -129,25 +123,18 @@ fn category_of_other_kind_or_invisible_is_skipped() {
         vec![1],
         "other actions of a skipped rule apply"
     );
-    let credit = on(
-        "SEPA-LASTSCHRIFT Stadtwerke München",
-        "80",
-        Some(Kind::Credit),
-    );
-    assert_eq!(evaluate(&rs, &credit, kinds).category_id, Some(20));
+    let credit = run(&rs, payee, "80", Some(Kind::Credit));
+    assert_eq!(credit.category_id, Some(20));
 }
 
 #[test]
 fn no_kind_accepts_first_category_and_takes_its_kind() {
+    let rewe = |name, actions| when(name, payee_contains("rewe"), actions);
     let rs = rules(vec![
-        json!({"name": "Is debit", "conditions": [{"field": "type", "op": "equals", "value": "DEBIT"}],
-               "actions": {"tagIds": [1]}}),
-        json!({"name": "Groceries", "conditions": [{"field": "payee", "op": "contains", "value": "rewe"}],
-               "actions": {"categoryId": 20}}),
-        json!({"name": "Is credit", "conditions": [{"field": "type", "op": "equals", "value": "CREDIT"}],
-               "actions": {"tagIds": [2]}}),
-        json!({"name": "Debit cat", "conditions": [{"field": "payee", "op": "contains", "value": "rewe"}],
-               "actions": {"categoryId": 10}}),
+        when("Is debit", type_is("DEBIT"), json!({"tagIds": [1]})),
+        rewe("Groceries", json!({"categoryId": 20})),
+        when("Is credit", type_is("CREDIT"), json!({"tagIds": [2]})),
+        rewe("Debit cat", json!({"categoryId": 10})),
     ]);
     let s = on("REWE Markt GmbH//München/DE", "23.10", None);
     let out = evaluate(&rs, &s, kinds);
@@ -160,20 +147,18 @@ fn no_kind_accepts_first_category_and_takes_its_kind() {
 #[test]
 fn no_kind_and_no_category_matches_no_type_condition() {
     let rs = rules(vec![
-        json!({"name": "Debit", "conditions": [{"field": "type", "op": "equals", "value": "DEBIT"}],
-               "actions": {"categoryId": 10}}),
-        json!({"name": "Credit", "conditions": [{"field": "type", "op": "equals", "value": "CREDIT"}],
-               "actions": {"categoryId": 20}}),
+        when("Debit", type_is("DEBIT"), json!({"categoryId": 10})),
+        when("Credit", type_is("CREDIT"), json!({"categoryId": 20})),
     ]);
-    let out = evaluate(&rs, &on("AMZN Mktp US*2K4L29", "30", None), kinds);
+    let out = run(&rs, "AMZN Mktp US*2K4L29", "30", None);
     assert!(out.matched.is_empty());
-    assert_eq!(out, rules::Outcome::default());
+    assert_eq!(out, Outcome::default());
 }
 
 #[test]
 fn no_rules_no_outcome() {
-    let out = evaluate(&[], &on("Café de Flore", "9", Some(Kind::Debit)), kinds);
-    assert_eq!(out, rules::Outcome::default());
+    let out = run(&[], "Café de Flore", "9", Some(Kind::Debit));
+    assert_eq!(out, Outcome::default());
     let json = serde_json::to_value(&out).expect("serialize");
     assert_eq!(
         json,

@@ -8,39 +8,51 @@ use common::{cond, note, payee};
 use rules::Subject;
 use serde_json::json;
 
+/// `op` with `value` on the payee matches each of `hits` and none of `misses`.
+fn on_payee(op: &str, value: &str, hits: &[&str], misses: &[&str]) {
+    let r = cond("payee", op, json!(value));
+    for p in hits {
+        assert!(r.matches(&payee(p)), "{op} {value:?} should match {p:?}");
+    }
+    for p in misses {
+        assert!(
+            !r.matches(&payee(p)),
+            "{op} {value:?} should not match {p:?}"
+        );
+    }
+}
+
+const STARBUCKS: &str = "STARBUCKS STORE 12345 SEATTLE WA";
+const NETFLIX: &str = "PAYPAL *NETFLIX.COM";
+const AMAZON: &str = "AMZN Mktp US*2K4L29";
+const STADTWERKE: &str = "SEPA-LASTSCHRIFT Stadtwerke München";
+
 #[test]
 fn contains_ignores_case_and_accents() {
-    let r = cond("payee", "contains", json!("starbucks"));
-    assert!(r.matches(&payee("STARBUCKS STORE 12345 SEATTLE WA")));
-    assert!(!r.matches(&payee("PAYPAL *NETFLIX.COM")));
-    let r = cond("payee", "contains", json!("cafe"));
-    assert!(r.matches(&payee("Café de Flore")));
-    let r = cond("payee", "contains", json!("CAFÉ DE"));
-    assert!(r.matches(&payee("cafe de flore")));
-    let r = cond("payee", "contains", json!("munchen"));
-    assert!(r.matches(&payee("REWE Markt GmbH//München/DE")));
-    assert!(r.matches(&payee("SEPA-LASTSCHRIFT Stadtwerke München")));
+    on_payee("contains", "starbucks", &[STARBUCKS], &[NETFLIX]);
+    on_payee("contains", "cafe", &["Café de Flore"], &[]);
+    on_payee("contains", "CAFÉ DE", &["cafe de flore"], &[]);
+    let munich = ["REWE Markt GmbH//München/DE", STADTWERKE];
+    on_payee("contains", "munchen", &munich, &[]);
 }
 
 #[test]
 fn equals_is_whole_text() {
-    let r = cond("payee", "equals", json!("munchen"));
-    assert!(r.matches(&payee("MÜNCHEN")));
-    assert!(!r.matches(&payee("München Hbf")));
-    let r = cond("payee", "equals", json!("strasse"));
-    assert!(r.matches(&payee("Straße")));
+    on_payee("equals", "munchen", &["MÜNCHEN"], &["München Hbf"]);
+    on_payee("equals", "strasse", &["Straße"], &[]);
 }
 
 #[test]
 fn starts_and_ends_with() {
-    let s = cond("payee", "startsWith", json!("sepa-lastschrift"));
-    let e = cond("payee", "endsWith", json!("MUNCHEN"));
-    let p = payee("SEPA-LASTSCHRIFT Stadtwerke München");
-    assert!(s.matches(&p) && e.matches(&p));
-    assert!(!s.matches(&payee("Stadtwerke SEPA-LASTSCHRIFT")));
-    assert!(!e.matches(&payee("München Stadtwerke")));
-    let r = cond("payee", "startsWith", json!("amzn mktp"));
-    assert!(r.matches(&payee("AMZN Mktp US*2K4L29")));
+    let sepa_first = ["Stadtwerke SEPA-LASTSCHRIFT"];
+    on_payee("startsWith", "sepa-lastschrift", &[STADTWERKE], &sepa_first);
+    on_payee(
+        "endsWith",
+        "MUNCHEN",
+        &[STADTWERKE],
+        &["München Stadtwerke"],
+    );
+    on_payee("startsWith", "amzn mktp", &[AMAZON], &[]);
 }
 
 #[test]
@@ -56,30 +68,31 @@ fn note_field_and_missing_text() {
 
 #[test]
 fn matches_is_unanchored_case_insensitive_regex() {
-    let r = cond("payee", "matches", json!(r"netflix\.com"));
-    assert!(r.matches(&payee("PAYPAL *NETFLIX.COM")));
-    let r = cond("payee", "matches", json!(r"^amzn mktp [a-z]{2}\*\w+$"));
-    assert!(r.matches(&payee("AMZN Mktp US*2K4L29")));
-    assert!(!r.matches(&payee("X AMZN Mktp US*2K4L29")));
-    let r = cond("payee", "matches", json!(r"store \d{5}"));
-    assert!(r.matches(&payee("STARBUCKS STORE 12345 SEATTLE WA")));
-    assert!(!r.matches(&payee("STARBUCKS STORE 123 SEATTLE WA")));
+    on_payee("matches", r"netflix\.com", &[NETFLIX], &[]);
+    on_payee(
+        "matches",
+        r"^amzn mktp [a-z]{2}\*\w+$",
+        &[AMAZON],
+        &["X AMZN Mktp US*2K4L29"],
+    );
+    let store_123 = ["STARBUCKS STORE 123 SEATTLE WA"];
+    on_payee("matches", r"store \d{5}", &[STARBUCKS], &store_123);
 }
 
 #[test]
 fn matches_folds_pattern_literals_and_text() {
-    let r = cond("payee", "matches", json!("CAFÉ\\s+de"));
-    assert!(r.matches(&payee("Cafe de Flore")));
-    assert!(r.matches(&payee("café DE flore")));
-    let r = cond("payee", "matches", json!(r"m[uü]nchen$"));
-    assert!(r.matches(&payee("SEPA-LASTSCHRIFT Stadtwerke MÜNCHEN")));
+    on_payee(
+        "matches",
+        "CAFÉ\\s+de",
+        &["Cafe de Flore", "café DE flore"],
+        &[],
+    );
+    let munich = ["SEPA-LASTSCHRIFT Stadtwerke MÜNCHEN"];
+    on_payee("matches", r"m[uü]nchen$", &munich, &[]);
     // Escapes keep their meaning: \D is "not a digit", not \d.
-    let r = cond("payee", "matches", json!(r"^\D+$"));
-    assert!(r.matches(&payee("REWE Markt GmbH")));
-    assert!(!r.matches(&payee("STORE 12345")));
+    on_payee("matches", r"^\D+$", &["REWE Markt GmbH"], &["STORE 12345"]);
     // A fullwidth asterisk folds to a literal `*`, not a quantifier.
-    let r = cond("payee", "matches", json!("paypal ＊netflix"));
-    assert!(r.matches(&payee("PAYPAL *NETFLIX.COM")));
+    on_payee("matches", "paypal ＊netflix", &[NETFLIX], &[]);
 }
 
 #[test]

@@ -29,8 +29,11 @@ pub struct TransactionRequest {
     #[schema(schema_with = shared::http::docs::optional_currency_code)]
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
-    #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
-    pub category_id: Value,
+    /// Optional on create: without it the caller's rules choose one (`categorySource:
+    /// rule`), else `400` naming `categoryId`. Required on update.
+    #[serde(default)]
+    #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
+    pub category_id: Option<Value>,
     /// `YYYY-MM-DD`, years 1900 to 2999.
     #[schema(format = Date, example = "2026-11-03", pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", min_length = 10, max_length = 10)]
     pub date: String,
@@ -107,9 +110,13 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
         let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
 
         let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
-        let category_id = parse_id(&r.category_id)
-            .map_err(|e| keep("categoryId", e))
-            .ok();
+        let category_id = match &r.category_id {
+            None | Some(Value::Null) => Some(None),
+            Some(v) => parse_id(v)
+                .map(Some)
+                .map_err(|e| keep("categoryId", e))
+                .ok(),
+        };
         let date = parse_date(&r.date).map_err(|e| keep("date", e)).ok();
         let note = Some(r.note);
         let provider_id = match &r.provider_id {

@@ -8,6 +8,7 @@ pub mod categories;
 pub mod imports;
 pub mod insights;
 pub mod named;
+pub mod rules;
 pub mod sync;
 pub mod transactions;
 pub mod users;

@@ -19,6 +19,7 @@ pub mod keys;
 pub mod links;
 pub mod named;
 pub mod pictures;
+pub mod rules;
 pub mod seed;
 pub mod sessions;
 pub mod table;

@@ -47,3 +47,40 @@ pub fn occ(nominal: &str, date: &str) -> Occurrence {
         date: d(date),
     }
 }
+
+/// Moved occurrences in `[from, to]`.
+pub fn occs(s: &Schedule, from: &str, to: &str) -> Vec<Occurrence> {
+    s.between(d(from), d(to))
+}
+
+/// Nominal dates in `[from, to]`.
+pub fn nominal(s: &Schedule, from: &str, to: &str) -> Vec<Date> {
+    s.nominal_between(d(from), d(to))
+}
+
+/// The first occurrence on or after `from`.
+pub fn next(s: &Schedule, from: &str) -> Option<Occurrence> {
+    s.next_on_or_after(d(from))
+}
+
+/// Every date of the finite schedule `(start, rule)` is `want`.
+pub fn all_are(start: &str, rule: &str, want: &str) {
+    assert_eq!(all(&sched(start, rule)), ds(want), "{start} {rule}");
+}
+
+/// The dates of `(start, rule)` in `[from, to]` are `want`.
+pub fn window_is(start: &str, rule: &str, from: &str, to: &str, want: &str) {
+    let got = dates(&sched(start, rule), from, to);
+    assert_eq!(got, ds(want), "{start} {rule} in {from}..{to}");
+}
+
+/// One `#[test]` per row: `name: check(args…);` runs `check(args…)`.
+#[macro_export]
+macro_rules! cases {
+    ($($name:ident: $check:ident($($arg:expr),* $(,)?);)*) => {$(
+        #[test]
+        fn $name() {
+            $check($($arg),*);
+        }
+    )*};
+}

@@ -143,8 +143,14 @@ fn token_hash(token: &str) -> AppResult<String> {
     ok.then(|| hash_secret(token)).ok_or_else(link_refused)
 }
 
-/// The user a used link names, if the link went to their current address.
-async fn link_user(store: &Store, link: &Link) -> AppResult<UserRecord> {
+/// Uses up the link of `token` and gives the user it names, if it went to their current
+/// address; `400` naming `token` otherwise.
+async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResult<UserRecord> {
+    let hash = token_hash(token)?;
+    let link = store
+        .use_link(purpose, &hash, now_secs())
+        .await?
+        .ok_or_else(link_refused)?;
     store
         .get_user(link.user_id)
         .await?
@@ -152,24 +158,25 @@ async fn link_user(store: &Store, link: &Link) -> AppResult<UserRecord> {
         .ok_or_else(link_refused)
 }
 
+/// Writes profile changes decided by a link (no `If-Match`: the link is the authority).
+async fn apply_changes(store: &Store, user: &UserRecord, changes: ProfileChanges) -> AppResult<()> {
+    store
+        .update_user(user, changes, Timestamp::now(), None)
+        .await?;
+    Ok(())
+}
+
 /// `POST /auth/verify-email`: marks the address verified.
 pub async fn verify_email(store: &Store, token: &str) -> AppResult<()> {
-    let hash = token_hash(token)?;
-    let link = store
-        .use_link(LinkPurpose::VerifyEmail, &hash, now_secs())
-        .await?
-        .ok_or_else(link_refused)?;
-    let user = link_user(store, &link).await?;
-    if !user.email_verified {
-        let changes = ProfileChanges {
-            email_verified: Some(true),
-            ..Default::default()
-        };
-        store
-            .update_user(&user, changes, Timestamp::now(), None)
-            .await?;
+    let user = link_owner(store, LinkPurpose::VerifyEmail, token).await?;
+    if user.email_verified {
+        return Ok(());
     }
-    Ok(())
+    let changes = ProfileChanges {
+        email_verified: Some(true),
+        ..Default::default()
+    };
+    apply_changes(store, &user, changes).await
 }
 
 /// `POST /auth/password-reset`: mails a reset link when the address has an account (and
@@ -215,23 +222,22 @@ pub async fn confirm_password_reset(
             "must repeat the password",
         ));
     }
-    let hash = token_hash(token)?;
     let (Some(password), true) = (password, errors.is_empty()) else {
+        // A malformed token is reported with the other fields.
+        if token_hash(token).is_err() {
+            errors.push(Violation::new(
+                "token",
+                "the link is invalid, expired or already used",
+            ));
+        }
         return Err(AppError::Invalid(errors));
     };
-    let link = store
-        .use_link(LinkPurpose::PasswordReset, &hash, now_secs())
-        .await?
-        .ok_or_else(link_refused)?;
-    let user = link_user(store, &link).await?;
+    let user = link_owner(store, LinkPurpose::PasswordReset, token).await?;
     let changes = ProfileChanges {
         password_hash: Some(password::hash_off_thread(password.expose().to_owned()).await?),
         email_verified: Some(true),
         ..Default::default()
     };
     // A new password hash moves the session epoch: every session and device token ends.
-    store
-        .update_user(&user, changes, Timestamp::now(), None)
-        .await?;
-    Ok(())
+    apply_changes(store, &user, changes).await
 }

@@ -132,7 +132,7 @@ pub(super) async fn build_all(
         let draft = TransactionDraft {
             amount: p.amount,
             currency: None,
-            category_id: category.id,
+            category_id: Some(category.id),
             date: p.date,
             note: p.note,
             provider_id,

@@ -2,6 +2,7 @@
 //! amounts, idempotent creation, and updates conditional on the version read (`If-Match`).
 
 mod record;
+mod refusals;
 
 pub use record::{
     build_record, check_amount, check_tag_count, check_tags, Stamp, TransactionDraft, MAX_TAGS,
@@ -13,7 +14,9 @@ use crate::domain::time::Timestamp;
 use crate::store::transactions::{
     IdempotencyRecord, RefKeys, Refs, Transaction, TxnFilter, TxnPage,
 };
-use crate::store::{with_fresh_id, ConflictKind, Ref, Store, StoreError};
+use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+pub use refusals::check_replay;
+use refusals::write_error;
 
 /// A client's idempotency key and the hash of the request it came with.
 #[derive(Debug, Clone, Copy)]
@@ -29,45 +32,6 @@ pub struct Created {
     pub replayed: bool,
 }
 
-/// The idempotency rule: a key replays the result of its first request when the request
-/// is the same, and refuses any other.
-pub fn check_replay(stored: &IdempotencyRecord, request_hash: &str) -> AppResult<u64> {
-    if stored.request_hash == request_hash {
-        Ok(stored.transaction_id)
-    } else {
-        Err(AppError::Unprocessable(
-            "Idempotency-Key was already used with a different request body".into(),
-        ))
-    }
-}
-
-/// What a refused transaction write means to the client.
-fn write_error(e: StoreError) -> AppError {
-    match e {
-        StoreError::Conflict(ConflictKind::Wallet) => {
-            AppError::Conflict("the wallet changed meanwhile (currency or account); retry".into())
-        }
-        StoreError::Conflict(ConflictKind::Reference(r)) => {
-            let (field, noun) = match r {
-                Ref::Category => ("categoryId", "category"),
-                Ref::Provider => ("providerId", "provider"),
-                Ref::Tag => ("tagIds", "tag"),
-            };
-            AppError::invalid(
-                field,
-                format!("the {noun} was deleted or changed meanwhile"),
-            )
-        }
-        StoreError::Conflict(ConflictKind::Changed) => {
-            AppError::Conflict("the transaction changed meanwhile; retry".into())
-        }
-        StoreError::Conflict(ConflictKind::IdempotencyKey) => {
-            AppError::Conflict("a request with this Idempotency-Key is in progress".into())
-        }
-        e => AppError::Store(e),
-    }
-}
-
 /// What a write reads besides the wallet: the references of its new fields (none for a
 /// delete), the transaction it changes (none for a create) and its idempotency record.
 fn keys<'a>(
@@ -76,7 +40,7 @@ fn keys<'a>(
     idempotency: Option<Idempotency<'a>>,
 ) -> RefKeys<'a> {
     RefKeys {
-        category_id: input.map(|i| i.category_id),
+        category_id: input.and_then(|i| i.category_id),
         provider_id: input.and_then(|i| i.provider_id),
         tag_ids: input.map_or(&[], |i| &i.tag_ids),
         transaction_id,
@@ -90,9 +54,13 @@ fn keys<'a>(
 pub async fn create(
     store: &Store,
     user_id: u64,
-    input: TransactionDraft,
+    mut input: TransactionDraft,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<Created> {
+    // Without a category, the user's rules choose one (one Query for the rules).
+    if input.category_id.is_none() {
+        crate::app::rules::categorize(store, user_id, &mut input).await?;
+    }
     // A second pass only when a concurrent request with the same key won: then it replays.
     for _ in 0..2 {
         let keys = keys(Some(&input), None, idempotency);
@@ -187,6 +155,12 @@ pub async fn update(
     expected: Option<IfMatch>,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<(Transaction, bool)> {
+    if input.category_id.is_none() {
+        return Err(AppError::invalid(
+            "categoryId",
+            "is required when replacing a transaction",
+        ));
+    }
     for _ in 0..WRITE_ATTEMPTS {
         let keys = keys(Some(&input), Some(id), idempotency);
         let refs = store.fetch_refs(user_id, keys).await?;
@@ -355,7 +329,9 @@ mod tests {
 
     #[test]
     fn refused_writes_name_the_reference_at_fault() {
-        let e = write_error(StoreError::Conflict(ConflictKind::Reference(Ref::Tag)));
+        let e = write_error(StoreError::Conflict(ConflictKind::Reference(
+            crate::store::Ref::Tag,
+        )));
         assert_eq!(violations(e), ["tagIds"]);
         assert!(matches!(
             write_error(StoreError::Conflict(ConflictKind::Wallet)),

@@ -25,7 +25,8 @@ pub struct TransactionDraft {
     pub amount: Decimal,
     /// The currency the client named, if any: it must be the wallet's.
     pub currency: Option<String>,
-    pub category_id: u64,
+    /// `None`: the rules decide (a create), else the constructor reports it missing.
+    pub category_id: Option<u64>,
     pub date: Date,
     pub note: Option<String>,
     pub provider_id: Option<u64>,
@@ -130,8 +131,15 @@ pub fn build_record(
             None
         }
     };
-    if refs.category.is_none() {
-        errors.push(Violation::new("categoryId", "no such category"));
+    match draft.category_id {
+        None => errors.push(Violation::new(
+            "categoryId",
+            "is required: name a category, or add a rule that categorises this transaction",
+        )),
+        Some(_) if refs.category.is_none() => {
+            errors.push(Violation::new("categoryId", "no such category"))
+        }
+        Some(_) => {}
     }
     if draft.provider_id.is_some() && !refs.provider_found {
         errors.push(Violation::new("providerId", "no such provider"));
@@ -188,7 +196,7 @@ mod tests {
         TransactionDraft {
             amount: Decimal::new(1250, 2),
             currency: None,
-            category_id: 4,
+            category_id: Some(4),
             date: time::macros::date!(2026 - 11 - 03),
             note: Some("Market".into()),
             provider_id: None,

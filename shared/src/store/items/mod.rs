@@ -17,7 +17,7 @@ use crate::domain::{CategoryType, Currency};
 
 /// The attributes every entity's item carries last: its version and when it was created
 /// and last updated.
-fn stamps(
+pub(crate) fn stamps(
     version: u64,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -30,12 +30,12 @@ fn stamps(
 }
 
 /// The version of an item written before versions existed is 1.
-fn get_version(item: &Item) -> u64 {
+pub(crate) fn get_version(item: &Item) -> u64 {
     get_opt_u64(item, "version").unwrap_or(1)
 }
 
 /// When the item was created and last updated.
-fn get_times(item: &Item) -> anyhow::Result<(Timestamp, Timestamp)> {
+pub(crate) fn get_times(item: &Item) -> anyhow::Result<(Timestamp, Timestamp)> {
     Ok((
         get_timestamp(item, "createdAt")?,
         get_timestamp(item, "updatedAt")?,

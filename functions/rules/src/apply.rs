@@ -1,0 +1,253 @@
+//! `POST /api/rules/test` (what the rules would do to a described transaction, writing
+//! nothing) and `POST /api/rules/apply` (run them over existing transactions).
+
+use std::time::{Duration, Instant};
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use shared::app::rules::{self as service, Ruleset};
+use shared::app::transactions::TransactionDraft;
+use shared::domain::time::{format_date, parse_date};
+use shared::http::auth::Caller;
+use shared::http::extract::{Json, Query};
+use shared::http::{decimal, docs, ApiError, ApiResult, FieldError};
+use shared::store::transactions::TxnFilter;
+
+/// A transaction as the test describes it; every field optional.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = RuleTestInput)]
+pub struct TestRequest {
+    #[schema(max_length = 1000, example = "STARBUCKS STORE 12345")]
+    pub payee: Option<String>,
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+    /// The amount (absolute), a number or a string.
+    #[schema(value_type = Option<String>, example = "4.50")]
+    pub amount: Option<serde_json::Value>,
+    /// `DEBIT` or `CREDIT`; absent: as for a create without category (`type` conditions
+    /// do not match).
+    #[serde(rename = "type")]
+    #[schema(example = "DEBIT")]
+    pub kind: Option<String>,
+}
+
+/// What the rules would do.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RuleTestResult)]
+pub struct TestResponse {
+    /// The ids of the rules that matched, in the order they ran.
+    pub matched: Vec<u64>,
+    pub result: Fields,
+}
+
+/// The fields rules set.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleFields)]
+pub struct Fields {
+    pub category_id: Option<u64>,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
+    pub note: Option<String>,
+}
+
+fn too_long(field: &str, v: &Option<String>) -> Option<FieldError> {
+    v.as_ref()
+        .filter(|s| s.chars().count() > 1000)
+        .map(|_| FieldError::new(field, "must be at most 1000 characters"))
+}
+
+/// Explains what the caller's rules would do to a transaction: which rules match, in
+/// order, and the fields they would set. Writes nothing.
+#[utoipa::path(
+    post,
+    path = "/api/rules/test",
+    request_body = TestRequest,
+    responses(
+        (status = 200, description = "What the rules would do", body = TestResponse),
+        docs::BodyErrors,
+        docs::ProtectedErrors,
+    )
+)]
+pub async fn test_rules(
+    me: Caller,
+    Json(body): Json<TestRequest>,
+) -> ApiResult<Json<TestResponse>> {
+    let mut errors: Vec<FieldError> =
+        [too_long("payee", &body.payee), too_long("note", &body.note)]
+            .into_iter()
+            .flatten()
+            .collect();
+    let amount: Option<Decimal> = match &body.amount {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => match decimal::from_json(v, false) {
+            Some(d) if d >= Decimal::ZERO => Some(d),
+            _ => {
+                errors.push(FieldError::new("amount", "must be a decimal of at least 0"));
+                None
+            }
+        },
+    };
+    let kind = match body.kind.as_deref() {
+        None => None,
+        Some(k) => match rules::Kind::parse(k) {
+            Some(k) => Some(k),
+            None => {
+                errors.push(FieldError::new("type", "must be DEBIT or CREDIT"));
+                None
+            }
+        },
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let ruleset = Ruleset::load(me.store(), me.id).await?;
+    let outcome = ruleset.evaluate(&rules::Subject {
+        payee: body.payee.as_deref(),
+        note: body.note.as_deref(),
+        amount,
+        kind,
+    });
+    Ok(Json(TestResponse {
+        matched: outcome.matched,
+        result: Fields {
+            category_id: outcome.category_id,
+            provider_id: outcome.provider_id,
+            tag_ids: outcome.tag_ids,
+            note: outcome.note,
+        },
+    }))
+}
+
+/// The range to run over; both dates optional and inclusive.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = RuleApplyInput)]
+pub struct ApplyRequest {
+    #[schema(format = Date, example = "2026-01-01")]
+    pub from: Option<String>,
+    #[schema(format = Date, example = "2026-12-31")]
+    pub to: Option<String>,
+    /// From an earlier answer that ran out of time: continue there.
+    #[schema(max_length = 512)]
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct ApplyQuery {
+    /// `true`: write nothing; answer the first 50 changes.
+    pub dry_run: Option<bool>,
+}
+
+/// One change of a dry run.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RuleChange)]
+pub struct ChangeResponse {
+    pub id: u64,
+    pub from: Fields,
+    pub to: Fields,
+}
+
+/// What a run did.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RuleApplyResult)]
+pub struct ApplyResponse {
+    pub examined: u64,
+    pub matched: u64,
+    /// Transactions whose fields changed (or, dry, would change).
+    pub changed: u64,
+    /// Dry run only: the first 50 changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<ChangeResponse>>,
+    /// Present when the run stopped for time: send it back as `cursor` to continue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+fn fields(d: &TransactionDraft) -> Fields {
+    Fields {
+        category_id: d.category_id,
+        provider_id: d.provider_id,
+        tag_ids: d.tag_ids.clone(),
+        note: d.note.clone(),
+    }
+}
+
+/// Time a run may spend before answering with a cursor (API Gateway waits 30 s).
+const BUDGET: Duration = Duration::from_secs(20);
+
+/// Runs the rules over the caller's transactions dated `from`..`to`: a transaction
+/// changes only when a rule matches it, its category was not chosen by the user
+/// (`categorySource` other than `user`, for the category) and the rule's actions change
+/// one of its fields. Writes go through the same path as an update (balance, monthly
+/// totals and the change feed stay exact). A long run answers with a `cursor` to continue.
+#[utoipa::path(
+    post,
+    path = "/api/rules/apply",
+    params(ApplyQuery),
+    request_body = ApplyRequest,
+    responses(
+        (status = 200, description = "What the run did", body = ApplyResponse),
+        docs::BodyErrors,
+        docs::ProtectedErrors,
+    )
+)]
+pub async fn apply_rules(
+    me: Caller,
+    Query(q): Query<ApplyQuery>,
+    Json(body): Json<ApplyRequest>,
+) -> ApiResult<Json<ApplyResponse>> {
+    let mut errors = Vec::new();
+    let mut date = |field: &str, v: &Option<String>| match v.as_deref().map(parse_date) {
+        Some(Ok(d)) => Some(format_date(d)),
+        Some(Err(e)) => {
+            errors.push(FieldError::new(field, e));
+            None
+        }
+        None => None,
+    };
+    let filter = TxnFilter {
+        from: date("from", &body.from),
+        to: date("to", &body.to),
+        ..Default::default()
+    };
+    let cursors = me.state.tokens.cursors();
+    let position = match &body.cursor {
+        None => None,
+        Some(c) => match cursors.open("rules-apply", me.id, c) {
+            Some(p) => Some(p),
+            None => {
+                errors.push(FieldError::new("cursor", "invalid cursor"));
+                None
+            }
+        },
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let dry = q.dry_run.unwrap_or(false);
+    let deadline = Instant::now() + BUDGET;
+    let report = service::apply(me.store(), me.id, &filter, position, dry, deadline).await?;
+    Ok(Json(ApplyResponse {
+        examined: report.examined,
+        matched: report.matched,
+        changed: report.changed,
+        changes: dry.then(|| {
+            report
+                .changes
+                .iter()
+                .map(|c| ChangeResponse {
+                    id: c.id,
+                    from: fields(&c.from),
+                    to: fields(&c.to),
+                })
+                .collect()
+        }),
+        cursor: report.next.map(|p| cursors.seal("rules-apply", me.id, &p)),
+    }))
+}

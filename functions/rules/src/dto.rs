@@ -1,0 +1,103 @@
+//! The bodies of the rule endpoints. Requests are parsed by `rules::RuleBody` (every
+//! invalid field named); the structs here describe them in the OpenAPI document.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use shared::app::rules::RuleView;
+
+/// One condition: `field` (`payee`, `note`, `amount`, `type`), `op` and `value`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RuleCondition)]
+pub struct ConditionDoc {
+    /// `payee` (the provider's name, or an import row's payee text), `note`, `amount`
+    /// (the absolute amount) or `type` (`DEBIT`/`CREDIT`).
+    #[schema(example = "payee")]
+    pub field: String,
+    /// Text: `contains`, `equals`, `startsWith`, `endsWith`, `matches` (a regular
+    /// expression, case-insensitive, unanchored unless anchored; at most 500 characters).
+    /// Amount: `equals`, `gt`, `gte`, `lt`, `lte`, `between` (value `[low, high]`).
+    /// Type: `equals`. Text comparisons ignore case and accents.
+    #[schema(example = "contains")]
+    pub op: String,
+    /// A string, a decimal (number or string) or `[low, high]` for `between`.
+    #[schema(value_type = Object, example = "starbucks")]
+    pub value: serde_json::Value,
+}
+
+/// What a matching rule does.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleActions)]
+pub struct ActionsDoc {
+    /// Sets the category (never one the user chose; skipped when its type does not match
+    /// the transaction's sign).
+    pub category_id: Option<u64>,
+    /// Sets the provider.
+    pub provider_id: Option<u64>,
+    /// Added to the transaction's tags.
+    #[schema(max_items = 20)]
+    pub tag_ids: Vec<u64>,
+    /// Set when the transaction has no note.
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+}
+
+/// A rule: conditions (1 to 10, `match` `all` or `any`) and at least one action.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleInput)]
+pub struct RuleRequest {
+    #[schema(min_length = 1, max_length = 100, example = "Coffee")]
+    pub name: String,
+    /// `all` (default) or `any`.
+    #[serde(rename = "match")]
+    #[schema(example = "all")]
+    pub match_: Option<String>,
+    #[schema(min_items = 1, max_items = 10)]
+    pub conditions: Vec<ConditionDoc>,
+    pub actions: ActionsDoc,
+    /// No later rule runs after this one matched.
+    pub stop: Option<bool>,
+    /// Where it runs; absent: after the last one (equal positions keep creation order).
+    pub position: Option<u32>,
+}
+
+/// A stored rule.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Rule)]
+pub struct RuleResponse {
+    pub id: u64,
+    pub name: String,
+    #[serde(rename = "match")]
+    #[schema(value_type = String, example = "all")]
+    pub match_: rules::Match,
+    #[schema(value_type = Vec<ConditionDoc>)]
+    pub conditions: Vec<rules::Condition>,
+    #[schema(value_type = ActionsDoc)]
+    pub actions: rules::Actions,
+    pub stop: bool,
+    pub position: u32,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(example = "2026-11-22T10:00:00")]
+    pub created_at: String,
+    #[schema(example = "2026-11-22T10:00:00")]
+    pub updated_at: String,
+}
+
+impl From<RuleView> for RuleResponse {
+    fn from(v: RuleView) -> Self {
+        Self {
+            id: v.id,
+            name: v.body.name,
+            match_: v.body.r#match,
+            conditions: v.body.conditions,
+            actions: v.body.actions,
+            stop: v.body.stop,
+            position: v.body.position.unwrap_or(0),
+            created_at: v.created_at.to_string(),
+            updated_at: v.updated_at.to_string(),
+        }
+    }
+}

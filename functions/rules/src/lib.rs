@@ -1,0 +1,178 @@
+//! Rule endpoints (`/api/rules`): the caller's ordered categorisation rules, a dry test of
+//! what they would do, and a run over existing transactions. The rules themselves
+//! (conditions, folding, regexes, evaluation) are the `rules` crate; storage and where
+//! they run are `shared::app::rules`.
+
+mod apply;
+mod dto;
+
+use axum::http::StatusCode;
+use axum::Router;
+use serde_json::Value;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
+use dto::{RuleRequest, RuleResponse};
+use shared::app::rules as service;
+use shared::http::auth::Caller;
+use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::respond::{Created, Page, Versioned};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
+
+/// The routes with their documentation: a route cannot exist without it.
+pub fn api() -> OpenApiRouter<AppState> {
+    let routes = OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
+        .routes(routes!(test_rules))
+        .routes(routes!(apply_rules));
+    docs::protected("rules", routes)
+}
+
+pub fn router(state: AppState) -> Router {
+    finish(api().split_for_parts().0, state)
+}
+
+/// A body as `rules::RuleBody`, every invalid field named.
+fn body(value: Value) -> ApiResult<rules::RuleBody> {
+    rules::RuleBody::from_value(value).map_err(|errors| {
+        ApiError::validation(
+            errors
+                .into_iter()
+                .map(|e| FieldError::new(e.field, e.message))
+                .collect(),
+        )
+    })
+}
+
+fn versioned(v: service::RuleView) -> Versioned<RuleResponse> {
+    Versioned::new(v.version, RuleResponse::from(v))
+}
+
+/// Paging of the rule list (`limit` 1 to 200, default 50; `cursor` from `Link`).
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// From the `Link: rel="next"` header of the previous page.
+    #[param(max_length = 512)]
+    pub cursor: Option<String>,
+}
+
+/// The caller's rules in the order they run (by `position`; equal positions in creation
+/// order), a page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/rules",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "Rules in order", body = [RuleResponse], headers(("Link" = String, description = "The next page, if any"))),
+        docs::ProtectedErrors,
+        (status = 400, response = docs::BadRequest),
+    )
+)]
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<RuleResponse>> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::validation(vec![FieldError::new(
+            "limit",
+            "must be an integer from 1 to 200",
+        )]));
+    }
+    let cursors = me.state.tokens.cursors();
+    let start: usize = match &q.cursor {
+        None => 0,
+        Some(c) => cursors
+            .open("rules", me.id, c)
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| ApiError::bad_request("invalid cursor"))?,
+    };
+    let all = service::list(me.store(), me.id).await?;
+    let end = (start + limit as usize).min(all.len());
+    let next = (end < all.len()).then(|| {
+        let c = cursors.seal("rules", me.id, &end.to_string());
+        format!("/api/rules?limit={limit}&cursor={c}")
+    });
+    let items = all
+        .into_iter()
+        .skip(start)
+        .take(limit as usize)
+        .map(RuleResponse::from)
+        .collect();
+    Ok(Page { items, next })
+}
+
+/// Creates a rule. Without `position` it goes after the last one. At most 200 per user
+/// (`409` beyond); categories, providers and tags it names must be the caller's (`404`).
+#[utoipa::path(
+    post,
+    path = "/api/rules",
+    request_body = RuleRequest,
+    responses(
+        (status = 201, description = "Created", body = RuleResponse, headers(("Location" = String, description = "URL of the new rule"), ("ETag" = String, description = "Version, for If-Match"))),
+        docs::CreateErrors,
+        (status = 404, response = docs::NotFound),
+    )
+)]
+async fn create(me: Caller, Json(value): Json<Value>) -> ApiResult<Created<RuleResponse>> {
+    let created = service::create(me.store(), me.id, body(value)?).await?;
+    let (id, version) = (created.id, created.version);
+    Ok(Created::at(format!("/api/rules/{id}"), RuleResponse::from(created)).versioned(version))
+}
+
+/// One of the caller's rules.
+#[utoipa::path(
+    get,
+    path = "/api/rules/{id}",
+    params(("id" = inline(docs::Id), Path)),
+    responses(
+        (status = 200, description = "The rule", body = RuleResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
+        docs::ReadErrors,
+    )
+)]
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RuleResponse>> {
+    Ok(versioned(service::get(me.store(), me.id, id).await?))
+}
+
+/// Replaces a rule; without `position` it keeps its place.
+#[utoipa::path(
+    put,
+    path = "/api/rules/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    request_body = RuleRequest,
+    responses(
+        (status = 200, description = "Updated", body = RuleResponse, headers(("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+    )
+)]
+async fn update(
+    me: Caller,
+    Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
+    Json(value): Json<Value>,
+) -> ApiResult<Versioned<RuleResponse>> {
+    let updated = service::update(me.store(), me.id, id, body(value)?, expected).await?;
+    Ok(versioned(updated))
+}
+
+/// Deletes a rule (transactions it categorised keep their category).
+#[utoipa::path(
+    delete,
+    path = "/api/rules/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    responses(
+        (status = 204, description = "Deleted"),
+        docs::VersionedDeleteErrors,
+    )
+)]
+async fn remove(
+    me: Caller,
+    Path(id): Path<u64>,
+    IfMatchHeader(expected): IfMatchHeader,
+) -> ApiResult<StatusCode> {
+    service::delete(me.store(), me.id, id, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

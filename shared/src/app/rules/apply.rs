@@ -1,0 +1,152 @@
+//! Running the rules over existing transactions (`POST /api/rules/apply`).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use rules::{Outcome, Subject};
+
+use super::{kind_of, Ruleset};
+use crate::app::transactions::{self, TransactionDraft};
+use crate::app::{AppError, AppResult, IfMatch};
+use crate::domain::{CategorySource, Transaction};
+use crate::store::named::Kind as LabelKind;
+use crate::store::transactions::TxnFilter;
+use crate::store::Store;
+
+/// What a rule outcome changes in a transaction's fields (category only when the user did
+/// not choose it); `None` when nothing changes.
+pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
+    let mut draft = changes_from(t);
+    let mut changed = false;
+    if let Some(c) = o.category_id {
+        if t.category_source != CategorySource::User && c != t.category_id {
+            draft.category_id = Some(c);
+            draft.category_source = CategorySource::Rule;
+            changed = true;
+        }
+    }
+    if o.provider_id.is_some() && o.provider_id != t.provider_id {
+        draft.provider_id = o.provider_id;
+        changed = true;
+    }
+    for tag in &o.tag_ids {
+        if !draft.tag_ids.contains(tag) {
+            draft.tag_ids.push(*tag);
+            changed = true;
+        }
+    }
+    if draft.note.is_none() && o.note.is_some() {
+        draft.note = o.note.clone();
+        changed = true;
+    }
+    changed.then_some(draft)
+}
+
+/// The names of the user's providers, for `payee` conditions (one Query).
+async fn payees(store: &Store, user_id: u64) -> AppResult<HashMap<u64, String>> {
+    let all = store.list_named(user_id, LabelKind::Provider).await?;
+    Ok(all.into_iter().map(|p| (p.id, p.name)).collect())
+}
+
+/// One change of a run of [`apply`], as a dry run shows it.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub id: u64,
+    pub from: TransactionDraft,
+    pub to: TransactionDraft,
+}
+
+/// What [`apply`] did (or, dry, would do).
+#[derive(Debug, Default)]
+pub struct ApplyReport {
+    pub examined: u64,
+    pub matched: u64,
+    pub changed: u64,
+    /// Dry run: the first 50 changes.
+    pub changes: Vec<Change>,
+    /// Where to continue when the time ran out (a transaction-list position).
+    pub next: Option<String>,
+}
+
+/// Runs the rules over the user's transactions dated `from`..=`to`, a page at a time from
+/// `position`, until done or `deadline`: a transaction is written only when a rule
+/// matches it and its actions change one of its fields, through the same path as an
+/// update (balance, monthly totals and the feed stay exact), conditional on the version
+/// read (a transaction edited meanwhile is left as its editor made it).
+pub async fn apply(
+    store: &Store,
+    user_id: u64,
+    filter: &TxnFilter,
+    position: Option<String>,
+    dry_run: bool,
+    deadline: Instant,
+) -> AppResult<ApplyReport> {
+    let ruleset = Ruleset::load(store, user_id).await?;
+    let names = payees(store, user_id).await?;
+    let mut report = ApplyReport::default();
+    let mut position = position;
+    loop {
+        let page = transactions::list(store, user_id, filter, 100, position.as_deref()).await?;
+        for t in &page.items {
+            report.examined += 1;
+            let subject = Subject {
+                payee: t
+                    .provider_id
+                    .and_then(|p| names.get(&p))
+                    .map(String::as_str),
+                note: t.note.as_deref(),
+                amount: Some(t.amount.amount()),
+                kind: Some(kind_of(t.category_type)),
+            };
+            let outcome = ruleset.evaluate(&subject);
+            if outcome.matched.is_empty() {
+                continue;
+            }
+            report.matched += 1;
+            let Some(draft) = changes(t, &outcome) else {
+                continue;
+            };
+            if dry_run {
+                report.changed += 1;
+                if report.changes.len() < 50 {
+                    let from = changes_from(t);
+                    report.changes.push(Change {
+                        id: t.id,
+                        from,
+                        to: draft,
+                    });
+                }
+                continue;
+            }
+            let expected = Some(IfMatch::Version(Some(t.version)));
+            match transactions::update(store, user_id, t.id, draft, expected, None).await {
+                Ok(_) => report.changed += 1,
+                // Edited or deleted meanwhile: its editor's version stands.
+                Err(AppError::PreconditionFailed(_) | AppError::NotFound(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        position = page.next_cursor;
+        if position.is_none() {
+            return Ok(report);
+        }
+        if Instant::now() >= deadline {
+            report.next = position;
+            return Ok(report);
+        }
+    }
+}
+
+/// A transaction's fields as a draft (the "from" of a change).
+fn changes_from(t: &Transaction) -> TransactionDraft {
+    TransactionDraft {
+        amount: t.amount.amount(),
+        currency: None,
+        category_id: Some(t.category_id),
+        date: t.date,
+        note: t.note.clone(),
+        provider_id: t.provider_id,
+        tag_ids: t.tag_ids.clone(),
+        category_source: t.category_source,
+    }
+}

@@ -1,0 +1,263 @@
+//! Categorisation rules: the caller's ordered rules (`rules` crate: conditions, folding,
+//! linear-time regexes, evaluation), stored in the user's partition, loaded with one Query
+//! and compiled once per request that needs them. They run on creates without a
+//! `categoryId` ([`categorize`]) and over existing transactions on request ([`apply`]),
+//! and never change a category the user chose (`categorySource: user`).
+
+use std::collections::HashMap;
+
+use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
+
+use super::transactions::TransactionDraft;
+use super::{version_to_keep, AppError, AppResult, IfMatch};
+use crate::domain::ids::new_id;
+use crate::domain::time::Timestamp;
+use crate::domain::{CategorySource, CategoryType, Violation};
+use crate::store::named::Kind as LabelKind;
+use crate::store::rules::StoredRule;
+use crate::store::transactions::RefKeys;
+use crate::store::{ConflictKind, Store, StoreError};
+
+mod apply;
+
+pub use apply::{apply, changes, ApplyReport, Change};
+pub use rules::MAX_RULES;
+
+/// A rule as the API shows it.
+#[derive(Debug, Clone)]
+pub struct RuleView {
+    pub id: u64,
+    pub body: RuleBody,
+    pub version: u64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+pub(crate) fn kind_of(t: CategoryType) -> Kind {
+    match t {
+        CategoryType::Debit => Kind::Debit,
+        CategoryType::Credit => Kind::Credit,
+    }
+}
+
+fn view(r: &StoredRule) -> AppResult<RuleView> {
+    let body: RuleBody = serde_json::from_str(&r.rule)
+        .map_err(|e| AppError::from(anyhow::anyhow!("stored rule {} unreadable: {e}", r.id)))?;
+    Ok(RuleView {
+        id: r.id,
+        body,
+        version: r.version,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+    })
+}
+
+/// The user's rules in their order: by position, equal positions in creation order.
+async fn ordered(store: &Store, user_id: u64) -> AppResult<Vec<StoredRule>> {
+    let mut all = store.list_rules(user_id).await?;
+    all.sort_by_key(|r| (r.position, r.created_at, r.id));
+    Ok(all)
+}
+
+/// A rule's body checked: it compiles, and what its actions name is the caller's (another
+/// user's object is a 404). Gives the type of its category, if it names one.
+async fn check(store: &Store, user_id: u64, body: &RuleBody) -> AppResult<Option<CategoryType>> {
+    body.compile().map_err(|errors| {
+        AppError::Invalid(
+            errors
+                .into_iter()
+                .map(|e| Violation::new(&e.field, e.message))
+                .collect(),
+        )
+    })?;
+    let a = &body.actions;
+    let keys = RefKeys {
+        category_id: a.category_id,
+        provider_id: a.provider_id,
+        tag_ids: &a.tag_ids,
+        ..Default::default()
+    };
+    let refs = store.fetch_refs(user_id, keys).await?;
+    if a.category_id.is_some() && refs.category.is_none() {
+        return Err(AppError::not_found("category"));
+    }
+    if a.provider_id.is_some() && !refs.provider_found {
+        return Err(AppError::not_found("provider"));
+    }
+    if a.tag_ids.iter().any(|t| !refs.tags_found.contains(t)) {
+        return Err(AppError::not_found("tag"));
+    }
+    Ok(refs.category.map(|c| c.category_type))
+}
+
+pub async fn list(store: &Store, user_id: u64) -> AppResult<Vec<RuleView>> {
+    ordered(store, user_id).await?.iter().map(view).collect()
+}
+
+pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<RuleView> {
+    let all = store.list_rules(user_id).await?;
+    let found = all.iter().find(|r| r.id == id);
+    view(found.ok_or_else(|| AppError::not_found("rule"))?)
+}
+
+/// Creates a rule: after the last one unless `position` says otherwise; at most
+/// [`MAX_RULES`] per user.
+pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResult<RuleView> {
+    body.normalize();
+    let category_type = check(store, user_id, &body).await?;
+    let existing = store.list_rules(user_id).await?;
+    if existing.len() >= MAX_RULES {
+        return Err(AppError::Conflict(format!(
+            "a user may have at most {MAX_RULES} rules; delete one first"
+        )));
+    }
+    let position = match body.position {
+        Some(p) => u64::from(p),
+        None => existing.iter().map(|r| r.position + 1).max().unwrap_or(0),
+    };
+    body.position = u32::try_from(position).ok();
+    let now = Timestamp::now();
+    let mut stored = StoredRule {
+        user_id,
+        id: 0,
+        rule: serde_json::to_string(&body).map_err(anyhow::Error::from)?,
+        position,
+        category_type,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+    };
+    for _ in 0..3 {
+        stored.id = new_id();
+        match store.put_rule(&stored, None).await {
+            Ok(()) => return view(&stored),
+            Err(StoreError::Conflict(ConflictKind::IdTaken)) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(AppError::Conflict("could not allocate an id; retry".into()))
+}
+
+/// Replaces a rule (`If-Match` honoured); an absent `position` keeps the rule's place.
+pub async fn update(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    mut body: RuleBody,
+    expected: Option<IfMatch>,
+) -> AppResult<RuleView> {
+    body.normalize();
+    let all = store.list_rules(user_id).await?;
+    let current = all
+        .into_iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| AppError::not_found("rule"))?;
+    version_to_keep(expected, current.version)?;
+    let category_type = check(store, user_id, &body).await?;
+    let position = body.position.map_or(current.position, u64::from);
+    body.position = u32::try_from(position).ok();
+    let next = StoredRule {
+        rule: serde_json::to_string(&body).map_err(anyhow::Error::from)?,
+        position,
+        category_type,
+        version: current.version + 1,
+        updated_at: Timestamp::now(),
+        ..current.clone()
+    };
+    match store.put_rule(&next, Some(current.version)).await {
+        Ok(()) => view(&next),
+        Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub async fn delete(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
+    let version = match expected {
+        Some(IfMatch::Version(v)) => Some(v.unwrap_or(0)),
+        _ => None,
+    };
+    match store.delete_rule(user_id, id, version).await {
+        Ok(()) => Ok(()),
+        Err(StoreError::NotFound) => Err(AppError::not_found("rule")),
+        Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The user's rules compiled, in order, with the types of the categories they name.
+pub struct Ruleset {
+    compiled: Vec<CompiledRule>,
+    kinds: HashMap<u64, Kind>,
+}
+
+impl Ruleset {
+    /// Loads and compiles the user's rules (one Query).
+    pub async fn load(store: &Store, user_id: u64) -> AppResult<Self> {
+        let mut compiled = Vec::new();
+        let mut kinds = HashMap::new();
+        for stored in ordered(store, user_id).await? {
+            let body = view(&stored)?.body;
+            if let (Some(c), Some(t)) = (body.actions.category_id, stored.category_type) {
+                kinds.insert(c, kind_of(t));
+            }
+            // A rule that no longer compiles (limits tightened since) is left out.
+            if let Ok(rule) = body.compile() {
+                compiled.push(rule.with_id(stored.id));
+            }
+        }
+        Ok(Self { compiled, kinds })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.compiled.is_empty()
+    }
+
+    pub fn evaluate(&self, subject: &Subject<'_>) -> Outcome {
+        rules::evaluate(&self.compiled, subject, |c| self.kinds.get(&c).copied())
+    }
+}
+
+/// A create without `categoryId`: the rules decide its category (and may add a provider,
+/// tags and a note). Without a matching rule the draft stays without category, and the
+/// constructor reports `categoryId` as required.
+pub async fn categorize(
+    store: &Store,
+    user_id: u64,
+    draft: &mut TransactionDraft,
+) -> AppResult<()> {
+    let ruleset = Ruleset::load(store, user_id).await?;
+    if ruleset.is_empty() {
+        return Ok(());
+    }
+    let payee = match draft.provider_id {
+        Some(p) => store
+            .get_named(user_id, LabelKind::Provider, p)
+            .await?
+            .map(|p| p.name),
+        None => None,
+    };
+    let subject = Subject {
+        payee: payee.as_deref(),
+        note: draft.note.as_deref(),
+        amount: Some(draft.amount),
+        kind: None,
+    };
+    let o = ruleset.evaluate(&subject);
+    if let Some(c) = o.category_id {
+        draft.category_id = Some(c);
+        draft.category_source = CategorySource::Rule;
+    }
+    if draft.provider_id.is_none() {
+        draft.provider_id = o.provider_id;
+    }
+    draft.tag_ids.extend(o.tag_ids.iter().copied());
+    if draft.note.is_none() {
+        draft.note = o.note;
+    }
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! A user's categorisation rules: `PK = USER#<id>`, `SK = RULE#<id>`, the rule as JSON
+//! (`rule`), its `position`, the type of its category when it has one (`categoryType`,
+//! so evaluating needs no category read) and the usual version and times. All of a
+//! user's rules (at most 200, each small) are read with one Query.
+
+use super::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
+use super::items::{get_times, get_version, stamps};
+use super::keys::user_pk;
+use super::{is_condition_failure, sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use crate::domain::time::Timestamp;
+use crate::domain::CategoryType;
+
+const RULE_PREFIX: &str = "RULE#";
+
+fn rule_sk(id: u64) -> String {
+    format!("{RULE_PREFIX}{id}")
+}
+
+/// A rule as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRule {
+    pub user_id: u64,
+    pub id: u64,
+    /// The rule's body (`rules::RuleBody`) as JSON.
+    pub rule: String,
+    pub position: u64,
+    pub category_type: Option<CategoryType>,
+    pub version: u64,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+fn to_item(r: &StoredRule) -> Item {
+    let mut item = Item::from([
+        ("PK".into(), s(user_pk(r.user_id))),
+        ("SK".into(), s(rule_sk(r.id))),
+        ("id".into(), n(r.id)),
+        ("rule".into(), s(&r.rule)),
+        ("position".into(), n(r.position)),
+    ]);
+    if let Some(t) = r.category_type {
+        item.insert("categoryType".into(), s(t.as_str()));
+    }
+    item.extend(stamps(r.version, r.created_at, r.updated_at));
+    item
+}
+
+fn from_item(user_id: u64, item: &Item) -> anyhow::Result<StoredRule> {
+    let (created_at, updated_at) = get_times(item)?;
+    let category_type = match get_opt_s(item, "categoryType").as_deref() {
+        Some("DEBIT") => Some(CategoryType::Debit),
+        Some("CREDIT") => Some(CategoryType::Credit),
+        _ => None,
+    };
+    Ok(StoredRule {
+        user_id,
+        id: get_u64(item, "id")?,
+        rule: get_s(item, "rule")?.to_owned(),
+        position: get_opt_u64(item, "position").unwrap_or(0),
+        category_type,
+        version: get_version(item),
+        created_at,
+        updated_at,
+    })
+}
+
+impl Store {
+    /// Every rule of the user, unordered (one Query; the service orders them).
+    pub async fn list_rules(&self, user_id: u64) -> StoreResult<Vec<StoredRule>> {
+        let mut rules = Vec::new();
+        let mut start = None;
+        loop {
+            let out = self
+                .query_table()
+                .consistent_read(true)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+                .expression_attribute_values(":pk", s(user_pk(user_id)))
+                .expression_attribute_values(":prefix", s(RULE_PREFIX))
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk_error)?;
+            for item in out.items() {
+                rules.push(from_item(user_id, item)?);
+            }
+            start = out.last_evaluated_key;
+            if start.is_none() {
+                return Ok(rules);
+            }
+        }
+    }
+
+    /// Stores a rule: a new one (`expected: None`; its id must be free) or a new version
+    /// of one at version `expected` (`Conflict(Changed)` when it moved, `NotFound` when
+    /// gone).
+    pub async fn put_rule(&self, rule: &StoredRule, expected: Option<u64>) -> StoreResult<()> {
+        let mut request = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(to_item(rule)));
+        request = match expected {
+            None => request.condition_expression("attribute_not_exists(PK)"),
+            Some(v) => request
+                .condition_expression("attribute_exists(PK) AND version = :v")
+                .expression_attribute_values(":v", n(v)),
+        };
+        match request.send().await {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => Err(match expected {
+                None => StoreError::Conflict(ConflictKind::IdTaken),
+                Some(_) => StoreError::Conflict(ConflictKind::Changed),
+            }),
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+
+    /// Deletes a rule, at version `expected` when given: `NotFound` when it was gone,
+    /// `Conflict(Changed)` when its version moved.
+    pub async fn delete_rule(
+        &self,
+        user_id: u64,
+        id: u64,
+        expected: Option<u64>,
+    ) -> StoreResult<()> {
+        let mut request = self
+            .delete_at(&user_pk(user_id), &rule_sk(id))
+            .condition_expression(match expected {
+                None => "attribute_exists(PK)",
+                Some(_) => "attribute_exists(PK) AND version = :v",
+            })
+            .return_values_on_condition_check_failure(
+                aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+            );
+        if let Some(v) = expected {
+            request = request.expression_attribute_values(":v", n(v));
+        }
+        match request.send().await {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => {
+                let existed = e
+                    .as_service_error()
+                    .and_then(|s| match s {
+                        aws_sdk_dynamodb::operation::delete_item::DeleteItemError::ConditionalCheckFailedException(c) => c.item.as_ref(),
+                        _ => None,
+                    })
+                    .is_some_and(|item| item.contains_key("PK"));
+                Err(if existed {
+                    StoreError::Conflict(ConflictKind::Changed)
+                } else {
+                    StoreError::NotFound
+                })
+            }
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+}
