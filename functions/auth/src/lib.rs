@@ -192,6 +192,14 @@ async fn login(
     client: ClientAddr,
     Json(body): Json<LoginRequest>,
 ) -> ApiResult<NoStore<Json<LoginResponse>>> {
+    if body
+        .device_token
+        .as_ref()
+        .is_some_and(|t| t.chars().count() > 64)
+    {
+        let e = FieldError::new("deviceToken", "must be at most 64 characters");
+        return Err(ApiError::validation(vec![e]));
+    }
     let (store, tokens) = (&state.store, &state.tokens);
     let device = body.device_token.as_deref();
     let origin = state.origin(&client);

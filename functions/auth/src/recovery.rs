@@ -47,6 +47,10 @@ async fn request_reset(
     State(state): State<AppState>,
     Json(body): Json<ResetRequest>,
 ) -> ApiResult<StatusCode> {
+    if body.email.chars().count() > 254 {
+        let e = shared::http::FieldError::new("email", "must be at most 254 characters");
+        return Err(shared::http::ApiError::validation(vec![e]));
+    }
     service::request_password_reset(&state.store, state.links(), &body.email).await?;
     Ok(StatusCode::ACCEPTED)
 }

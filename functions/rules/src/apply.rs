@@ -20,17 +20,17 @@ use shared::store::transactions::TxnFilter;
 #[serde(deny_unknown_fields)]
 #[schema(as = RuleTestInput)]
 pub struct TestRequest {
-    #[schema(max_length = 1000, example = "STARBUCKS STORE 12345")]
+    #[schema(max_length = 1000, nullable, example = "STARBUCKS STORE 12345")]
     pub payee: Option<String>,
-    #[schema(max_length = 1000)]
+    #[schema(max_length = 1000, nullable)]
     pub note: Option<String>,
-    /// The amount (absolute), a number or a string.
-    #[schema(value_type = Option<String>, example = "4.50")]
+    /// The amount (absolute): a number, or a string of digits with an optional fraction.
+    #[schema(schema_with = amount_schema)]
     pub amount: Option<serde_json::Value>,
     /// `DEBIT` or `CREDIT`; absent: as for a create without category (`type` conditions
     /// do not match).
     #[serde(rename = "type")]
-    #[schema(example = "DEBIT")]
+    #[schema(value_type = Option<shared::domain::CategoryType>, nullable)]
     pub kind: Option<String>,
 }
 
@@ -52,6 +52,45 @@ pub struct Fields {
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
     pub note: Option<String>,
+}
+
+/// A non-negative decimal below 10^13: a number, or digits with an optional fraction.
+fn amount_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, SchemaType, Type};
+    let number = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::Number))
+        .minimum(Some(0.0))
+        .maximum(Some(9_999_999_999_999.0));
+    let text = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .pattern(Some(r"^[0-9]{1,13}(\.[0-9]{1,12})?$"))
+        .max_length(Some(26));
+    let null = ObjectBuilder::new().schema_type(SchemaType::new(Type::Null));
+    OneOfBuilder::new()
+        .item(number)
+        .item(text)
+        .item(null)
+        .into()
+}
+
+/// The amount of a test: what [`amount_schema`] allows, exactly.
+fn test_amount(v: &serde_json::Value) -> Option<Decimal> {
+    let limit = Decimal::new(10_000_000_000_000, 0);
+    match v {
+        serde_json::Value::String(s) => {
+            let (int, frac) = s.split_once('.').unwrap_or((s, "0"));
+            let digits = |p: &str, max: usize| {
+                (1..=max).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+            };
+            if !(digits(int, 13) && digits(frac, 12)) {
+                return None;
+            }
+            s.parse::<Decimal>().ok()
+        }
+        serde_json::Value::Number(_) => decimal::from_json(v, false),
+        _ => None,
+    }
+    .filter(|d| *d >= Decimal::ZERO && *d < limit)
 }
 
 fn too_long(field: &str, v: &Option<String>) -> Option<FieldError> {
@@ -83,10 +122,13 @@ pub async fn test_rules(
             .collect();
     let amount: Option<Decimal> = match &body.amount {
         None | Some(serde_json::Value::Null) => None,
-        Some(v) => match decimal::from_json(v, false) {
-            Some(d) if d >= Decimal::ZERO => Some(d),
-            _ => {
-                errors.push(FieldError::new("amount", "must be a decimal of at least 0"));
+        Some(v) => match test_amount(v) {
+            Some(d) => Some(d),
+            None => {
+                errors.push(FieldError::new(
+                    "amount",
+                    "must be a decimal from 0 to below 10^13",
+                ));
                 None
             }
         },
@@ -127,12 +169,12 @@ pub async fn test_rules(
 #[serde(deny_unknown_fields)]
 #[schema(as = RuleApplyInput)]
 pub struct ApplyRequest {
-    #[schema(format = Date, example = "2026-01-01")]
+    #[schema(format = Date, example = "2026-01-01", pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", min_length = 10, max_length = 10, nullable)]
     pub from: Option<String>,
-    #[schema(format = Date, example = "2026-12-31")]
+    #[schema(format = Date, example = "2026-12-31", pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", min_length = 10, max_length = 10, nullable)]
     pub to: Option<String>,
     /// From an earlier answer that ran out of time: continue there.
-    #[schema(max_length = 512)]
+    #[schema(max_length = 512, nullable)]
     pub cursor: Option<String>,
 }
 

@@ -6,23 +6,82 @@ use utoipa::ToSchema;
 
 use shared::app::rules::RuleView;
 
+/// What a condition tests (the document's names; `rules::FieldName` parses them).
+#[allow(dead_code)]
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleField)]
+pub enum FieldDoc {
+    Payee,
+    Note,
+    Amount,
+    Type,
+}
+
+/// How a condition compares (the document's names; `rules::Op` parses them).
+#[allow(dead_code)]
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleOp)]
+pub enum OpDoc {
+    Contains,
+    Equals,
+    StartsWith,
+    EndsWith,
+    Matches,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+    Between,
+}
+
+/// How conditions combine (the document's names; `rules::Match` parses them).
+#[allow(dead_code)]
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = RuleMatch)]
+pub enum MatchDoc {
+    All,
+    Any,
+}
+
 /// One condition: `field` (`payee`, `note`, `amount`, `type`), `op` and `value`.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = RuleCondition)]
 pub struct ConditionDoc {
     /// `payee` (the provider's name, or an import row's payee text), `note`, `amount`
     /// (the absolute amount) or `type` (`DEBIT`/`CREDIT`).
-    #[schema(example = "payee")]
-    pub field: String,
+    pub field: FieldDoc,
     /// Text: `contains`, `equals`, `startsWith`, `endsWith`, `matches` (a regular
     /// expression, case-insensitive, unanchored unless anchored; at most 500 characters).
     /// Amount: `equals`, `gt`, `gte`, `lt`, `lte`, `between` (value `[low, high]`).
     /// Type: `equals`. Text comparisons ignore case and accents.
-    #[schema(example = "contains")]
-    pub op: String,
+    pub op: OpDoc,
     /// A string, a decimal (number or string) or `[low, high]` for `between`.
-    #[schema(value_type = Object, example = "starbucks")]
+    #[schema(schema_with = condition_value, example = "starbucks")]
     pub value: serde_json::Value,
+}
+
+/// A condition's value: text (at most 500 characters), a decimal, or `[low, high]`.
+fn condition_value() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaType, Type};
+    let text = || {
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .max_length(Some(500))
+    };
+    let number = || ObjectBuilder::new().schema_type(SchemaType::new(Type::Number));
+    let bound = OneOfBuilder::new().item(number()).item(text());
+    let pair = ArrayBuilder::new()
+        .items(bound)
+        .min_items(Some(2))
+        .max_items(Some(2));
+    OneOfBuilder::new()
+        .item(text())
+        .item(number())
+        .item(pair)
+        .into()
 }
 
 /// What a matching rule does.
@@ -32,14 +91,16 @@ pub struct ConditionDoc {
 pub struct ActionsDoc {
     /// Sets the category (never one the user chose; skipped when its type does not match
     /// the transaction's sign).
+    #[schema(nullable)]
     pub category_id: Option<u64>,
     /// Sets the provider.
+    #[schema(nullable)]
     pub provider_id: Option<u64>,
     /// Added to the transaction's tags.
     #[schema(max_items = 20)]
     pub tag_ids: Vec<u64>,
     /// Set when the transaction has no note.
-    #[schema(max_length = 1000)]
+    #[schema(max_length = 1000, nullable)]
     pub note: Option<String>,
 }
 
@@ -48,18 +109,18 @@ pub struct ActionsDoc {
 #[serde(rename_all = "camelCase")]
 #[schema(as = RuleInput)]
 pub struct RuleRequest {
-    #[schema(min_length = 1, max_length = 100, example = "Coffee")]
+    #[schema(value_type = shared::http::docs::Name, example = "Coffee")]
     pub name: String,
     /// `all` (default) or `any`.
     #[serde(rename = "match")]
-    #[schema(example = "all")]
-    pub match_: Option<String>,
+    pub match_: Option<MatchDoc>,
     #[schema(min_items = 1, max_items = 10)]
     pub conditions: Vec<ConditionDoc>,
     pub actions: ActionsDoc,
     /// No later rule runs after this one matched.
     pub stop: Option<bool>,
     /// Where it runs; absent: after the last one (equal positions keep creation order).
+    #[schema(nullable)]
     pub position: Option<u32>,
 }
 
@@ -71,7 +132,7 @@ pub struct RuleResponse {
     pub id: u64,
     pub name: String,
     #[serde(rename = "match")]
-    #[schema(value_type = String, example = "all")]
+    #[schema(value_type = MatchDoc)]
     pub match_: rules::Match,
     #[schema(value_type = Vec<ConditionDoc>)]
     pub conditions: Vec<rules::Condition>,
