@@ -2,6 +2,7 @@
 
 mod accounts;
 mod auth;
+mod bank_files;
 mod calls;
 mod concurrency;
 mod deletion;

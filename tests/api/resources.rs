@@ -67,12 +67,12 @@ async fn categories_are_global_plus_own_and_only_admins_touch_global_ones() {
         )
         .await;
     let list: Vec<Value> = app.get_json(&user, "/api/categories").await;
-    assert_eq!(list.len(), 13);
-    assert_eq!(list.iter().filter(|c| c["isGlobal"] == true).count(), 12);
+    assert_eq!(list.len(), 15);
+    assert_eq!(list.iter().filter(|c| c["isGlobal"] == true).count(), 14);
     let pets = list.iter().find(|c| c["id"] == own).unwrap();
     assert_eq!(pets["color"], "#A1B2C3");
     let other_list: Vec<Value> = app.get_json(&admin, "/api/categories").await;
-    assert_eq!(other_list.len(), 12);
+    assert_eq!(other_list.len(), 14);
 
     let global = json!({"categoryName": "Gifts", "type": "CREDIT", "isGlobal": true});
     assert_problem(app.post(&user, "/api/categories", &global).await, 403).await;

@@ -232,8 +232,37 @@ async fn seeding_is_idempotent_and_upgrades_a_table_of_the_unsharded_version() {
     assert!(store.global_categories_seeded().await.unwrap());
     for shard in 0..SHARDS {
         let copies = store.list_categories_in(&global_pk(shard)).await.unwrap();
-        assert_eq!(copies.len(), 12);
+        assert_eq!(copies.len(), 14);
         assert_eq!(copies[3].name, "Food");
+    }
+
+    // A deployment seeded before the two `Uncategorized` defaults were added: its markers
+    // have no `defaults` count and its shards lack them. It is not "seeded" until they
+    // are written, and seeding again writes them and nothing else.
+    for pk in std::iter::once(GLOBAL_PK.to_owned()).chain((0..SHARDS).map(global_pk)) {
+        for id in [13, 14] {
+            delete_item(store, &pk, &format!("CAT#{id}")).await;
+        }
+    }
+    for shard in 0..SHARDS {
+        let marker = store.client().put_item().table_name(store.table());
+        marker
+            .item("PK", attr(&global_pk(shard)))
+            .item("SK", attr("SEEDED"))
+            .item("shards", AttributeValue::N(SHARDS.to_string()))
+            .send()
+            .await
+            .unwrap();
+    }
+    assert!(!store.global_categories_seeded().await.unwrap());
+    store.seed_global_categories(february).await.unwrap();
+    assert!(store.global_categories_seeded().await.unwrap());
+    for shard in 0..SHARDS {
+        let copies = store.list_categories_in(&global_pk(shard)).await.unwrap();
+        let names: Vec<&str> = copies.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names.len(), 14);
+        assert_eq!(&names[12..], ["Uncategorized", "Uncategorized"]);
+        assert_eq!(copies[3].name, "Food", "an admin's edit is left alone");
     }
 
     // The table as the version before the shards left it: the categories (one an admin
@@ -266,7 +295,7 @@ async fn seeding_is_idempotent_and_upgrades_a_table_of_the_unsharded_version() {
     for shard in 0..SHARDS {
         let pk = global_pk(shard);
         let copies = store.list_categories_in(&pk).await.unwrap();
-        assert_eq!(copies.len(), 13, "{pk}");
+        assert_eq!(copies.len(), 15, "{pk}");
         assert_eq!(copies[3].name, "Food");
         // The shard's feed goes on from the old one's last change.
         let feed = shared::store::feed::Feed::Global(shard);

@@ -19,7 +19,7 @@ use shared::store::keys::{txn_lsi, txn_sk};
 use shared::store::named::Kind;
 use shared::store::transactions::{Transaction, TxnFilter};
 
-use crate::parse::escape;
+use bankfile::{escape_cell as escape, join_tags};
 
 /// Output after which a page ends (one more transaction at most follows it).
 pub const PAGE_BYTES: usize = 2 * 1024 * 1024;
@@ -205,7 +205,8 @@ async fn csv_page(
             .unwrap_or_default();
         let category = name(&names.categories, t.category_id);
         let note = t.note.clone().unwrap_or_default();
-        let tags = tags.join(";");
+        // A `;` inside a name is written `\;`: the name comes back whole.
+        let tags = join_tags(&tags);
         writer
             .write_record([
                 format_date(t.date).as_str(),

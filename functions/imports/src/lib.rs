@@ -1,10 +1,12 @@
-//! Import and export endpoints: `POST /api/imports` (CSV, with dry run, per-row errors and
-//! dedupe by import id) and `GET /api/export` (CSV that imports back, or JSON of
+//! Import and export endpoints: `POST /api/imports` (bank files as they come, read by
+//! `bankfile`, with dry run, per-row errors and dedupe by import id) and `GET /api/export` (CSV that imports back, or JSON of
 //! everything, paged with a `Link` header).
 
 pub mod dto;
 pub mod export;
 pub mod parse;
+
+use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
@@ -13,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use dto::{DryRunReport, ExportQuery, ImportQuery, ImportResult};
+use dto::{DryRunReport, ExportQuery, FileUpload, ImportQuery, ImportResult};
 use export::ExportFormat;
 use shared::app::imports::{self as service, ImportOptions};
 use shared::http::auth::Caller;
@@ -23,61 +25,54 @@ use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    // Files are larger than JSON bodies: this route alone takes up to 5 MB (the handler
-    // answers 413 with the exact bound).
+    // Files are larger than JSON bodies: this route alone takes up to 5 MB, plus room for
+    // a multipart envelope (the handler answers 413 with the exact bound of the file).
     let (schemas, paths, import_routes) = routes!(import);
-    let import_routes = import_routes.layer(DefaultBodyLimit::max(parse::MAX_FILE_BYTES + 1));
+    let limit = parse::MAX_FILE_BYTES + MULTIPART_ENVELOPE_BYTES;
+    let import_routes = import_routes.layer(DefaultBodyLimit::max(limit));
     let routes = OpenApiRouter::new()
         .routes((schemas, paths, import_routes))
         .routes(routes!(export));
     docs::protected("imports", routes)
 }
 
+/// Bytes a multipart body may hold beyond its file (boundaries, part headers).
+const MULTIPART_ENVELOPE_BYTES: usize = 16 * 1024;
+
 pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-/// `text/csv` (a `charset` other than UTF-8 is refused).
-fn check_content_type(headers: &HeaderMap) -> ApiResult<()> {
-    let value = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let mut parts = value.split(';').map(str::trim);
-    let csv = parts.next() == Some("text/csv");
-    let utf8 = parts.all(|p| match p.split_once('=') {
-        Some(("charset", c)) => matches!(c.trim_matches('"'), "utf-8" | "utf8"),
-        _ => true,
-    });
-    if csv && utf8 {
-        Ok(())
-    } else {
-        Err(ApiError::UnsupportedMediaType(
-            "the body must be Content-Type: text/csv (UTF-8)".into(),
-        ))
-    }
-}
-
-/// Imports transactions from a CSV file into the caller's wallet.
+/// Imports transactions from a bank file into the caller's wallet.
 ///
-/// Columns are found by header name (case-insensitive): `date`; `amount` (signed,
-/// negative is a debit) or `debit`/`credit`; `category` (a global or own category's name);
-/// `note` (or `description`, `memo`); `provider` (or `payee`; created when unknown);
-/// `tags` (names separated by `;`, created when unknown); `importId`. Other columns are
-/// ignored. A row's sign must agree with its category's type. Each row's import id (its
-/// `importId`, else `<amount>:<date>:<n-th such row>`) is remembered: importing the same
-/// rows again creates nothing, so a failed import can simply be repeated.
+/// The format is read from the content, never from a name or Content-Type: CSV in any
+/// common dialect and encoding (headers in English, German, French, Spanish, Italian,
+/// Dutch and Portuguese), OFX/QFX 1.x and 2.x, QIF, CAMT.052/053/054. The body is the
+/// file as it is, or a `multipart/form-data` body with one file part (any name). Every
+/// query setting is optional: what is not set is detected, and a dry run shows what was
+/// detected. A row's sign gives its type (negative: DEBIT); a category the file names is
+/// the caller's of that name and type (created as the caller's own when missing); a row
+/// without one goes to `defaultCategoryId` (when its type fits) or to the global
+/// `Uncategorized`. Each row's import id (the bank's id, else
+/// `<amount>:<date>:<n-th such row>`) is remembered: importing the same rows again
+/// creates nothing, so a failed import can simply be repeated. A refused file (empty,
+/// malformed, not a bank file, ambiguous dates, missing columns, another currency than
+/// the wallet's) stores nothing.
 #[utoipa::path(
     post,
     path = "/api/imports",
     params(ImportQuery),
-    request_body(content = String, content_type = "text/csv",
-        description = "UTF-8 CSV (a BOM is accepted), a header row first; at most 5 MB and 3,000 data rows."),
+    request_body(content(
+        (String = "application/octet-stream"),
+        (String = "text/csv"),
+        (FileUpload = "multipart/form-data"),
+    ), description = "The bank file as it is (any Content-Type), or `multipart/form-data` \
+        with one file part of any name (`file` is conventional); at most 5 MB and 3,000 \
+        data rows."),
     responses(
         (status = 201, description = "Imported: valid rows are created, the others listed", body = ImportResult),
-        (status = 200, description = "Dry run (`dryRun=true`): what an import would do; nothing written", body = DryRunReport),
-        docs::CreateErrors,
+        (status = 200, description = "Dry run (`dryRun=true`): what was detected and what an import would do; nothing written", body = DryRunReport),
+        docs::FileErrors,
     )
 )]
 async fn import(
@@ -86,19 +81,22 @@ async fn import(
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<Response> {
+    let deadline = Instant::now() + service::TIME_BUDGET;
     let params = query.parse()?;
-    check_content_type(&headers)?;
     let body = body.map_err(|_| {
         ApiError::PayloadTooLarge(format!("the file exceeds {} bytes", parse::MAX_FILE_BYTES))
     })?;
-    let file = parse::read(&body, params.format)?;
+    let file = parse::file_bytes(&headers, body).await?;
+    let statement = parse::read(&file, params.options)?;
+    let detected = statement.detected.clone();
     let options = ImportOptions {
         default_category_id: params.default_category_id,
         dry_run: params.dry_run,
+        deadline,
     };
-    let report = service::import(me.store(), me.id, file, options).await?;
+    let report = service::import(me.store(), me.id, parse::rows(statement), options).await?;
     Ok(if params.dry_run {
-        Json(DryRunReport::from(report)).into_response()
+        Json(DryRunReport::new(report, detected)).into_response()
     } else {
         (StatusCode::CREATED, Json(ImportResult::from(report))).into_response()
     })

@@ -87,7 +87,15 @@ fn test_amount(v: &serde_json::Value) -> Option<Decimal> {
             }
             s.parse::<Decimal>().ok()
         }
-        serde_json::Value::Number(_) => decimal::from_json(v, false),
+        // Exact digits when they fit a decimal; a number finer than a decimal holds (a
+        // JSON number may be 6e-307) is as good as its nearest decimal for a comparison.
+        serde_json::Value::Number(n) => decimal::from_json(v, false).or_else(|| {
+            n.as_f64().filter(|f| f.is_finite()).and_then(|f| {
+                Decimal::try_from(f)
+                    .ok()
+                    .or((f.abs() < 1.0).then_some(Decimal::ZERO))
+            })
+        }),
         _ => None,
     }
     .filter(|d| *d >= Decimal::ZERO && *d < limit)

@@ -99,9 +99,16 @@ pub enum ApiError {
     /// 415: wrong content type.
     #[error("{0}")]
     UnsupportedMediaType(String),
-    /// 422: idempotency key reused with another body.
+    /// 422: idempotency key reused with another body; a statement in another currency.
     #[error("{0}")]
     Unprocessable(String),
+    /// 422: a file that cannot be read without a setting; `errors` names the query
+    /// parameters to set (`dateFormat`, `col.date`, ...).
+    #[error("{message}")]
+    UnprocessableFields {
+        message: String,
+        errors: Vec<FieldError>,
+    },
     /// 429: throttled; retry after this many seconds.
     #[error("{message}")]
     TooManyRequests { message: String, retry_after: u64 },
@@ -142,7 +149,9 @@ impl ApiError {
             ApiError::Gone(_) => StatusCode::GONE,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unprocessable(_) | ApiError::UnprocessableFields { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -166,7 +175,7 @@ pub struct Problem {
     pub error: String,
     pub message: String,
     pub path: String,
-    /// The invalid fields of a 400, when known.
+    /// The invalid fields of a 400, or the settings a 422 needs, when known.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
 }
@@ -203,7 +212,9 @@ impl IntoResponse for ApiError {
         };
         let title = status.canonical_reason().unwrap_or("Error").to_owned();
         let errors = match &self {
-            ApiError::BadRequest { errors, .. } => errors.clone(),
+            ApiError::BadRequest { errors, .. } | ApiError::UnprocessableFields { errors, .. } => {
+                errors.clone()
+            }
             _ => Vec::new(),
         };
         let kind = match &self {

@@ -50,7 +50,28 @@ pub const GLOBAL_CATEGORIES: &[(u64, &str, &str, &str, CategoryType)] = &[
         "#757575",
         CategoryType::Debit,
     ),
+    // Added after the first twelve (ids never move): where imported rows without a
+    // category go, one per type.
+    (
+        UNCATEGORIZED_DEBIT,
+        "Uncategorized",
+        "help-circle",
+        "#9E9E9E",
+        CategoryType::Debit,
+    ),
+    (
+        UNCATEGORIZED_CREDIT,
+        "Uncategorized",
+        "help-circle",
+        "#9E9E9E",
+        CategoryType::Credit,
+    ),
 ];
+
+/// The seeded global category of imported money out that names no category.
+pub const UNCATEGORIZED_DEBIT: u64 = 13;
+/// The seeded global category of imported money in that names no category.
+pub const UNCATEGORIZED_CREDIT: u64 = 14;
 
 impl Store {
     /// The global categories (`global`, from the user's shard) or the user's own, by id.

@@ -3,6 +3,11 @@
 //! a `SEEDED` marker in every shard. Each step writes only what is missing, so seeding is
 //! idempotent and leaves an admin's edits alone.
 //!
+//! The marker counts the defaults seeded (`defaults`; a marker without it is of the first
+//! twelve): a deployment seeded before defaults were added is not "seeded" until the new
+//! ones are written, and only those are put, so a default an admin removed since stays
+//! removed.
+//!
 //! The same steps upgrade a table of the version before the shards, which holds the
 //! global categories (admins' own included) and their change feed in `GLOBAL` only: the
 //! copies are made from that source, and each shard's feed head starts at the old feed's
@@ -23,6 +28,9 @@ use crate::domain::time::Timestamp;
 /// Sort key of the marker that every shard holds its copies (written after all of them).
 pub const SEEDED_SK: &str = "SEEDED";
 
+/// Defaults that a marker without a `defaults` count stands for (the first release).
+const LEGACY_DEFAULTS: u64 = 12;
+
 /// Tries at copying into a shard while others (a concurrent seeding, an admin) write it.
 const COPY_ATTEMPTS: usize = 3;
 
@@ -30,8 +38,10 @@ impl Store {
     /// Writes what is missing of the global categories and their copies (see the module).
     pub async fn seed_global_categories(&self, now: &str) -> StoreResult<()> {
         let now = Timestamp::parse(now).map_err(anyhow::Error::msg)?;
+        let done = self.defaults_seeded().await?;
         let defaults = GLOBAL_CATEGORIES
             .iter()
+            .skip(usize::try_from(done).unwrap_or(usize::MAX))
             .map(|&(id, name, icon, color, kind)| {
                 let record = Category {
                     id,
@@ -64,17 +74,27 @@ impl Store {
                 ("PK".into(), s(global_pk(shard))),
                 ("SK".into(), s(SEEDED_SK)),
                 ("shards".into(), n(SHARDS)),
+                ("defaults".into(), n(GLOBAL_CATEGORIES.len() as u64)),
             ]);
             markers.put(marker, None, None)?;
         }
         self.transact(markers).await
     }
 
-    /// True once every shard holds its copies: one `GetItem` of a shard's marker (all
-    /// markers are written together), a random one so that cold starts share no key.
+    /// True once every shard holds its copies of every default: one `GetItem` of a
+    /// shard's marker (all markers are written together), a random one so that cold
+    /// starts share no key.
     pub async fn global_categories_seeded(&self) -> StoreResult<bool> {
         let shard = rand::random::<u64>() % SHARDS;
-        Ok(self.get(&global_pk(shard), SEEDED_SK).await?.is_some())
+        let marker = self.get(&global_pk(shard), SEEDED_SK).await?;
+        Ok(marker.is_some_and(|m| defaults_of(&m) >= GLOBAL_CATEGORIES.len() as u64))
+    }
+
+    /// How many of [`GLOBAL_CATEGORIES`] an earlier seeding wrote (0 on a fresh table or
+    /// one of the version before the shards).
+    async fn defaults_seeded(&self) -> StoreResult<u64> {
+        let marker = self.get(&global_pk(0), SEEDED_SK).await?;
+        Ok(marker.map_or(0, |m| defaults_of(&m)))
     }
 
     /// Copies the source categories a shard lacks into it, and starts its feed where the
@@ -137,4 +157,9 @@ impl Store {
             .await;
         super::done_unless_other_error(result)
     }
+}
+
+/// The `defaults` count of a `SEEDED` marker.
+fn defaults_of(marker: &Item) -> u64 {
+    get_opt_u64(marker, "defaults").unwrap_or(LEGACY_DEFAULTS)
 }

@@ -1,285 +1,136 @@
-//! Reading an import file with the `csv` crate: the header names the columns (by name,
-//! case-insensitively, with aliases), each data row becomes an [`ImportRow`] or per-row
-//! errors. Whole-file problems (not UTF-8, no header, too many rows) are a 400.
+//! The glue between a request and the `bankfile` reader: the file's bytes (raw body or
+//! one multipart file part, `body`), its rows as the import service takes them, and why
+//! a whole file is refused as the HTTP status that says so. Nothing is stored from a
+//! refused file: these errors happen before the service runs.
 
-mod cell;
+mod body;
 
-use rust_decimal::Decimal;
+pub use body::file_bytes;
 
-use cell::read_amount;
-pub use cell::{escape, unescape, DateFormat};
+use bankfile::{FileError, Options, Statement};
 use shared::app::imports::{ImportRow, ParsedFile, RowError};
-use shared::http::ApiError;
+use shared::domain::text::NOTE_MAX_LEN;
+use shared::http::{ApiError, FieldError};
 
 /// Files are at most 5 MB (API Gateway and Lambda take 6 MB, base64 costs a third on
 /// binary bodies; text bodies pass as they are).
 pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
 /// Data rows per file. Measured on the local stack (DynamoDB Local, debug build, 2 shared
 /// cores): 250-400 rows/s alone, about 200 rows/s while the whole API suite runs beside
-/// it, so 3,000 rows take 8-15 s, well within API Gateway's 30 s (README, "Imports").
+/// it, so 3,000 rows take 8-15 s, well within API Gateway's 30 s (docs/BANK-FILES.md).
 /// Rows are written sequentially in chunks: they all move the same wallet item, so
 /// parallel chunks would only conflict.
 pub const MAX_ROWS: usize = 3_000;
-/// Any one cell is at most this many bytes (a note is at most 1,000 characters).
-pub const MAX_FIELD_BYTES: usize = 4_096;
 
-/// How a file is read (the query parameters).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Format {
-    pub date: DateFormat,
-    /// `,` for `12,50`; `.` otherwise.
-    pub decimal_comma: bool,
-    /// `None`: detected from the header among `,`, `;` and tab.
-    pub delimiter: Option<u8>,
-}
-
-/// The recognised columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Column {
-    Date,
-    Amount,
-    Debit,
-    Credit,
-    Category,
-    Note,
-    Provider,
-    Tags,
-    ImportId,
-}
-
-/// A header name, its case, spaces, `_` and `-` ignored, with its aliases.
-fn column(header: &str) -> Option<Column> {
-    let key: String = header
-        .trim()
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    Some(match key.as_str() {
-        "date" => Column::Date,
-        "amount" => Column::Amount,
-        "debit" => Column::Debit,
-        "credit" => Column::Credit,
-        "category" => Column::Category,
-        "note" | "description" | "memo" => Column::Note,
-        "provider" | "payee" => Column::Provider,
-        "tags" => Column::Tags,
-        "importid" => Column::ImportId,
-        _ => return None,
-    })
-}
-
-/// The delimiter of the header line: the most frequent of `,` `;` tab outside quotes.
-fn detect_delimiter(text: &str) -> u8 {
-    let mut counts = [0usize; 3];
-    let mut quoted = false;
-    for b in text.bytes() {
-        match b {
-            b'"' => quoted = !quoted,
-            b'\n' | b'\r' if !quoted => break,
-            b',' if !quoted => counts[0] += 1,
-            b';' if !quoted => counts[1] += 1,
-            b'\t' if !quoted => counts[2] += 1,
-            _ => {}
-        }
-    }
-    let best = (0..3)
-        .max_by_key(|&i| (counts[i], std::cmp::Reverse(i)))
-        .unwrap_or(0);
-    [b',', b';', b'\t'][best]
-}
-
-/// Reads the file into rows and per-row errors.
-pub fn read(bytes: &[u8], format: Format) -> Result<ParsedFile, ApiError> {
+/// Reads a bank file with the caller's overrides (the row cap is this endpoint's).
+pub fn read(bytes: &[u8], mut options: Options) -> Result<Statement, ApiError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(ApiError::PayloadTooLarge(format!(
             "the file exceeds {MAX_FILE_BYTES} bytes"
         )));
     }
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        ApiError::bad_request(format!(
-            "the file is not UTF-8 (invalid byte at offset {})",
-            e.valid_up_to()
-        ))
-    })?;
-    let delimiter = format.delimiter.unwrap_or_else(|| detect_delimiter(text));
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let mut records = reader.records();
-    let header = match records.next() {
-        Some(Ok(h)) => h,
-        Some(Err(_)) | None => return Err(missing_header()),
-    };
-    let columns: Vec<Option<Column>> = header.iter().map(column).collect();
-    check_header(&columns)?;
-    let mut file = ParsedFile::default();
-    // Rows keep their position in the file (as a spreadsheet shows it, less the header);
-    // skipped lines are not counted as rows.
-    let mut skipped = 0;
-    for (index, record) in records.enumerate() {
-        let row = index + 1;
-        if row - skipped > MAX_ROWS {
-            return Err(ApiError::bad_request(format!(
-                "the file has more than {MAX_ROWS} data rows; split it"
-            )));
+    options.max_rows = MAX_ROWS;
+    bankfile::parse(bytes, &options).map_err(file_error)
+}
+
+/// A refused file as its status: 400 (empty, malformed, too many rows, a bad override),
+/// 415 (not a bank file) or 422 (needs an override, named in `errors`).
+pub fn file_error(e: FileError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        FileError::Empty | FileError::Malformed { .. } | FileError::TooManyRows { .. } => {
+            ApiError::bad_request(message)
         }
-        file.rows = row - skipped;
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                file.errors
-                    .push(RowError::new(row, "row", format!("unreadable: {e}")));
-                continue;
-            }
-        };
-        let repeated_header = record.len() == header.len()
-            && record
+        FileError::Unsupported { .. } => ApiError::UnsupportedMediaType(format!(
+            "{message}; send a CSV, OFX/QFX, QIF or CAMT file"
+        )),
+        FileError::AmbiguousDate { candidates } => ApiError::UnprocessableFields {
+            message,
+            errors: vec![FieldError::new(
+                "dateFormat",
+                format!("set one of: {}", candidates.join(", ")),
+            )],
+        },
+        FileError::MissingColumns { missing, .. } => ApiError::UnprocessableFields {
+            message,
+            errors: missing
                 .iter()
-                .zip(header.iter())
-                .all(|(a, b)| a.trim().eq_ignore_ascii_case(b.trim()));
-        let blank = record.len() == 1 && record.get(0).is_some_and(|c| c.trim().is_empty());
-        if blank || repeated_header {
-            // A blank line, or the header again (export pages concatenated): not a row.
-            skipped += 1;
-            file.rows -= 1;
-            continue;
-        }
-        if record.len() != columns.len() {
-            file.errors.push(RowError::new(
-                row,
-                "row",
-                format!("has {} fields, the header {}", record.len(), columns.len()),
-            ));
-            continue;
-        }
-        match read_row(row, &columns, &record, format) {
-            Ok(r) => file.parsed.push(r),
-            Err(e) => file.errors.extend(e),
+                .map(|f| FieldError::new(format!("col.{f}"), "no column found; name its header"))
+                .collect(),
+        },
+        FileError::BadOption { name, message } => {
+            ApiError::validation(vec![FieldError::new(name, message)])
         }
     }
-    Ok(file)
 }
 
-fn missing_header() -> ApiError {
-    ApiError::bad_request(
-        "the first row must be a header naming the columns: date, amount (or debit/credit), \
-         category, note, provider, tags, importId",
-    )
+/// The API's name of a field at fault (the import's own column names).
+fn field_name(field: &str) -> &str {
+    match field {
+        "payee" => "provider",
+        "id" => "importId",
+        other => other,
+    }
 }
 
-fn check_header(columns: &[Option<Column>]) -> Result<(), ApiError> {
-    let known: Vec<Column> = columns.iter().flatten().copied().collect();
-    let has = |c: Column| known.contains(&c);
-    for (i, c) in known.iter().enumerate() {
-        if known[..i].contains(c) {
-            return Err(ApiError::bad_request(format!(
-                "the header names the column {c:?} twice (aliases count as the same column)"
-            )));
-        }
+/// A note as a transaction keeps it: line breaks as `\n` (banks' multi-line labels end
+/// lines with CR LF or CR), tabs kept, other control characters as spaces, at most
+/// [`NOTE_MAX_LEN`] characters (bank texts joined can be longer).
+fn note(raw: String) -> String {
+    let text = raw.replace("\r\n", "\n").replace('\r', "\n");
+    let text: String = text
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    match text.char_indices().nth(NOTE_MAX_LEN) {
+        Some((cut, _)) => text[..cut].to_owned(),
+        None => text,
     }
-    if !has(Column::Date) || !(has(Column::Amount) || has(Column::Debit) || has(Column::Credit)) {
-        return Err(missing_header());
-    }
-    if has(Column::Amount) && (has(Column::Debit) || has(Column::Credit)) {
-        return Err(ApiError::bad_request(
-            "the header has both amount and debit/credit columns; keep one way",
-        ));
-    }
-    Ok(())
 }
 
-fn read_row(
-    row: usize,
-    columns: &[Option<Column>],
-    record: &csv::StringRecord,
-    format: Format,
-) -> Result<ImportRow, Vec<RowError>> {
-    let mut errors = Vec::new();
-    let mut cell = |c: Column| -> Option<&str> {
-        let i = columns.iter().position(|k| *k == Some(c))?;
-        let raw = record.get(i)?;
-        if raw.len() > MAX_FIELD_BYTES {
-            let field = format!("{c:?}").to_lowercase();
-            errors.push(RowError::new(
-                row,
-                &field,
-                format!("is longer than {MAX_FIELD_BYTES} bytes"),
-            ));
-            return None;
-        }
-        Some(unescape(raw))
-    };
-    let date = cell(Column::Date);
-    let amount = cell(Column::Amount);
-    let debit = cell(Column::Debit);
-    let credit = cell(Column::Credit);
-    let category = cell(Column::Category).map(str::to_owned);
-    let note = cell(Column::Note).map(str::to_owned);
-    let provider = cell(Column::Provider).map(str::to_owned);
-    let tags = cell(Column::Tags).map(|t| {
-        t.split(';')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
+/// A name on one line: control characters (line breaks too) as spaces.
+fn one_line(raw: String) -> String {
+    if raw.chars().any(char::is_control) {
+        raw.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
             .collect()
-    });
-    let import_id = cell(Column::ImportId).map(|s| s.trim().to_owned());
-    let date = date.map(|d| format.date.read(d));
-    let amount = signed_amount(amount, debit, credit, format.decimal_comma);
-    let date = date
-        .unwrap_or_else(|| Err("is missing".into()))
-        .map_err(|m| errors.push(RowError::new(row, "date", m)))
-        .ok();
-    let amount = amount
-        .map_err(|(field, m)| errors.push(RowError::new(row, field, m)))
-        .ok();
-    match (date, amount) {
-        (Some(date), Some(amount)) if errors.is_empty() => Ok(ImportRow {
-            row,
-            date,
-            amount,
-            category,
-            note,
-            provider,
-            tags: tags.unwrap_or_default(),
-            import_id: import_id.filter(|s| !s.is_empty()),
-        }),
-        _ => Err(errors),
+    } else {
+        raw
     }
 }
 
-/// The signed amount from `amount`, or from `debit` (negated) / `credit`.
-fn present(c: Option<&str>) -> Option<&str> {
-    c.filter(|s| !s.trim().is_empty())
-}
-
-fn signed_amount(
-    amount: Option<&str>,
-    debit: Option<&str>,
-    credit: Option<&str>,
-    decimal_comma: bool,
-) -> Result<Decimal, (&'static str, String)> {
-    if let Some(a) = present(amount) {
-        return read_amount(a, decimal_comma).map_err(|m| ("amount", m));
-    }
-    match (present(debit), present(credit)) {
-        (Some(_), Some(_)) => Err(("debit", "a row has a debit or a credit, not both".into())),
-        (Some(d), None) => {
-            let d = read_amount(d, decimal_comma).map_err(|m| ("debit", m))?;
-            Ok(-d.abs())
-        }
-        (None, Some(c)) => {
-            let c = read_amount(c, decimal_comma).map_err(|m| ("credit", m))?;
-            if c < Decimal::ZERO {
-                return Err(("credit", "must not be negative".into()));
-            }
-            Ok(c)
-        }
-        (None, None) => Err(("amount", "is missing".into())),
+/// The statement's rows as the import service takes them.
+pub fn rows(statement: Statement) -> ParsedFile {
+    let parsed = statement
+        .rows
+        .into_iter()
+        .map(|r| ImportRow {
+            row: r.row,
+            date: r.date,
+            amount: r.amount,
+            category: r.category.map(one_line),
+            note: r.note.map(note),
+            provider: r.payee.map(one_line),
+            tags: r.tags,
+            // None: the service derives one from the content.
+            import_id: r.import_id,
+        })
+        .collect();
+    let errors = statement
+        .errors
+        .into_iter()
+        .map(|e| RowError::new(e.row, field_name(&e.field), e.message))
+        .collect();
+    ParsedFile {
+        rows: statement.total_rows,
+        parsed,
+        errors,
+        currency: statement.detected.currency,
+        pending_skipped: statement.pending_skipped,
     }
 }
 
@@ -287,72 +138,30 @@ fn signed_amount(
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> ParsedFile {
-        read(text.as_bytes(), Format::default()).unwrap()
-    }
-
     #[test]
-    fn columns_are_found_by_name_and_alias_in_any_case_and_order() {
-        let f =
-            parse("\u{feff}Memo;Payee;AMOUNT;Date\n\"Lunch; with Ann\";Cafe;-12.50;2026-01-02\n");
-        assert!(f.errors.is_empty(), "{:?}", f.errors);
-        let r = &f.parsed[0];
-        assert_eq!(r.note.as_deref(), Some("Lunch; with Ann"));
-        assert_eq!(r.provider.as_deref(), Some("Cafe"));
-        assert_eq!(r.amount, Decimal::new(-1250, 2));
-    }
-
-    #[test]
-    fn blank_lines_and_repeated_headers_are_not_rows() {
-        let f = parse("date,amount\n2026-01-01,1\n\nDate,Amount\n2026-01-02,2\n");
-        assert_eq!((f.rows, f.parsed.len()), (2, 2), "{:?}", f.errors);
-    }
-
-    #[test]
-    fn debit_and_credit_columns_and_other_formats() {
-        let format = Format {
-            date: DateFormat::DayFirst,
-            decimal_comma: true,
-            delimiter: Some(b';'),
-        };
-        let f = read(
-            b"date;debit;credit\n03/11/2026;12,5;\n04/11/2026;;100\n31/02/2026;1;\n",
-            format,
-        )
-        .unwrap();
-        assert_eq!(f.parsed[0].amount, Decimal::new(-125, 1));
-        assert_eq!(f.parsed[0].date, time::macros::date!(2026 - 11 - 03));
-        assert_eq!(f.parsed[1].amount, Decimal::new(100, 0));
-        assert_eq!(f.errors[0].row, 3);
-        assert_eq!(f.errors[0].field, "date");
-    }
-
-    #[test]
-    fn bad_rows_are_errors_and_bad_files_are_refused() {
-        let f = parse(
-            "date,amount\n2026-01-01\n2026-01-01,1e5\n2026-01-01,=1+2\n2026-01-01,1.000,00\n",
+    fn notes_keep_their_lines_and_names_stay_on_one() {
+        assert_eq!(
+            note("Carte\r\nX1234\rDAB\u{7}".into()),
+            "Carte\nX1234\nDAB "
         );
-        let rows: Vec<_> = f.errors.iter().map(|e| (e.row, e.field.as_str())).collect();
-        assert_eq!(rows, [(1, "row"), (2, "amount"), (3, "amount"), (4, "row")]);
-        assert!(read(b"note,category\nx,y\n", Format::default()).is_err());
-        assert!(read(b"", Format::default()).is_err());
-        assert!(read(b"date,amount\n\xff,1\n", Format::default()).is_err());
-        assert!(read(b"date,amount,payee,provider\n", Format::default()).is_err());
+        assert_eq!(note("é".repeat(1500)).chars().count(), NOTE_MAX_LEN);
+        assert_eq!(one_line("ACME\r\nGmbH".into()), "ACME  GmbH");
+        assert_eq!(field_name("payee"), "provider");
+        assert_eq!(field_name("id"), "importId");
     }
 
     #[test]
-    fn formula_escapes_round_trip_exactly() {
-        for text in ["=SUM(A1)", "'=x", "'plain", "-5 fee", "plain", "@me", ""] {
-            assert_eq!(unescape(&escape(text)), text);
+    fn refused_files_answer_the_status_that_says_why() {
+        let status = |bytes: &[u8]| read(bytes, Options::default()).unwrap_err().status();
+        assert_eq!(status(b""), 400);
+        assert_eq!(status(b"%PDF-1.4 ..."), 415);
+        assert_eq!(status(b"when,what\nx,y\n"), 422);
+        let ambiguous = b"date,amount\n01/02/2024,1\n03/04/2024,2\n";
+        match read(ambiguous, Options::default()).unwrap_err() {
+            ApiError::UnprocessableFields { errors, .. } => {
+                assert_eq!(errors[0].field, "dateFormat")
+            }
+            e => panic!("{e:?}"),
         }
-        assert_eq!(escape("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(unescape("'hello"), "'hello");
-    }
-
-    #[test]
-    fn delimiters_are_detected_from_the_header() {
-        assert_eq!(detect_delimiter("date;amount;\"a,b,c\"\n1,2,3,4"), b';');
-        assert_eq!(detect_delimiter("date\tamount\n"), b'\t');
-        assert_eq!(detect_delimiter("date,amount\n"), b',');
     }
 }

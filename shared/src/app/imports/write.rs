@@ -1,6 +1,7 @@
 //! Writing planned records in chunks, one `TransactWriteItems` each with their markers.
 
 use std::collections::VecDeque;
+use std::time::Instant;
 
 use crate::app::AppError;
 use crate::app::AppResult;
@@ -11,41 +12,59 @@ use crate::store::{ConflictKind, Store, StoreError};
 /// Transactions offered to one `TransactWriteItems` (two items each, plus the counters;
 /// the store takes fewer when they do not fit in 100 items).
 const CHUNK: usize = 48;
-/// Writing stops after this long (API Gateway gives up at 30 s): the rows left are
-/// reported as errors, and repeating the import writes them.
-const WRITE_BUDGET: std::time::Duration = std::time::Duration::from_secs(24);
 /// Passes over one chunk that a concurrent import keeps cancelling before giving up.
 const CHUNK_ATTEMPTS: usize = 5;
 
-/// A row to write: its number, its record and its import id.
-pub(super) type Record = (usize, Transaction, String);
+/// A row to write.
+#[derive(Debug, Clone)]
+pub(super) struct Record {
+    pub(super) row: usize,
+    pub(super) txn: Transaction,
+    pub(super) import_id: String,
+    /// In a seeded `Uncategorized` category.
+    pub(super) uncategorized: bool,
+}
 
-/// Writes the records in chunks (one `TransactWriteItems` each, markers included) and
-/// returns (created, found imported meanwhile, left unwritten at the time limit). A chunk
-/// cancelled by a marker (a concurrent import of the same rows) is re-read and retried
-/// without those rows.
+/// What [`write`] did.
+#[derive(Debug, Default)]
+pub(super) struct Written {
+    pub(super) created: usize,
+    /// Of `created`, those in a seeded `Uncategorized` category.
+    pub(super) uncategorized: usize,
+    /// Found imported meanwhile (a concurrent import of the same rows).
+    pub(super) raced: usize,
+    /// Left unwritten at the deadline.
+    pub(super) left: Vec<Record>,
+}
+
+/// Writes the records in chunks (one `TransactWriteItems` each, markers included) until
+/// `deadline`. A chunk cancelled by a marker (a concurrent import of the same rows) is
+/// re-read and retried without those rows.
 pub(super) async fn write(
     store: &Store,
     user_id: u64,
     records: Vec<Record>,
-) -> AppResult<(usize, usize, Vec<Record>)> {
-    let started = std::time::Instant::now();
+    deadline: Instant,
+) -> AppResult<Written> {
     let mut queue: VecDeque<Record> = records.into();
-    let (mut created, mut raced, mut attempts) = (0, 0, 0);
+    let mut done = Written::default();
+    let mut attempts = 0;
     let now = Timestamp::now().to_string();
     while !queue.is_empty() {
-        if started.elapsed() > WRITE_BUDGET {
-            return Ok((created, raced, queue.into()));
+        if Instant::now() >= deadline {
+            done.left = queue.into();
+            return Ok(done);
         }
         let take = queue.len().min(CHUNK);
         let mut chunk: Vec<Record> = queue.drain(..take).collect();
         let batch: Vec<(Transaction, String)> = chunk
             .iter()
-            .map(|(_, t, id)| (t.clone(), id.clone()))
+            .map(|r| (r.txn.clone(), r.import_id.clone()))
             .collect();
         match store.insert_transactions(&batch, &now).await {
             Ok(written) => {
-                created += written;
+                done.created += written;
+                done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
                 attempts = 0;
                 for rest in chunk.drain(written..).rev() {
                     queue.push_front(rest);
@@ -54,10 +73,10 @@ pub(super) async fn write(
             Err(e) if attempts >= CHUNK_ATTEMPTS => return Err(write_error(e)),
             Err(StoreError::Conflict(ConflictKind::AlreadyImported)) => {
                 attempts += 1;
-                let ids: Vec<&str> = chunk.iter().map(|(_, _, id)| id.as_str()).collect();
-                let done = store.imported(user_id, &ids).await?;
-                chunk.retain(|(_, _, id)| !done.contains(id));
-                raced += take - chunk.len();
+                let ids: Vec<&str> = chunk.iter().map(|r| r.import_id.as_str()).collect();
+                let imported = store.imported(user_id, &ids).await?;
+                chunk.retain(|r| !imported.contains(&r.import_id));
+                done.raced += take - chunk.len();
                 for rest in chunk.into_iter().rev() {
                     queue.push_front(rest);
                 }
@@ -65,8 +84,8 @@ pub(super) async fn write(
             Err(StoreError::Conflict(ConflictKind::IdTaken)) => {
                 attempts += 1;
                 let mut fresh = std::collections::HashSet::new();
-                for (_, t, _) in &mut chunk {
-                    t.id = loop {
+                for r in &mut chunk {
+                    r.txn.id = loop {
                         let id = crate::domain::ids::new_id();
                         if fresh.insert(id) {
                             break id;
@@ -80,7 +99,7 @@ pub(super) async fn write(
             Err(e) => return Err(write_error(e)),
         }
     }
-    Ok((created, raced, Vec::new()))
+    Ok(done)
 }
 
 /// A write refused midway: what was written stays (with its markers), so the client

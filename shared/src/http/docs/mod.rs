@@ -66,7 +66,8 @@ pub struct PayloadTooLarge(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct UnsupportedMediaType(pub Problem);
 
-/// The `Idempotency-Key` was used with a different body.
+/// The request cannot be done as it is: an `Idempotency-Key` used with a different body,
+/// or a file that needs a setting (`errors` names the parameter) or another wallet.
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]
 pub struct Unprocessable(pub Problem);
@@ -114,6 +115,12 @@ error_set!(
     /// A protected create from a JSON body.
     CreateErrors: 400 => BadRequest, 403 => Forbidden, 409 => Conflict,
         413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+);
+error_set!(
+    /// A protected upload of a file (`POST /api/imports`).
+    FileErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 422 => Unprocessable,
+        500 => InternalError
 );
 error_set!(
     /// A protected update of one item from a JSON body.

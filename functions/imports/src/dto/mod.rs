@@ -1,0 +1,253 @@
+//! Query parameters and response bodies of the import and export endpoints.
+
+mod query;
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use shared::app::imports::{CategoryRef, ImportReport, NameRef, Planned, RowError};
+use shared::domain::time::format_date;
+
+pub use query::{ImportParams, ImportQuery};
+
+/// A browser's upload: one file part (`file` is conventional; a part of any name is read).
+#[derive(Debug, ToSchema)]
+pub struct FileUpload {
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+}
+
+/// Why one row was not imported.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RowErrorDto {
+    /// 1-based data row (the header is not counted).
+    pub row: usize,
+    /// The field at fault (`date`, `valueDate`, `amount`, `debit`, `credit`, `type`,
+    /// `category`, `note`, `provider`, `tags`, `importId`, `currency`), or `row` for the
+    /// row as a whole.
+    #[schema(max_length = 20)]
+    pub field: String,
+    #[schema(max_length = 300)]
+    pub message: String,
+}
+
+impl From<RowError> for RowErrorDto {
+    fn from(e: RowError) -> Self {
+        Self {
+            row: e.row,
+            field: e.field,
+            message: e.message,
+        }
+    }
+}
+
+/// A row as the transaction it would create: the body of `POST /api/transactions`, plus
+/// the names of a category, provider and tags the import would create (they have no id
+/// yet).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewRow {
+    pub row: usize,
+    #[schema(max_length = 100)]
+    pub import_id: String,
+    #[serde(with = "rust_decimal::serde::arbitrary_precision")]
+    #[schema(value_type = f64, example = 12.5)]
+    pub amount: Decimal,
+    /// Absent when the import creates the category (`newCategory`).
+    pub category_id: Option<u64>,
+    /// `DEBIT` (money out) or `CREDIT` (money in).
+    #[schema(value_type = String, pattern = "^(DEBIT|CREDIT)$")]
+    pub category_type: shared::domain::CategoryType,
+    /// A category of the caller's own that the import creates.
+    #[schema(max_length = 100)]
+    pub new_category: Option<String>,
+    /// In the global `Uncategorized` category (the file names none).
+    pub uncategorized: bool,
+    /// `YYYY-MM-DD`.
+    #[schema(format = Date)]
+    pub date: String,
+    #[schema(max_length = 1000)]
+    pub note: Option<String>,
+    pub provider_id: Option<u64>,
+    #[schema(max_items = 20)]
+    pub tag_ids: Vec<u64>,
+    /// A provider the import creates.
+    #[schema(max_length = 100)]
+    pub new_provider: Option<String>,
+    /// Tags the import creates.
+    #[schema(max_items = 20)]
+    pub new_tags: Vec<String>,
+}
+
+impl From<Planned> for PreviewRow {
+    fn from(p: Planned) -> Self {
+        let (mut tag_ids, mut new_tags) = (Vec::new(), Vec::new());
+        for t in p.tags {
+            match t {
+                NameRef::Known(id) => tag_ids.push(id),
+                NameRef::New(name) => new_tags.push(name),
+            }
+        }
+        let (provider_id, new_provider) = match p.provider {
+            Some(NameRef::Known(id)) => (Some(id), None),
+            Some(NameRef::New(name)) => (None, Some(name)),
+            None => (None, None),
+        };
+        let (category_id, category_type, new_category) = match p.category {
+            CategoryRef::Known(c) => (Some(c.id), c.category_type, None),
+            CategoryRef::New {
+                name,
+                category_type,
+            } => (None, category_type, Some(name)),
+        };
+        Self {
+            row: p.row,
+            import_id: p.import_id,
+            amount: p.amount,
+            category_id,
+            category_type,
+            new_category,
+            uncategorized: p.uncategorized,
+            date: format_date(p.date),
+            note: p.note,
+            provider_id,
+            tag_ids,
+            new_provider,
+            new_tags,
+        }
+    }
+}
+
+/// What was read from the file: values a client can show and send back as the query's
+/// settings.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Detected {
+    /// `csv`, `ofx` (QFX too), `qif` or `camt`: the `format` parameter's values.
+    #[schema(pattern = "^(csv|ofx|qif|camt)$")]
+    pub format: String,
+    /// The WHATWG name of the encoding (`UTF-8`, `windows-1252`, `UTF-16LE`, ...).
+    #[schema(max_length = 40)]
+    pub encoding: String,
+    /// CSV only.
+    #[schema(max_length = 1)]
+    pub delimiter: Option<String>,
+    /// In the `dateFormat` parameter's syntax (CSV and QIF).
+    #[schema(max_length = 10)]
+    pub date_format: Option<String>,
+    /// `.` or `,` (CSV and QIF).
+    #[schema(max_length = 1)]
+    pub decimal: Option<String>,
+    /// CSV: the header each field was read from, by field (`col.<field>`'s names).
+    #[schema(value_type = Object)]
+    pub columns: BTreeMap<String, String>,
+    /// The statement's account (OFX `ACCTID`, CAMT IBAN, a CSV preamble's account, QIF
+    /// `!Account` name).
+    #[schema(max_length = 4096)]
+    pub account: Option<String>,
+    /// ISO 4217 code of the statement, when the file tells.
+    #[schema(max_length = 3)]
+    pub currency: Option<String>,
+}
+
+impl From<bankfile::Detected> for Detected {
+    fn from(d: bankfile::Detected) -> Self {
+        Self {
+            format: d.format.as_str().to_owned(),
+            encoding: d.encoding,
+            delimiter: d.delimiter.map(String::from),
+            date_format: d.date_format,
+            decimal: d.decimal.map(String::from),
+            columns: d
+                .columns
+                .into_iter()
+                .map(|(f, h)| (f.as_str().to_owned(), h))
+                .collect(),
+            account: d.account,
+            currency: d.currency,
+        }
+    }
+}
+
+/// The answer to a dry run.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DryRunReport {
+    pub detected: Detected,
+    /// Data rows in the file.
+    pub rows: usize,
+    /// Rows without errors (duplicates included).
+    pub valid: usize,
+    /// Valid rows imported before (their import id has a marker).
+    pub duplicates: usize,
+    /// Rows that would be created in the global `Uncategorized` category.
+    pub uncategorized: usize,
+    /// Pending entries of the file (CAMT `PDNG`), not imported.
+    pub skipped_pending: usize,
+    #[schema(max_items = 3000)]
+    pub errors: Vec<RowErrorDto>,
+    /// The first rows that would be created.
+    #[schema(max_items = 20)]
+    pub preview: Vec<PreviewRow>,
+}
+
+/// The answer to an import.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportResult {
+    pub rows: usize,
+    /// Transactions created.
+    pub created: usize,
+    /// Valid rows skipped because they were imported before.
+    pub duplicates: usize,
+    /// Transactions created in the global `Uncategorized` category.
+    pub uncategorized: usize,
+    /// Pending entries of the file (CAMT `PDNG`), not imported.
+    pub skipped_pending: usize,
+    #[schema(max_items = 3000)]
+    pub errors: Vec<RowErrorDto>,
+}
+
+impl DryRunReport {
+    pub fn new(r: ImportReport, detected: bankfile::Detected) -> Self {
+        Self {
+            detected: detected.into(),
+            rows: r.rows,
+            valid: r.valid,
+            duplicates: r.duplicates,
+            uncategorized: r.uncategorized,
+            skipped_pending: r.skipped_pending,
+            errors: r.errors.into_iter().map(Into::into).collect(),
+            preview: r.preview.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl From<ImportReport> for ImportResult {
+    fn from(r: ImportReport) -> Self {
+        Self {
+            rows: r.rows,
+            created: r.created,
+            duplicates: r.duplicates,
+            uncategorized: r.uncategorized,
+            skipped_pending: r.skipped_pending,
+            errors: r.errors.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// `GET /api/export`.
+#[derive(Debug, Default, Deserialize, Serialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `csv` (the transactions, in the import's columns) or `json` (everything).
+    #[param(value_type = Option<String>, pattern = "^(csv|json)$")]
+    pub format: Option<String>,
+    /// Opaque cursor from the previous page's `Link` header.
+    #[param(max_length = 512)]
+    pub cursor: Option<String>,
+}

@@ -1,0 +1,664 @@
+//! Bank files through real HTTP: every fixture of `crates/bankfile/tests/fixtures` (CSV
+//! dialects in German, French, Spanish and English; Latin-1, Windows-1252 and UTF-16;
+//! OFX 1.x, 2.x and QFX; QIF; CAMT.053 with a batch entry) imported into a fresh wallet
+//! of the statement's currency: what was created, the balance change, the payees and the
+//! dates; a repetition creates nothing; broken files store nothing.
+
+use std::collections::BTreeSet;
+
+use reqwest::{Method, Response};
+use serde_json::{json, Value};
+
+use crate::helpers::{assert_problem, error_fields, spawn_app, TestApp, TestUser};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../crates/bankfile/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A fixture and what importing it gives: rows, signed sum, payees (empty: the file
+/// names none), dates (ISO, file order) and the statement's currency.
+struct Case {
+    file: &'static str,
+    count: u64,
+    sum: &'static str,
+    payees: &'static [&'static str],
+    dates: &'static [&'static str],
+    currency: Option<&'static str>,
+}
+
+const fn case(
+    file: &'static str,
+    count: u64,
+    sum: &'static str,
+    payees: &'static [&'static str],
+    dates: &'static [&'static str],
+    currency: Option<&'static str>,
+) -> Case {
+    Case {
+        file,
+        count,
+        sum,
+        payees,
+        dates,
+        currency,
+    }
+}
+
+const EUR: Option<&str> = Some("EUR");
+
+const CASES: &[Case] = &[
+    case(
+        "de_ing_diba_latin1.csv",
+        4,
+        "1732.55",
+        &[
+            "Vermieter GmbH",
+            "ACME Gehaltsbüro",
+            "REWE Markt GmbH",
+            "Stadtwerke München",
+        ],
+        &["2024-01-31", "2024-01-25", "2024-01-15", "2024-01-02"],
+        EUR,
+    ),
+    case(
+        "de_dkb_cp1252.csv",
+        3,
+        "115.61",
+        &["EDEKA Center", "Erika Mustermann", "Spotify AB"],
+        &["2024-03-28", "2024-03-15", "2024-03-01"],
+        EUR,
+    ),
+    case(
+        "de_sparkasse_camt_v2.csv",
+        3,
+        "2733.83",
+        &[
+            "Arbeitgeber AG",
+            "HUK-Coburg Versicherung",
+            "Aral Station Köln",
+        ],
+        &["2024-04-30", "2024-04-15", "2024-04-02"],
+        EUR,
+    ),
+    case(
+        "ch_ubs_fr_debit_credit.csv",
+        3,
+        "9137.49",
+        &[],
+        &["2024-05-31", "2024-05-28", "2024-05-03"],
+        Some("CHF"),
+    ),
+    case(
+        "us_chase_checking.csv",
+        4,
+        "1613.78",
+        &[],
+        &["2022-08-17", "2022-08-15", "2022-08-03", "2022-08-01"],
+        None,
+    ),
+    case(
+        "us_withdrawal_deposit_summary.csv",
+        4,
+        "-596.10",
+        &[],
+        &["2022-08-17", "2022-08-19", "2022-08-22", "2022-08-31"],
+        None,
+    ),
+    case(
+        "es_caixabank.csv",
+        4,
+        "1719.45",
+        &[],
+        &["2024-02-28", "2024-02-15", "2024-02-05", "2024-02-03"],
+        None,
+    ),
+    case(
+        "es_lowercase_english.csv",
+        4,
+        "137.60",
+        &[],
+        &["2024-03-01", "2024-03-05", "2024-03-14", "2024-03-21"],
+        None,
+    ),
+    case(
+        "fr_credit_agricole.csv",
+        3,
+        "2323.58",
+        &[],
+        &["2024-01-30", "2024-01-18", "2024-01-05"],
+        EUR,
+    ),
+    case(
+        "budget_app_mint_cr.csv",
+        4,
+        "598.39",
+        &[],
+        &["2022-08-17", "2022-08-15", "2022-08-12", "2022-08-01"],
+        None,
+    ),
+    case(
+        "utf16le_bom_n26.csv",
+        3,
+        "-33.44",
+        &["Lidl Berlin", "Jane Doe", "Vodafone GmbH"],
+        &["2024-06-28", "2024-06-25", "2024-06-03"],
+        EUR,
+    ),
+    case(
+        "utf16le_nobom_ing_nl.csv",
+        3,
+        "2603.44",
+        &["Albert Heijn 1234", "Werkgever BV", "Eneco"],
+        &["2024-07-15", "2024-07-12", "2024-07-01"],
+        EUR,
+    ),
+    case(
+        "negatives_parens_trailing_minus.csv",
+        4,
+        "945.50",
+        &[],
+        &["2024-02-01", "2024-02-03", "2024-02-05", "2024-02-07"],
+        None,
+    ),
+    case(
+        "export_roundtrip.csv",
+        4,
+        "1595.33",
+        &["ACME Corp", "@Market", "Landlord", "Cafe"],
+        &["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-05"],
+        None,
+    ),
+    case(
+        "ofx1_bank_cp1252.ofx",
+        3,
+        "2307.83",
+        &["Café Olé", "ACME PAYROLL", "CHECK 1042"],
+        &["2024-01-05", "2024-01-15", "2024-01-20"],
+        Some("USD"),
+    ),
+    case(
+        "ofx1_creditcard.qfx",
+        3,
+        "466.01",
+        &["AMAZON.CA", "PAYMENT - THANK YOU", "TIM HORTONS REFUND"],
+        &["2024-02-03", "2024-02-15", "2024-02-20"],
+        Some("CAD"),
+    ),
+    case(
+        "ofx2_bank.ofx",
+        3,
+        "530.01",
+        &[
+            "Netflix International B.V.",
+            "Muster & Partner GmbH",
+            "Transfer to savings",
+        ],
+        &["2024-02-03", "2024-02-15", "2024-02-28"],
+        EUR,
+    ),
+    case(
+        "ofx2_unclosed_tags.ofx",
+        3,
+        "87.75",
+        &[
+            "Coffee Shop Sydney",
+            "Opal Transport",
+            "Transfer from J Smith",
+        ],
+        &["2024-04-02", "2024-04-05", "2024-04-09"],
+        Some("AUD"),
+    ),
+    case(
+        "qif_bank.qif",
+        4,
+        "2007.83",
+        &[
+            "Whole Foods",
+            "ACME Payroll",
+            "John Doe",
+            "Transfer to Savings",
+        ],
+        &["2024-01-05", "2024-01-15", "2024-01-20", "2024-01-25"],
+        None,
+    ),
+    case(
+        "qif_ccard.qif",
+        3,
+        "441.71",
+        &["Amazon.com", "Starbucks", "Payment - Thank You"],
+        &["2024-01-05", "2024-01-18", "2024-01-28"],
+        None,
+    ),
+    case(
+        "camt053_v02_batch.xml",
+        4,
+        "2150.10",
+        &[
+            "ACME GmbH",
+            "Telekom Deutschland GmbH",
+            "Stadtwerke Köln",
+            "Hausverwaltung Rhein & Co",
+        ],
+        &["2024-01-31", "2024-01-15", "2024-01-20", "2024-01-20"],
+        EUR,
+    ),
+    case(
+        "camt053_v08.xml",
+        2,
+        "-1159.56",
+        &["Hausverwaltung Schmidt AG", "Max Mustermann"],
+        &["2024-03-01", "2024-03-12"],
+        Some("CHF"),
+    ),
+    case(
+        "camt052_v08_report.xml",
+        1,
+        "-8.50",
+        &["Bakkerij de Vries"],
+        &["2024-05-02"],
+        EUR,
+    ),
+];
+
+impl TestApp {
+    async fn upload(
+        &self,
+        user: &TestUser,
+        query: &str,
+        content_type: &str,
+        file: Vec<u8>,
+    ) -> Response {
+        let path = format!("/api/imports{query}");
+        self.call_raw(Method::POST, &path, Some(user), content_type, file)
+            .await
+    }
+
+    /// A user whose wallet is in `currency`.
+    async fn user_in(&self, currency: &str) -> TestUser {
+        let user = self.new_user().await;
+        let wallet = json!({"name": "Main", "initialBalance": 0, "currency": currency});
+        assert_eq!(self.put(&user, "/api/wallet", &wallet).await.status(), 200);
+        user
+    }
+
+    /// Every transaction of the user (the API's list, newest first).
+    async fn all_transactions(&self, user: &TestUser) -> Vec<Value> {
+        self.get_json(user, "/api/transactions?limit=200").await
+    }
+}
+
+/// A `multipart/form-data` body holding one file part and a text part, as a browser sends.
+fn multipart(part_name: &str, file: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "----formdata-bankfile-7d93";
+    let mut body = Vec::new();
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhello\r\n")
+            .as_bytes(),
+    );
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{part_name}\"; \
+             filename=\"statement.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn every_bank_fixture_imports_its_rows_once_with_their_sum_payees_and_dates() {
+    let app = spawn_app().await;
+    for c in CASES {
+        let user = app.user_in(c.currency.unwrap_or("EUR")).await;
+        // Half of them as a browser's multipart upload, the rest as the raw body.
+        let r = if c.count % 2 == 0 {
+            let (content_type, body) = multipart("file", &fixture(c.file));
+            app.upload(&user, "", &content_type, body).await
+        } else {
+            app.upload(&user, "", "application/octet-stream", fixture(c.file))
+                .await
+        };
+        assert_eq!(r.status(), 201, "{}", c.file);
+        let report: Value = r.json().await.unwrap();
+        assert_eq!(report["errors"], json!([]), "{}: {report}", c.file);
+        assert_eq!(report["created"], c.count, "{}: {report}", c.file);
+        assert_eq!(app.balance(&user).await, c.sum, "{}", c.file);
+        let txns = app.all_transactions(&user).await;
+        let dates: BTreeSet<&str> = txns.iter().map(|t| t["date"].as_str().unwrap()).collect();
+        let expected: BTreeSet<&str> = c.dates.iter().copied().collect();
+        assert_eq!(dates, expected, "{}", c.file);
+        let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
+        let names: BTreeSet<&str> = providers
+            .iter()
+            .map(|p| p["providerName"].as_str().unwrap())
+            .collect();
+        let expected: BTreeSet<&str> = c.payees.iter().copied().collect();
+        assert_eq!(names, expected, "{}", c.file);
+
+        let again = app
+            .upload(&user, "", "text/plain", fixture(c.file))
+            .await
+            .json::<Value>()
+            .await
+            .unwrap();
+        assert_eq!(
+            (&again["created"], &again["duplicates"]),
+            (&json!(0), &json!(c.count)),
+            "{}: {again}",
+            c.file
+        );
+        assert_eq!(app.all_transactions(&user).await.len() as u64, c.count);
+    }
+}
+
+#[tokio::test]
+async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_rows() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let r = app
+        .upload(
+            &user,
+            "?dryRun=true",
+            "text/csv",
+            fixture("de_ing_diba_latin1.csv"),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let report: Value = r.json().await.unwrap();
+    assert_eq!(
+        report["detected"],
+        json!({
+            "format": "csv", "encoding": "windows-1252", "delimiter": ";",
+            "dateFormat": "DD.MM.YYYY", "decimal": ",",
+            "columns": report["detected"]["columns"].clone(),
+            "account": "DE89370400440532013000", "currency": "EUR",
+        })
+    );
+    assert_eq!(report["detected"]["columns"]["date"], "Buchung");
+    assert_eq!(report["detected"]["columns"]["amount"], "Betrag");
+    assert_eq!(
+        (&report["valid"], &report["uncategorized"]),
+        (&json!(4), &json!(4))
+    );
+    assert_eq!(report["preview"][0]["uncategorized"], true);
+    assert!(
+        app.all_transactions(&user).await.is_empty(),
+        "a dry run writes nothing"
+    );
+
+    // CAMT: the batch entry is two transactions, the pending entry is skipped and counted.
+    let r = app
+        .upload(
+            &user,
+            "",
+            "application/xml",
+            fixture("camt053_v02_batch.xml"),
+        )
+        .await;
+    let report: Value = r.json().await.unwrap();
+    assert_eq!(
+        (
+            &report["created"],
+            &report["skippedPending"],
+            &report["uncategorized"]
+        ),
+        (&json!(4), &json!(1), &json!(4)),
+        "{report}"
+    );
+    let txns = app.all_transactions(&user).await;
+    let categories: BTreeSet<u64> = txns
+        .iter()
+        .map(|t| t["categoryId"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        categories,
+        BTreeSet::from([13, 14]),
+        "the seeded Uncategorized of each type"
+    );
+    assert!(
+        txns.iter().all(|t| t["categorySource"] == "default"),
+        "{txns:?}"
+    );
+}
+
+#[tokio::test]
+async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_default_fits_its_type() {
+    let app = spawn_app().await;
+    let (ann, bob) = (app.new_user().await, app.new_user().await);
+    let bobs = app
+        .create(
+            &bob,
+            "/api/categories",
+            &json!({"categoryName": "Paycheck", "type": "CREDIT"}),
+        )
+        .await;
+    let gifts = app
+        .create(
+            &ann,
+            "/api/categories",
+            &json!({"categoryName": "Gifts", "type": "CREDIT"}),
+        )
+        .await;
+    // Mint's categories: Groceries and Rent (global DEBIT ones), Paycheck and Television
+    // (created as ann's own, never bob's).
+    let r = app
+        .upload(&ann, "", "text/csv", fixture("budget_app_mint_cr.csv"))
+        .await;
+    let report: Value = r.json().await.unwrap();
+    assert_eq!(
+        (&report["created"], &report["uncategorized"]),
+        (&json!(4), &json!(0))
+    );
+    let own: Vec<Value> = app.get_json(&ann, "/api/categories").await;
+    let mut names: Vec<(String, bool)> = own
+        .iter()
+        .map(|c| {
+            (
+                c["categoryName"].as_str().unwrap().to_owned(),
+                c["isGlobal"].as_bool().unwrap(),
+            )
+        })
+        .filter(|(_, global)| !global)
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("Gifts".into(), false),
+            ("Paycheck".into(), false),
+            ("Television".into(), false)
+        ]
+    );
+    let used: BTreeSet<u64> = app
+        .all_transactions(&ann)
+        .await
+        .iter()
+        .map(|t| t["categoryId"].as_u64().unwrap())
+        .collect();
+    assert!(
+        used.contains(&4) && used.contains(&5) && !used.contains(&bobs),
+        "{used:?}"
+    );
+    let sources: BTreeSet<String> = app
+        .all_transactions(&ann)
+        .await
+        .iter()
+        .map(|t| t["categorySource"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, BTreeSet::from(["file".to_owned()]));
+    let globals: Value = app.get_json(&bob, "/api/categories/4").await;
+    assert_eq!(
+        globals["categoryName"], "Groceries",
+        "no global category changed"
+    );
+
+    // defaultCategoryId: rows of its type go there, the others to Uncategorized.
+    let file = "date,amount,note\n2026-01-02,10.00,in\n2026-01-03,-5.00,out\n";
+    let report: Value = app
+        .upload(
+            &ann,
+            &format!("?defaultCategoryId={gifts}"),
+            "text/csv",
+            file.into(),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&report["created"], &report["uncategorized"]),
+        (&json!(2), &json!(1))
+    );
+    // Another user's category is no default: 404, nothing stored.
+    let before = app.all_transactions(&ann).await.len();
+    let file = "date,amount\n2026-02-02,1.00\n".as_bytes().to_vec();
+    let r = app
+        .upload(
+            &ann,
+            &format!("?defaultCategoryId={bobs}"),
+            "text/csv",
+            file,
+        )
+        .await;
+    assert_problem(r, 404).await;
+    assert_eq!(app.all_transactions(&ann).await.len(), before);
+}
+
+#[tokio::test]
+async fn broken_files_other_currencies_and_ambiguous_dates_are_refused_and_store_nothing() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    for (file, status) in [
+        ("ofx_truncated.ofx", 400),
+        ("camt053_truncated.xml", 400),
+        ("qif_truncated.qif", 400),
+        ("empty.csv", 400),
+        ("statement.pdf", 415),
+        ("export.zip", 415),
+        ("logo.png", 415),
+        ("ambiguous_dates.csv", 422),
+        // A USD statement into a EUR wallet.
+        ("ofx1_bank_cp1252.ofx", 422),
+    ] {
+        let r = app
+            .upload(&user, "", "application/octet-stream", fixture(file))
+            .await;
+        let problem = assert_problem(r, status).await;
+        let detail = problem["detail"].as_str().unwrap_or_default().to_owned();
+        match file {
+            "ofx_truncated.ofx" => assert!(detail.contains("<STMTTRN> at line 47"), "{detail}"),
+            "qif_truncated.qif" => assert!(detail.contains("line 15"), "{detail}"),
+            "ambiguous_dates.csv" => {
+                assert_eq!(error_fields(&problem), ["dateFormat"]);
+                assert!(
+                    detail.contains("DD.MM.YYYY") && detail.contains("MM.DD.YYYY"),
+                    "{detail}"
+                );
+            }
+            "ofx1_bank_cp1252.ofx" => {
+                assert!(detail.contains("USD") && detail.contains("EUR"), "{detail}")
+            }
+            _ => {}
+        }
+    }
+    // The same bodies by multipart are refused alike.
+    let (content_type, body) = multipart("upload", &fixture("statement.pdf"));
+    assert_problem(app.upload(&user, "", &content_type, body).await, 415).await;
+    // Missing columns name the fields and the headers found.
+    let r = app
+        .upload(&user, "", "text/csv", b"when,what\nx,y\n".to_vec())
+        .await;
+    let problem = assert_problem(r, 422).await;
+    assert!(error_fields(&problem).contains(&"col.date"), "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("when"),
+        "{problem}"
+    );
+    // ... and naming them imports the file; a day-first setting settles the dates.
+    let r = app
+        .upload(
+            &user,
+            "?col.date=when&col.amount=what",
+            "text/csv",
+            b"when,what\n2026-01-02,-1.50\n".to_vec(),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let r = app
+        .upload(
+            &user,
+            "?dateFormat=DD.MM.YYYY",
+            "text/csv",
+            fixture("ambiguous_dates.csv"),
+        )
+        .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let stored = app.all_transactions(&user).await.len();
+    assert!(stored > 1);
+    for bad in [
+        "?format=xls",
+        "?dateFormat=QQ",
+        "?delimiter=ab",
+        "?encoding=klingon",
+        "?skipRows=x",
+    ] {
+        let r = app
+            .upload(&user, bad, "text/csv", fixture("es_caixabank.csv"))
+            .await;
+        assert_problem(r, 400).await;
+    }
+    assert_eq!(
+        app.all_transactions(&user).await.len(),
+        stored,
+        "nothing stored from refused files"
+    );
+}
+
+#[tokio::test]
+async fn names_and_rows_left_at_the_deadline_are_errors_that_a_repetition_clears() {
+    use shared::app::imports::{import, ImportOptions, REPEAT_MESSAGE, TIME_BUDGET};
+    use std::time::Instant;
+
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let file = "date,amount,payee,category,tags\n\
+                2026-03-01,-4.00,New Shop,New Category,new tag\n\
+                2026-03-02,-5.00,,Groceries,\n";
+    let read = || {
+        let statement = bankfile::parse(file.as_bytes(), &bankfile::Options::default()).unwrap();
+        imports_fn::parse::rows(statement)
+    };
+    let options = |deadline| ImportOptions {
+        default_category_id: None,
+        dry_run: false,
+        deadline,
+    };
+    // The time is up before anything is created: every row is left, with the message
+    // that says to repeat the import.
+    let store = &app.state.store;
+    let late = import(store, user.id, read(), options(Instant::now()))
+        .await
+        .unwrap();
+    assert_eq!(late.created, 0);
+    let errors: Vec<(usize, &str)> = late
+        .errors
+        .iter()
+        .map(|e| (e.row, e.message.as_str()))
+        .collect();
+    assert_eq!(errors, [(1, REPEAT_MESSAGE), (2, REPEAT_MESSAGE)]);
+    let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
+    assert!(providers.is_empty());
+    // The repetition creates the names and both rows.
+    let deadline = Instant::now() + TIME_BUDGET;
+    let again = import(store, user.id, read(), options(deadline))
+        .await
+        .unwrap();
+    assert_eq!((again.created, again.errors.len()), (2, 0));
+    assert_eq!(app.balance(&user).await, "-9.00");
+}
