@@ -414,13 +414,14 @@ async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_unc
         .json()
         .await
         .unwrap();
-    let by_note = |amount: &str| {
+    let by_amount = |amount: &str| {
+        let wanted: Value = amount.parse().unwrap();
         list.iter()
-            .find(|t| t["amount"]["amount"].to_string() == amount)
+            .find(|t| t["amount"]["amount"] == wanted)
             .cloned()
             .unwrap()
     };
-    let starbucks = by_note("4.50");
+    let starbucks = by_amount("4.50");
     assert_eq!(
         (
             starbucks["categoryId"].as_u64(),
@@ -428,13 +429,13 @@ async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_unc
         ),
         (Some(coffee), Some("rule"))
     );
-    let rewe = by_note("23.10");
+    let rewe = by_amount("23.10");
     assert_eq!(
         (rewe["categoryId"].as_u64(), rewe["categorySource"].as_str()),
         (Some(food), Some("rule"))
     );
     assert_eq!(rewe["note"], "groceries");
-    let utility = by_note("80.00");
+    let utility = by_amount("80.00");
     assert_eq!(utility["categorySource"], "default");
     assert_eq!(balance(&app, &user).await, "-107.60");
 }
