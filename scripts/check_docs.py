@@ -43,7 +43,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Pages announced by a link before they are written (capabilities that land later). A link
 # to one of these may dangle; once the page exists it is checked like any other.
 EXPECTED_MISSING = {
-    "docs/BANK-FILES.md",
     "docs/RECURRING.md",
 }
 

@@ -366,3 +366,76 @@ async fn another_users_rules_and_categories_stay_invisible() {
         204
     );
 }
+
+#[tokio::test]
+async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_uncategorized() {
+    let (app, user) = spawn_app_and_user().await;
+    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
+    let food = own_category(&app, &user, "Food", "DEBIT").await;
+    rule(
+        &app,
+        &user,
+        json!({"name": "Coffee", "stop": true, "conditions": [
+        {"field": "payee", "op": "contains", "value": "starbucks"}],
+        "actions": {"categoryId": coffee}}),
+    )
+    .await;
+    // Would also match Starbucks, but the first rule stops; and it takes REWE.
+    rule(
+        &app,
+        &user,
+        json!({"name": "Food", "match": "any", "conditions": [
+        {"field": "payee", "op": "contains", "value": "starbucks"},
+        {"field": "payee", "op": "startsWith", "value": "rewe"}],
+        "actions": {"categoryId": food, "note": "groceries"}}),
+    )
+    .await;
+    // A German bank's CSV: the file names a category for the REWE row, the rule wins.
+    let file = "Buchungstag;Empfänger;Verwendungszweck;Betrag;Kategorie\n\
+                13.11.2026;STARBUCKS STORE 12345;Kartenzahlung;-4,50;\n\
+                14.11.2026;REWE Markt GmbH;;-23,10;Lebensmittel\n\
+                15.11.2026;Stadtwerke München;Abschlag;-80,00;\n";
+    let r = app
+        .call_raw(
+            Method::POST,
+            "/api/imports",
+            Some(&user),
+            "text/csv",
+            file.as_bytes().to_vec(),
+        )
+        .await;
+    assert_eq!(r.status(), 201, "{:?}", r.text().await);
+    let report: Value = r.json().await.unwrap();
+    assert_eq!(report["created"], 3);
+    assert_eq!(report["uncategorized"], 1);
+    let list: Vec<Value> = app
+        .get(&user, "/api/transactions?limit=10")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let by_amount = |amount: &str| {
+        let wanted: Value = amount.parse().unwrap();
+        list.iter()
+            .find(|t| t["amount"]["amount"] == wanted)
+            .cloned()
+            .unwrap()
+    };
+    let starbucks = by_amount("4.50");
+    assert_eq!(
+        (
+            starbucks["categoryId"].as_u64(),
+            starbucks["categorySource"].as_str()
+        ),
+        (Some(coffee), Some("rule"))
+    );
+    let rewe = by_amount("23.10");
+    assert_eq!(
+        (rewe["categoryId"].as_u64(), rewe["categorySource"].as_str()),
+        (Some(food), Some("rule"))
+    );
+    assert_eq!(rewe["note"], "groceries");
+    let utility = by_amount("80.00");
+    assert_eq!(utility["categorySource"], "default");
+    assert_eq!(balance(&app, &user).await, "-107.60");
+}

@@ -196,7 +196,9 @@ pub async fn import(
         None => None,
     };
     let (rows, skipped_pending) = (file.rows, file.pending_skipped);
-    let (planned, mut errors) = plan(file, &names, default_category);
+    // The caller's rules, loaded and compiled once for the whole file (one Query).
+    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
+    let (planned, mut errors) = plan(file, &names, default_category, Some(&rules));
     let valid = planned.len();
     let ids: Vec<&str> = planned.iter().map(|p| p.import_id.as_str()).collect();
     let done = store.imported(user_id, &ids).await?;

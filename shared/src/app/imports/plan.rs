@@ -7,7 +7,8 @@ use rust_decimal::Decimal;
 use time::Date;
 
 use super::names::{fold, Names};
-use super::{CategoryRef, ImportRow, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
+use super::{CategoryRef, ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
+use crate::app::rules::Ruleset;
 use crate::app::transactions::check_tag_count;
 use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
@@ -75,12 +76,42 @@ fn category_of(
     }
 }
 
-/// Checks one row against the caller's names; every broken rule is reported.
+/// What the caller's rules make of a row: a category of the row's type (it wins over one
+/// the file names), a provider, tags to add, a note for a row without one.
+struct RuleEffect {
+    category: Option<Category>,
+    provider: Option<u64>,
+    tags: Vec<u64>,
+    note: Option<String>,
+}
+
+fn rules_on(row: &ImportRow, kind: CategoryType, rules: &Ruleset, names: &Names) -> RuleEffect {
+    let subject = rules::Subject {
+        payee: row.provider.as_deref(),
+        note: row.note.as_deref(),
+        amount: Some(row.amount.abs()),
+        kind: Some(crate::app::rules::kind_of(kind)),
+    };
+    let o = rules.evaluate(&subject);
+    RuleEffect {
+        category: o
+            .category_id
+            .and_then(|id| names.by_id.get(&id))
+            .filter(|c| c.category_type == kind)
+            .cloned(),
+        provider: o.provider_id,
+        tags: o.tag_ids,
+        note: o.note,
+    }
+}
+
+/// Checks one row against the caller's names and rules; every broken rule is reported.
 fn plan_row(
     row: ImportRow,
     import_id: String,
     names: &Names,
     default_category: Option<&Category>,
+    rules: Option<&Ruleset>,
 ) -> Result<Planned, Vec<RowError>> {
     let n = row.row;
     let mut errors = Vec::new();
@@ -92,16 +123,27 @@ fn plan_row(
     } else {
         Some(CategoryType::Credit)
     };
-    let category = category_type.and_then(|t| {
-        category_of(&row, t, names, default_category)
+    let effect = match (category_type, rules) {
+        (Some(t), Some(r)) if !r.is_empty() => Some(rules_on(&row, t, r, names)),
+        _ => None,
+    };
+    let by_rule = effect.as_ref().and_then(|e| e.category.clone());
+    let category = match (&by_rule, category_type) {
+        (Some(c), _) => Some((CategoryRef::Known(c.clone()), false)),
+        (None, Some(t)) => category_of(&row, t, names, default_category)
             .map_err(|m| errors.push(RowError::new(n, "category", m)))
-            .ok()
-    });
+            .ok(),
+        (None, None) => None,
+    };
     let note = parse_note(row.note.as_deref(), NOTE_MAX_LEN)
         .map_err(|m| errors.push(RowError::new(n, "note", m)))
         .ok()
-        .flatten();
+        .flatten()
+        .or_else(|| effect.as_ref().and_then(|e| e.note.clone()));
     let provider = match row.provider.as_deref().map(str::trim) {
+        _ if effect.as_ref().is_some_and(|e| e.provider.is_some()) => {
+            effect.as_ref().and_then(|e| e.provider).map(NameRef::Known)
+        }
         None | Some("") => None,
         Some(raw) => parse_name(raw, NAME_MAX_LEN)
             .map_err(|m| errors.push(RowError::new(n, "provider", m)))
@@ -117,10 +159,16 @@ fn plan_row(
             Err(m) => errors.push(RowError::new(n, "tags", format!("{}: {m}", quoted(raw)))),
         }
     }
+    for id in effect.as_ref().map_or(&[][..], |e| &e.tags) {
+        if !tags.contains(&NameRef::Known(*id)) {
+            tags.push(NameRef::Known(*id));
+        }
+    }
     if let Err(m) = check_tag_count(tags.len()) {
         errors.push(RowError::new(n, "tags", m));
     }
     let category_source = match row.category.as_deref().map(str::trim) {
+        _ if by_rule.is_some() => CategorySource::Rule,
         Some(name) if !name.is_empty() => CategorySource::File,
         _ => CategorySource::Default,
     };
@@ -142,10 +190,12 @@ fn plan_row(
 }
 
 /// Checks every row and gives each its import id; rows that break a rule become errors.
+/// The caller's rules (when given) run on every row before its fallback category.
 pub(super) fn plan(
     file: ParsedFile,
     names: &Names,
     default_category: Option<&Category>,
+    rules: Option<&Ruleset>,
 ) -> (Vec<Planned>, Vec<RowError>) {
     let mut errors = file.errors;
     let mut occurrences: HashMap<(Decimal, Date), usize> = HashMap::new();
@@ -172,7 +222,7 @@ pub(super) fn plan(
             ));
             continue;
         }
-        match plan_row(row, id, names, default_category) {
+        match plan_row(row, id, names, default_category, rules) {
             Ok(p) => planned.push(p),
             Err(e) => errors.extend(e),
         }

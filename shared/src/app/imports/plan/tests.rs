@@ -95,7 +95,7 @@ fn rows_without_ids_get_amount_date_and_occurrence() {
         row(2, -1250, "groceries"),
         row(3, 500, "Salary"),
     ];
-    let (planned, errors) = plan(file(rows), &names(), None);
+    let (planned, errors) = plan(file(rows), &names(), None, None);
     assert!(errors.is_empty(), "{errors:?}");
     let ids: Vec<_> = planned.iter().map(|p| p.import_id.as_str()).collect();
     assert_eq!(
@@ -117,7 +117,7 @@ fn a_named_category_of_another_type_or_unknown_is_created_as_an_own_one() {
         row(2, -100, "Rent"),
         row(3, 0, "Salary"),
     ];
-    let (planned, errors) = plan(file(rows), &names(), None);
+    let (planned, errors) = plan(file(rows), &names(), None, None);
     let fields: Vec<_> = errors.iter().map(|e| (e.row, e.field.as_str())).collect();
     assert_eq!(fields, [(3, "amount")]);
     assert_eq!(
@@ -141,7 +141,12 @@ fn a_named_category_of_another_type_or_unknown_is_created_as_an_own_one() {
 fn rows_without_a_category_take_the_default_of_their_type_else_uncategorized() {
     let n = names();
     let gifts = n.by_id.get(&20);
-    let (planned, errors) = plan(file(vec![row(1, 100, ""), row(2, -100, "")]), &n, gifts);
+    let (planned, errors) = plan(
+        file(vec![row(1, 100, ""), row(2, -100, "")]),
+        &n,
+        gifts,
+        None,
+    );
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(known_id(&planned[0]), Some(20));
     assert!(!planned[0].uncategorized);
@@ -151,7 +156,7 @@ fn rows_without_a_category_take_the_default_of_their_type_else_uncategorized() {
         "a default of the other type falls through"
     );
     assert!(planned[1].uncategorized);
-    let (planned, _) = plan(file(vec![row(1, 100, " ")]), &n, None);
+    let (planned, _) = plan(file(vec![row(1, 100, " ")]), &n, None, None);
     assert_eq!(known_id(&planned[0]), Some(UNCATEGORIZED_CREDIT));
 }
 
@@ -163,7 +168,7 @@ fn unknown_names_are_to_be_created_and_a_repeated_import_id_is_an_error() {
     a.import_id = Some("x".into());
     let mut b = row(2, -200, "Groceries");
     b.import_id = Some("x".into());
-    let (planned, errors) = plan(file(vec![a, b]), &names(), None);
+    let (planned, errors) = plan(file(vec![a, b]), &names(), None, None);
     assert_eq!(planned[0].provider, Some(NameRef::Known(5)));
     assert_eq!(
         planned[0].tags,
