@@ -235,6 +235,31 @@ def _consistent_positive_data(case) -> None:
             "conditions": [{"field": "note", "op": "contains", "value": "fuzz"}],
             "actions": {"note": "fuzz"},
         })
+    if path in ("/api/recurring", "/api/recurring/{id}") and method in ("POST", "PUT") and body is not None:
+        # An RRULE's grammar, a start the rule can reach and visible references are rules a
+        # schema cannot say: a valid monthly schedule, keeping the generated note.
+        note = body.get("note")
+        body.clear()
+        body.update({"amount": "10.00", "categoryId": 4, "start": "2026-01-15",
+                     "rrule": "FREQ=MONTHLY", "weekend": "keep", "backfill": False})
+        if isinstance(note, str) and len(note) <= 1000:
+            body["note"] = note
+    if path == "/api/recurring/{id}/occurrences/{date}" and method == "PUT" and body is not None:
+        body.clear()
+        body["skip"] = True
+    if path in ("/api/recurring/{id}/occurrences", "/api/forecast") and method == "GET" and case.query:
+        # Windows are bounded (two years) across two parameters: a window of one day, and a
+        # forecast to a month ahead.
+        import datetime
+        today = datetime.date.today()
+        if "from" in case.query or "to" in case.query:
+            case.query["from"] = today.isoformat()
+            case.query["to"] = today.isoformat()
+        if path == "/api/forecast":
+            case.query.pop("from", None)
+            case.query["to"] = (today + datetime.timedelta(days=30)).isoformat()
+    if path == "/api/recurring" and method == "GET" and case.query:
+        case.query.pop("cursor", None)
     if path == "/api/rules/apply" and method == "POST" and body is not None:
         body.pop("cursor", None)
     if path == "/api/rules/test" and method == "POST" and body is not None:
