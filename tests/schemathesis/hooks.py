@@ -237,13 +237,10 @@ def _consistent_positive_data(case) -> None:
         })
     if path in ("/api/recurring", "/api/recurring/{id}") and method in ("POST", "PUT") and body is not None:
         # An RRULE's grammar, a start the rule can reach and visible references are rules a
-        # schema cannot say: a valid monthly schedule, keeping the generated note.
-        note = body.get("note")
+        # schema cannot say: a valid monthly schedule.
         body.clear()
         body.update({"amount": "10.00", "categoryId": 4, "start": "2026-01-15",
                      "rrule": "FREQ=MONTHLY", "weekend": "keep", "backfill": False})
-        if isinstance(note, str) and len(note) <= 1000:
-            body["note"] = note
     if path == "/api/recurring/{id}/occurrences/{date}" and method == "PUT" and body is not None:
         body.clear()
         body["skip"] = True
