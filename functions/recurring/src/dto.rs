@@ -8,11 +8,11 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use shared::app::recurring::RecurringDraft;
-use shared::app::transactions::{check_amount, check_tags, TransactionDraft, MAX_TAGS};
-use shared::domain::ids::MAX_SAFE_ID;
+use shared::app::transactions::{check_amount, TransactionDraft};
 use shared::domain::recurring::{Exception, Next, Planned, Recurring};
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::{CategorySource, CategoryType, Currency};
+use shared::http::ids::{parse_id, parse_optional_id, parse_tag_ids};
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
 
@@ -57,17 +57,6 @@ pub struct RecurringRequest {
     pub backfill: Option<bool>,
 }
 
-/// A positive id below 2^53.
-fn parse_id(value: &Value) -> Result<u64, String> {
-    let id = decimal::from_json(value, false)
-        .filter(|d| d.fract().is_zero())
-        .and_then(|d| u64::try_from(d.trunc()).ok());
-    match id {
-        Some(id) if (1..=MAX_SAFE_ID).contains(&id) => Ok(id),
-        _ => Err("must be a positive integer id".into()),
-    }
-}
-
 fn parse_amount(value: &Value) -> Result<Decimal, String> {
     check_amount(decimal::from_json(value, false).ok_or("must be a decimal number")?)
 }
@@ -83,24 +72,12 @@ impl TryFrom<RecurringRequest> for RecurringDraft {
             .map_err(|e| keep("categoryId", e))
             .ok();
         let start = parse_date(&r.start).map_err(|e| keep("start", e)).ok();
-        let provider_id = match &r.provider_id {
-            None | Some(Value::Null) => Some(None),
-            Some(v) => parse_id(v)
-                .map(Some)
-                .map_err(|e| keep("providerId", e))
-                .ok(),
-        };
-        let tags = r.tag_ids.unwrap_or_default();
-        let tag_ids = if tags.len() > MAX_TAGS {
-            keep("tagIds", format!("must hold at most {MAX_TAGS} tags"));
-            None
-        } else {
-            let parsed: Result<Vec<u64>, String> = tags.iter().map(parse_id).collect();
-            parsed
-                .and_then(check_tags)
-                .map_err(|e| keep("tagIds", e))
-                .ok()
-        };
+        let provider_id = parse_optional_id(r.provider_id.as_ref())
+            .map_err(|e| keep("providerId", e))
+            .ok();
+        let tag_ids = parse_tag_ids(r.tag_ids.as_deref())
+            .map_err(|e| keep("tagIds", e))
+            .ok();
         if r.rrule.len() > 500 {
             keep("rrule", "must be at most 500 characters".into());
         }

@@ -146,7 +146,7 @@ fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
     let mut errors = Vec::new();
     let mut keyed =
         Keyed::new(None, &operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;
-    let id = match operation.id.as_ref().map(crate::dto::parse_id) {
+    let id = match operation.id.as_ref().map(shared::http::ids::parse_id) {
         Some(Ok(id)) => Some(id),
         Some(Err(e)) => {
             errors.push(FieldError::new("id", e));

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use shared::domain::ids::MAX_SAFE_ID;
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::CategoryType;
+use shared::http::ids::{parse_optional_id, parse_tag_ids};
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
 use shared::store::transactions::Transaction;
@@ -51,7 +51,7 @@ pub struct TransactionRequest {
     pub tag_ids: Option<Vec<Value>>,
 }
 
-use shared::app::transactions::{check_amount, check_tags, TransactionDraft, MAX_TAGS};
+use shared::app::transactions::{check_amount, TransactionDraft};
 
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
@@ -81,27 +81,6 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
     Ok((check_amount(amount)?, None))
 }
 
-/// A positive id below 2^53, given as a JSON number (or a numeric string).
-pub(crate) fn parse_id(value: &Value) -> Result<u64, String> {
-    let id = match value {
-        // `1.0` is the integer 1 in JSON; anything with a fraction is not an id.
-        Value::Number(_) => decimal::from_json(value, false)
-            .filter(|d| d.fract().is_zero())
-            .and_then(|d| u64::try_from(d.trunc()).ok()),
-        // In a query string `1.0` is the integer 1 too.
-        Value::String(s) => s.parse::<u64>().ok().or_else(|| {
-            decimal::parse_plain(s, false)
-                .filter(|d| d.fract().is_zero())
-                .and_then(|d| u64::try_from(d.trunc()).ok())
-        }),
-        _ => None,
-    };
-    match id {
-        Some(id) if (1..=MAX_SAFE_ID).contains(&id) => Ok(id),
-        _ => Err("must be a positive integer id".into()),
-    }
-}
-
 impl TryFrom<TransactionRequest> for TransactionDraft {
     type Error = ApiError;
 
@@ -110,33 +89,17 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
         let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
 
         let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
-        let category_id = match &r.category_id {
-            None | Some(Value::Null) => Some(None),
-            Some(v) => parse_id(v)
-                .map(Some)
-                .map_err(|e| keep("categoryId", e))
-                .ok(),
-        };
+        let category_id = parse_optional_id(r.category_id.as_ref())
+            .map_err(|e| keep("categoryId", e))
+            .ok();
         let date = parse_date(&r.date).map_err(|e| keep("date", e)).ok();
         let note = Some(r.note);
-        let provider_id = match &r.provider_id {
-            None | Some(Value::Null) => Some(None),
-            Some(v) => parse_id(v)
-                .map(Some)
-                .map_err(|e| keep("providerId", e))
-                .ok(),
-        };
-        let tags = r.tag_ids.unwrap_or_default();
-        let tag_ids = if tags.len() > MAX_TAGS {
-            keep("tagIds", format!("must hold at most {MAX_TAGS} tags"));
-            None
-        } else {
-            let parsed: Result<Vec<u64>, String> = tags.iter().map(parse_id).collect();
-            parsed
-                .and_then(check_tags)
-                .map_err(|e| keep("tagIds", e))
-                .ok()
-        };
+        let provider_id = parse_optional_id(r.provider_id.as_ref())
+            .map_err(|e| keep("providerId", e))
+            .ok();
+        let tag_ids = parse_tag_ids(r.tag_ids.as_deref())
+            .map_err(|e| keep("tagIds", e))
+            .ok();
         let body_currency = match (&r.currency, amount.as_ref().and_then(|(_, c)| c.clone())) {
             (Some(a), Some(b)) if *a != b => {
                 keep("currency", "conflicts with the amount's currency".into());
@@ -237,6 +200,7 @@ impl From<&Transaction> for TransactionResponse {
 mod tests {
     use super::*;
     use serde_json::json;
+    use shared::http::ids::parse_id;
 
     fn request(v: Value) -> Result<TransactionDraft, ApiError> {
         TransactionDraft::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())

@@ -10,7 +10,7 @@ use shared::domain::CategoryType;
 use shared::http::{decimal, ApiError, FieldError};
 use shared::store::transactions::TxnFilter;
 
-use crate::dto::parse_id;
+use shared::http::ids::parse_id;
 
 /// Page size of lists: default 50, at most 200.
 pub const DEFAULT_LIMIT: u32 = 50;

@@ -6,6 +6,7 @@ pub mod decimal;
 pub mod docs;
 pub mod error;
 pub mod extract;
+pub mod ids;
 pub mod money;
 pub mod named;
 pub mod respond;
