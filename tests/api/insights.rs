@@ -1,7 +1,7 @@
 //! Monthly insights and budgets: the totals kept with every write equal a recomputation
 //! from the listed transactions, and the endpoints check input, ownership and integrity.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -335,81 +335,6 @@ async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
     let wallet = json!({"name": "Main", "initialBalance": 0, "currency": "USD"});
     let r = app.put(&user, "/api/wallet", &wallet).await;
     assert_eq!(r.status(), 200);
-}
-
-/// Totals written before they left the local index carry `LSI1SK` until their next write
-/// removes it; deleting the category finds its totals either way.
-#[tokio::test]
-async fn totals_written_with_an_index_key_lose_it_at_their_next_write_and_are_purged() {
-    use aws_sdk_dynamodb::types::AttributeValue::{N, S};
-    let (app, user) = spawn_app_and_user().await;
-    let pets = own_category(&app, &user, "Pets", "DEBIT").await;
-    let a = app.add(&user, "10.00", pets, "2026-01-05").await;
-    let (store, pk) = (&app.state.store, format!("USER#{}", user.id));
-    let january = format!("AGG#2026-01#U{pets}");
-    let index_key = |sk: &str| S(format!("CATREF#U{pets}#{sk}"));
-    // The key of one of the user's items.
-    let key = |sk: &str| {
-        HashMap::from([
-            ("PK".to_owned(), S(pk.clone())),
-            ("SK".to_owned(), S(sk.to_owned())),
-        ])
-    };
-    // January's total as older writes left it, and an older month's (zero) total that no
-    // write touches again.
-    store
-        .client()
-        .update_item()
-        .table_name(store.table())
-        .set_key(Some(key(&january)))
-        .update_expression("SET LSI1SK = :r")
-        .expression_attribute_values(":r", index_key(&january))
-        .send()
-        .await
-        .expect("update");
-    let december = format!("AGG#2025-12#U{pets}");
-    store
-        .client()
-        .put_item()
-        .table_name(store.table())
-        .item("PK", S(pk.clone()))
-        .item("SK", S(december.clone()))
-        .item("amountTotal", N("0".into()))
-        .item("txnCount", N("0".into()))
-        .item("categoryType", S("DEBIT".into()))
-        .item("LSI1SK", index_key(&december))
-        .send()
-        .await
-        .expect("put");
-    assert_eq!(leftovers(&app, &user, pets).await, 2);
-
-    let b = app.add(&user, "5.00", pets, "2026-01-06").await;
-    let total = store
-        .client()
-        .get_item()
-        .table_name(store.table())
-        .set_key(Some(key(&january)))
-        .consistent_read(true)
-        .send()
-        .await
-        .expect("get")
-        .item
-        .expect("January's total");
-    assert!(
-        !total.contains_key("LSI1SK"),
-        "the write removed the index key"
-    );
-    let sum = total["amountTotal"].as_n().expect("a number");
-    assert_eq!(Decimal::from_str(sum).unwrap(), Decimal::new(1500, 2));
-
-    for t in [a, b] {
-        let id = t["id"].as_u64().unwrap();
-        assert_eq!(app.delete_transaction(&user, id).await.status(), 204);
-    }
-    let path = format!("/api/categories/{pets}");
-    let r = app.delete(&user, &path).await;
-    assert_eq!(r.status(), 204);
-    assert_eq!(leftovers(&app, &user, pets).await, 0);
 }
 
 #[tokio::test]

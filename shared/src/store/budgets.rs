@@ -183,9 +183,7 @@ impl Store {
     /// items that reads skip, and the next delete of the account removes them.
     pub async fn purge_category_refs(&self, user_id: u64, category_id: u64) -> StoreResult<()> {
         let totals = self.category_totals(user_id, category_id).await?;
-        // The index also holds totals written before totals left it: `totals` has them.
-        let mut budgets = self.category_refs(user_id, category_id).await?;
-        budgets.retain(|k| get_s(k, "SK").is_ok_and(|sk| sk.starts_with(BUDGET_PREFIX)));
+        let budgets = self.category_refs(user_id, category_id).await?;
         for chunk in totals.chunks(25) {
             self.delete_batch(chunk.to_vec()).await?;
         }

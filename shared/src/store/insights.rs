@@ -48,8 +48,7 @@ impl MonthTotals {
     /// One unconditional `ADD` per total that moved (the transaction item and the wallet
     /// carry the write's conditions). Totals carry no local-index key: indexing them would
     /// cost every transaction write 2 more write units per total, and only a category's
-    /// deletion looks them up by category ([`Store::category_totals`]). `REMOVE` drops the
-    /// key from totals written before, so they stop paying for it at their next write.
+    /// deletion looks them up by category ([`Store::category_totals`]).
     pub fn emit(self, tx: &mut TxItems<'_>, pk: &str) -> anyhow::Result<()> {
         for ((month, global, id), cell) in self.cells {
             if cell.total.is_zero() && cell.count == 0 {
@@ -59,7 +58,7 @@ impl MonthTotals {
             tx.update(
                 pk,
                 &sk,
-                "ADD amountTotal :t, txnCount :c SET categoryType = :type REMOVE LSI1SK",
+                "ADD amountTotal :t, txnCount :c SET categoryType = :type",
                 None,
                 Item::from([
                     (":t".into(), n(cell.total)),
@@ -196,8 +195,7 @@ impl Store {
         Ok(keys)
     }
 
-    /// The keys of every budget (and of the monthly totals written before totals left the
-    /// index) that refer to an own category (one `Query` on the index per page).
+    /// The keys of every budget that refers to an own category (one `Query` on the index per page).
     pub(crate) async fn category_refs(
         &self,
         user_id: u64,

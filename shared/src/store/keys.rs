@@ -26,7 +26,7 @@
 //! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>` so admins can page
-//! through users without a scan (profiles written before the shards carry `USERS`).
+//! through users without a scan.
 //! Recurring schedules with a next due date carry `GSI1PK = RECUR#<shard>`,
 //! `GSI1SK = <due date>#<user id>#<id>`: the job's due-date index.
 //!
@@ -39,8 +39,7 @@
 //! Budgets carry `LSI1SK = CATREF#...` so that deleting a category finds them with one
 //! `Query` on the index (the transaction list reads only `TXN#`). Monthly totals do not:
 //! every transaction write moves one or two of them, and an index copy would cost it 2
-//! more write units each; deleting a category reads the user's `AGG#` keys instead.
-//! (Totals written before carry the key until their next write removes it.) `G`/`U`
+//! more write units each; deleting a category reads the user's `AGG#` keys instead. `G`/`U`
 //! tells a global category from an own one.
 //!
 //! Everything a user owns shares their partition, so each request touches one item
@@ -54,8 +53,6 @@ pub const EMAIL_SK: &str = "EMAIL";
 pub const GLOBAL_PK: &str = "GLOBAL";
 pub const LSI1: &str = "LSI1";
 pub const GSI1: &str = "GSI1";
-/// The one users-index partition of profiles written before [`users_index_pk`].
-pub const LEGACY_USERS_INDEX_PK: &str = "USERS";
 pub const PICTURE: &str = "PICTURE";
 pub const TXN_PREFIX: &str = "TXN#";
 pub const CAT_PREFIX: &str = "CAT#";

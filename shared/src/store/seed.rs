@@ -3,22 +3,14 @@
 //! a `SEEDED` marker in every shard. Each step writes only what is missing, so seeding is
 //! idempotent and leaves an admin's edits alone.
 //!
-//! The marker counts the defaults seeded (`defaults`; a marker without it is of the first
-//! twelve): a deployment seeded before defaults were added is not "seeded" until the new
-//! ones are written, and only those are put, so a default an admin removed since stays
-//! removed.
-//!
-//! The same steps upgrade a table of the version before the shards, which holds the
-//! global categories (admins' own included) and their change feed in `GLOBAL` only: the
-//! copies are made from that source, and each shard's feed head starts at the old feed's
-//! last sequence number, so a sync cursor issued against the old feed either continues
-//! (it was at the end) or is told to start again (410), never skips a change.
+//! The marker counts the defaults seeded (`defaults`): a deployment seeded before defaults
+//! were added is not "seeded" until the new ones are written, and only those are put, so a
+//! default an admin removed since stays removed.
 
 use std::collections::HashSet;
 
 use super::attr::{get_opt_u64, n, s, Item};
 use super::categories::{Category, GLOBAL_CATEGORIES};
-use super::feed::FEED_SK;
 use super::items::category::to_item;
 use super::keys::{global_pk, GLOBAL_PK, SHARDS};
 use super::transact::{TxItems, MAX_TRANSACT_ITEMS};
@@ -27,9 +19,6 @@ use crate::domain::time::Timestamp;
 
 /// Sort key of the marker that every shard holds its copies (written after all of them).
 pub const SEEDED_SK: &str = "SEEDED";
-
-/// Defaults that a marker without a `defaults` count stands for (the first release).
-const LEGACY_DEFAULTS: u64 = 12;
 
 /// Tries at copying into a shard while others (a concurrent seeding, an admin) write it.
 const COPY_ATTEMPTS: usize = 3;
@@ -60,12 +49,7 @@ impl Store {
         futures::future::try_join_all(defaults).await?;
 
         let source = self.list_categories_in(GLOBAL_PK).await?;
-        let old_head = self
-            .get(GLOBAL_PK, FEED_SK)
-            .await?
-            .and_then(|item| get_opt_u64(&item, "seq"))
-            .unwrap_or(0);
-        let shards = (0..SHARDS).map(|shard| self.seed_shard(shard, &source, old_head));
+        let shards = (0..SHARDS).map(|shard| self.seed_shard(shard, &source));
         futures::future::try_join_all(shards).await?;
 
         let mut markers = TxItems::new(self);
@@ -90,16 +74,14 @@ impl Store {
         Ok(marker.is_some_and(|m| defaults_of(&m) >= GLOBAL_CATEGORIES.len() as u64))
     }
 
-    /// How many of [`GLOBAL_CATEGORIES`] an earlier seeding wrote (0 on a fresh table or
-    /// one of the version before the shards).
+    /// How many of [`GLOBAL_CATEGORIES`] an earlier seeding wrote (0 on a fresh table).
     async fn defaults_seeded(&self) -> StoreResult<u64> {
         let marker = self.get(&global_pk(0), SEEDED_SK).await?;
         Ok(marker.map_or(0, |m| defaults_of(&m)))
     }
 
-    /// Copies the source categories a shard lacks into it, and starts its feed where the
-    /// old unsharded one ended.
-    async fn seed_shard(&self, shard: u64, source: &[Category], old_head: u64) -> StoreResult<()> {
+    /// Copies the source categories a shard lacks into it.
+    async fn seed_shard(&self, shard: u64, source: &[Category]) -> StoreResult<()> {
         let pk = global_pk(shard);
         let mut complete = false;
         for _ in 0..COPY_ATTEMPTS {
@@ -134,14 +116,6 @@ impl Store {
         if !complete {
             return Err(StoreError::Conflict(ConflictKind::Contention));
         }
-        if old_head > 0 {
-            let head = Item::from([
-                ("PK".into(), s(&pk)),
-                ("SK".into(), s(FEED_SK)),
-                ("seq".into(), n(old_head)),
-            ]);
-            self.put_if_absent(head).await?;
-        }
         Ok(())
     }
 
@@ -161,5 +135,5 @@ impl Store {
 
 /// The `defaults` count of a `SEEDED` marker.
 fn defaults_of(marker: &Item) -> u64 {
-    get_opt_u64(marker, "defaults").unwrap_or(LEGACY_DEFAULTS)
+    get_opt_u64(marker, "defaults").unwrap_or(0)
 }

@@ -1,13 +1,12 @@
 //! The admins' user list: a scatter-gather over the users index. Profiles are spread over
 //! [`SHARDS`] index partitions (`USERS#<shard>`) so that registrations and profile changes
-//! never all write one partition; a page queries every shard (and the `USERS` partition
-//! of profiles written before the shards) at once and merges them in index order, so pages
+//! never all write one partition; a page queries every shard at once and merges them in index order, so pages
 //! and cursors are as with one partition.
 
 use std::collections::BTreeMap;
 
 use super::attr::{s, Item};
-use super::keys::{user_pk, users_shard_pk, GSI1, LEGACY_USERS_INDEX_PK, SHARDS};
+use super::keys::{user_pk, users_shard_pk, GSI1, SHARDS};
 use super::users::Role;
 use super::{sdk_error, Store, StoreResult};
 
@@ -46,9 +45,7 @@ impl Store {
         cursor: Option<u64>,
     ) -> StoreResult<(Vec<UserSummary>, Option<u64>)> {
         let after = cursor.map(user_pk);
-        let partitions = (0..SHARDS)
-            .map(users_shard_pk)
-            .chain([LEGACY_USERS_INDEX_PK.to_owned()]);
+        let partitions = (0..SHARDS).map(users_shard_pk);
         let pages = futures::future::try_join_all(
             partitions.map(|pk| self.users_index_page(pk, after.clone(), limit)),
         )
@@ -106,7 +103,6 @@ fn merge(pages: Vec<ShardPage>, limit: usize) -> (Vec<Item>, Option<String>) {
         .filter_map(|p| p.items.last().map(|(sk, _)| sk.clone()))
         .min();
     let more_hidden = pages.iter().any(|p| p.truncated);
-    // A profile moving from the legacy partition to its shard's may show in both once.
     let mut all: BTreeMap<String, Item> = BTreeMap::new();
     for (sk, item) in pages.into_iter().flat_map(|p| p.items) {
         if bound.as_ref().is_none_or(|b| &sk <= b) {
@@ -166,11 +162,5 @@ mod tests {
         );
         assert_eq!(sks, ["USER#1", "USER#2"]);
         assert_eq!(next.as_deref(), Some("USER#2"));
-    }
-
-    #[test]
-    fn a_profile_in_both_the_legacy_and_its_shard_partition_is_listed_once() {
-        let (sks, _) = merged(vec![page(&["USER#7"], false), page(&["USER#7"], false)], 5);
-        assert_eq!(sks, ["USER#7"]);
     }
 }
