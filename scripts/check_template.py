@@ -314,7 +314,8 @@ def main():
         }
         for var in sorted(ENV_VARS - set(variables)):
             c.error(f"{logical_id}: environment variable {var} is missing", fn)
-        logging = props.get("LoggingConfig", {})
+        # SAM merges a function's LoggingConfig map into the Globals' one.
+        logging = {**globals_fn.get("LoggingConfig", {}), **props.get("LoggingConfig", {})}
         group = ref_name(logging.get("LogGroup"))
         if logging.get("LogFormat") != "JSON":
             c.error(f"{logical_id}: LoggingConfig.LogFormat must be JSON", fn)
