@@ -139,4 +139,26 @@ async fn only_admins_list_users_a_page_at_a_time() {
     let mut sorted = seen.clone();
     sorted.sort_unstable();
     assert_eq!(seen, sorted);
+
+    // The cursor is opaque and sealed: a bare user id, an altered cursor, or one issued to
+    // another admin is refused.
+    let r = app.get(&admin, "/users?limit=2").await;
+    let link = r.headers()["link"].to_str().unwrap().to_owned();
+    let cursor = link[link.find("cursor=").unwrap() + 7..link.find('>').unwrap()].to_owned();
+    let other = app.new_admin().await;
+    let mut altered = cursor.clone().into_bytes();
+    altered[0] = if altered[0] == b'A' { b'B' } else { b'A' };
+    let altered = String::from_utf8(altered).unwrap();
+    for (who, c) in [
+        (&admin, seen[1].to_string()),
+        (&admin, altered),
+        (&other, cursor.clone()),
+    ] {
+        let problem = assert_problem(app.get(who, &format!("/users?cursor={c}")).await, 400).await;
+        assert!(problem.to_string().contains("cursor"), "{problem}");
+    }
+    let r = app
+        .get(&admin, &format!("/users?limit=2&cursor={cursor}"))
+        .await;
+    assert_eq!(r.status(), 200);
 }

@@ -60,9 +60,8 @@ pub struct ListQuery {
     /// Page size, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<u32>,
-    /// Cursor from the previous page's `Link` header.
-    #[param(minimum = 1, maximum = 9007199254740991.0)]
-    pub cursor: Option<u64>,
+    /// Opaque cursor from the previous page's `Link` header.
+    pub cursor: Option<String>,
 }
 
 /// All users, by id, a page at a time (administrators only).
@@ -87,10 +86,24 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
             )]));
         }
     };
-    let (users, next) = me.store().list_users(limit as i32, q.cursor).await?;
+    // The position is a user id, sealed like every cursor: opaque and bound to the caller.
+    let cursors = me.state.tokens.cursors();
+    let after = match &q.cursor {
+        None => None,
+        Some(c) => Some(
+            cursors
+                .open("users", me.id, c)
+                .and_then(|p| p.parse::<u64>().ok())
+                .ok_or_else(shared::app::transactions::invalid_cursor)?,
+        ),
+    };
+    let (users, next) = me.store().list_users(limit as i32, after).await?;
     Ok(Page {
         items: users.into_iter().map(UserResponse::from).collect(),
-        next: next.map(|next| format!("/users?limit={limit}&cursor={next}")),
+        next: next.map(|next| {
+            let cursor = cursors.seal("users", me.id, &next.to_string());
+            format!("/users?limit={limit}&cursor={cursor}")
+        }),
     })
 }
 
