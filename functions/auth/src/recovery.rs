@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts as service;
+use shared::app::accounts;
 use shared::http::auth::Caller;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiResult, AppState};
@@ -51,7 +51,7 @@ async fn request_reset(
         let e = shared::http::FieldError::new("email", "must be at most 254 characters");
         return Err(shared::http::ApiError::validation(vec![e]));
     }
-    service::request_password_reset(&state.store, state.links(), &body.email).await?;
+    accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -88,7 +88,7 @@ async fn confirm_reset(
     Json(body): Json<ConfirmRequest>,
 ) -> ApiResult<StatusCode> {
     let (token, password) = (&body.token, &body.password);
-    service::confirm_password_reset(&state.store, token, password, &body.confirm_password).await?;
+    accounts::confirm_password_reset(&state.store, token, password, &body.confirm_password).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -119,7 +119,7 @@ async fn verify(
     State(state): State<AppState>,
     Json(body): Json<VerifyRequest>,
 ) -> ApiResult<StatusCode> {
-    service::verify_email(&state.store, &body.token).await?;
+    accounts::verify_email(&state.store, &body.token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -137,6 +137,6 @@ async fn verify(
     )
 )]
 async fn resend(me: Caller) -> ApiResult<StatusCode> {
-    service::resend_verification(me.store(), me.state.links(), me.id).await?;
+    accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
     Ok(StatusCode::ACCEPTED)
 }

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts::{self as service, ProfileUpdate};
+use shared::app::accounts::{self, ProfileUpdate};
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
@@ -198,7 +198,7 @@ async fn update(
         role: body.role,
     };
     let (links, actor) = (me.state.links(), me.actor(&client));
-    let updated = service::update_profile(me.store(), links, actor, id, update, expected).await?;
+    let updated = accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
     Ok(versioned(&updated))
 }
 
@@ -272,7 +272,7 @@ async fn remove(
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
     let (store, actor) = (me.store(), me.actor(&client));
-    let purge = service::delete_user(store, actor, id, password, deadline, expected);
+    let purge = accounts::delete_user(store, actor, id, password, deadline, expected);
     Ok(match purge.await? {
         Purge::Complete { .. } => StatusCode::NO_CONTENT,
         Purge::Partial { .. } => StatusCode::ACCEPTED,

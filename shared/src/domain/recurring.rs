@@ -274,7 +274,7 @@ mod tests {
         Recurring {
             user_id: 1,
             id: 99,
-            amount: Money::new(Decimal::new(120000, 2), super::super::Currency::eur()).unwrap(),
+            amount: Money::new(Decimal::new(120000, 2), crate::domain::Currency::eur()).unwrap(),
             category_id: 4,
             category_type: CategoryType::Debit,
             category_global: true,

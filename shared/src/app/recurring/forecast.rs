@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 use time::{Date, Duration};
 
-use super::super::{AppError, AppResult};
 use super::today;
+use crate::app::{AppError, AppResult};
 use crate::domain::recurring::MAX_WINDOW_DAYS;
 use crate::domain::Currency;
 use crate::store::Store;

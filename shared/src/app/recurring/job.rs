@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use time::Date;
 
-use super::super::transactions::{build_record, Stamp, TransactionDraft};
-use super::super::{AppError, AppResult};
+use crate::app::transactions::{build_record, Stamp, TransactionDraft};
+use crate::app::{AppError, AppResult};
 use crate::domain::recurring::{Next, Recurring};
 use crate::domain::time::Timestamp;
 use crate::domain::CategorySource;

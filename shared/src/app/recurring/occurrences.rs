@@ -5,8 +5,8 @@
 use rust_decimal::Decimal;
 use time::{Date, Duration};
 
-use super::super::{AppError, AppResult, IfMatch};
 use super::{get, save, today};
+use crate::app::{AppError, AppResult, IfMatch};
 use crate::domain::recurring::{
     Exception, Planned, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
 };

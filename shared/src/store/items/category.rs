@@ -3,10 +3,10 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
-use super::super::keys::{cat_sk, global_pk, shard_of, user_pk, GLOBAL_PK, SHARDS};
 use super::{get_category_type, get_owner, get_string, get_times, get_version, stamps};
 use crate::domain::Category;
+use crate::store::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use crate::store::keys::{cat_sk, global_pk, shard_of, user_pk, GLOBAL_PK, SHARDS};
 
 /// Where `user_id` reads a category: their own partition, or their shard's copy of the
 /// global categories.

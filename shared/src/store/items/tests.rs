@@ -3,12 +3,12 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
-use super::super::attr::s;
-use super::super::keys::SHARDS;
 use super::category::{self, category_pk, partitions};
 use super::{transaction, user, wallet};
 use crate::domain::time::Timestamp;
 use crate::domain::{Category, CategoryType, Role, Transaction, User, Wallet};
+use crate::store::attr::s;
+use crate::store::keys::SHARDS;
 
 fn new_year() -> Timestamp {
     Timestamp::parse("2026-01-01T00:00:00").unwrap()

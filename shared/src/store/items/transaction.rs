@@ -4,13 +4,13 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::super::attr::{
-    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
-};
-use super::super::keys::{txn_lsi, txn_sk, user_pk};
 use super::{get_category_type, get_currency, get_owner, get_times, stamps};
 use crate::domain::time::{format_date, parse_date};
 use crate::domain::{CategorySource, Money, Transaction};
+use crate::store::attr::{
+    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
+};
+use crate::store::keys::{txn_lsi, txn_sk, user_pk};
 
 /// The item of a transaction.
 pub fn to_item(t: &Transaction) -> Item {

@@ -1,10 +1,10 @@
 //! A user's profile item: `PK = USER#<id>`, `SK = PROFILE`, and the keys of the admins'
 //! user list (`GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>`).
 
-use super::super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
-use super::super::keys::{user_pk, users_index_pk, PROFILE};
 use super::{get_string, get_times, get_version, stamps};
 use crate::domain::{Role, User};
+use crate::store::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use crate::store::keys::{user_pk, users_index_pk, PROFILE};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 pub fn to_item(u: &User) -> Item {

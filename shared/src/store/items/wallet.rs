@@ -1,9 +1,9 @@
 //! A wallet's item: `PK = USER#<id>`, `SK = WALLET`.
 
-use super::super::attr::{get_decimal, get_u64, n, s, Item};
-use super::super::keys::{user_pk, WALLET};
 use super::{get_currency, get_owner, get_string, get_times, get_version, stamps};
 use crate::domain::Wallet;
+use crate::store::attr::{get_decimal, get_u64, n, s, Item};
+use crate::store::keys::{user_pk, WALLET};
 
 pub fn to_item(w: &Wallet) -> Item {
     let mut item = Item::from([

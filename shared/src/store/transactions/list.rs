@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
-use super::super::attr::{n, s, Item};
-use super::super::keys::{user_pk, LSI1};
-use super::super::{Store, StoreError, StoreResult};
 use super::Transaction;
 use crate::domain::CategoryType;
+use crate::store::attr::{n, s, Item};
+use crate::store::keys::{user_pk, LSI1};
+use crate::store::{Store, StoreError, StoreResult};
 
 /// Filters of the transaction list; all optional and combined with AND.
 #[derive(Debug, Default, Clone)]

@@ -4,15 +4,15 @@
 
 use std::collections::BTreeSet;
 
-use super::super::attr::{get_s, get_u64};
-use super::super::batch::key;
-use super::super::categories::{pick_category, Category};
-use super::super::feed::{head_seq, FEED_SK};
-use super::super::items::category::category_pk;
-use super::super::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
-use super::super::wallet::Wallet;
-use super::super::{Store, StoreResult};
 use super::Transaction;
+use crate::store::attr::{get_s, get_u64};
+use crate::store::batch::key;
+use crate::store::categories::{pick_category, Category};
+use crate::store::feed::{head_seq, FEED_SK};
+use crate::store::items::category::category_pk;
+use crate::store::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
+use crate::store::wallet::Wallet;
+use crate::store::{Store, StoreResult};
 
 /// A stored idempotency key: which request (by hash) created which transaction.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,17 +11,17 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
-use super::super::attr::{n, s, Item};
-use super::super::feed::{Entity, Feed};
-use super::super::insights::MonthTotals;
-use super::super::items::category::category_pk;
-use super::super::keys::{
-    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET,
-};
-use super::super::transact::{TxItems, MAX_TRANSACT_ITEMS};
-use super::super::{ConflictKind, Ref, Store, StoreResult};
 use super::Transaction;
 use crate::domain::{CategoryType, Currency};
+use crate::store::attr::{n, s, Item};
+use crate::store::feed::{Entity, Feed};
+use crate::store::insights::MonthTotals;
+use crate::store::items::category::category_pk;
+use crate::store::keys::{
+    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET,
+};
+use crate::store::transact::{TxItems, MAX_TRANSACT_ITEMS};
+use crate::store::{ConflictKind, Ref, Store, StoreResult};
 
 /// Idempotency keys are remembered for a day.
 const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
@@ -152,7 +152,7 @@ impl Store {
         let (user_id, id) = (old.user_id, old.id);
         let op = match new {
             Some(new) => {
-                let item = super::super::items::transaction::to_item(new);
+                let item = crate::store::items::transaction::to_item(new);
                 tx.put(item, still_at_old, values)?;
                 deltas.add(new, 1);
                 tx.upserted(user_id, Entity::Transaction, id, new.version);
@@ -191,7 +191,7 @@ fn put_idempotency(
         ("expiresAt".into(), n(expires)),
     ]);
     if let Some(r) = result {
-        let stored = super::super::items::transaction::to_item(r);
+        let stored = crate::store::items::transaction::to_item(r);
         item.insert(
             "result".into(),
             aws_sdk_dynamodb::types::AttributeValue::M(stored),
@@ -212,7 +212,7 @@ fn known_head(tx: &mut TxItems<'_>, user_id: u64, head: Option<u64>) {
 /// Puts a transaction that must not exist yet, and records it in the user's feed.
 pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
     tx.put(
-        super::super::items::transaction::to_item(txn),
+        crate::store::items::transaction::to_item(txn),
         Some("attribute_not_exists(PK)"),
         None,
     )?;
