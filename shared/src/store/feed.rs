@@ -126,7 +126,7 @@ impl Change {
 }
 
 /// A change entry as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub seq: u64,
     pub entity: Entity,
@@ -135,14 +135,18 @@ pub struct Entry {
     pub version: u64,
     /// Commit time, epoch milliseconds (orders the user's and the global feed).
     pub at_ms: i64,
+    /// The item as this change wrote it, when the write put it whole (a transaction's
+    /// create or update): a sync page reads it here instead of reading the item again.
+    pub item: Option<Item>,
 }
 
-pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64) -> Item {
+/// The entry of `change` as `seq`, carrying `snapshot` (the item the change put) if any.
+pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64, snapshot: Option<&Item>) -> Item {
     let op = match change.op {
         Op::Upsert => "upsert",
         Op::Delete => "delete",
     };
-    Item::from([
+    let mut entry = Item::from([
         ("PK".into(), s(change.feed.pk())),
         ("SK".into(), s(change_sk(seq))),
         ("entity".into(), s(change.entity.as_str())),
@@ -151,8 +155,15 @@ pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64) -> Item {
         ("version".into(), n(change.version)),
         ("atMs".into(), n(at_ms)),
         ("expiresAt".into(), n(at_ms / 1000 + TTL_SECS)),
-    ])
+    ]);
+    if let (Some(item), Op::Upsert) = (snapshot, change.op) {
+        entry.insert(SNAPSHOT.into(), AttributeValue::M(item.clone()));
+    }
+    entry
 }
+
+/// The attribute of an entry that holds the item it wrote.
+const SNAPSHOT: &str = "item";
 
 impl TryFrom<&Item> for Entry {
     type Error = anyhow::Error;
@@ -176,6 +187,10 @@ impl TryFrom<&Item> for Entry {
             },
             version: get_opt_u64(item, "version").unwrap_or(1),
             at_ms: get_opt_u64(item, "atMs").unwrap_or(0) as i64,
+            item: match item.get(SNAPSHOT) {
+                Some(AttributeValue::M(m)) => Some(m.clone()),
+                _ => None,
+            },
         })
     }
 }

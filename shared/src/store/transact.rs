@@ -28,6 +28,8 @@ pub struct TxItems<'a> {
     kinds: Vec<ConflictKind>,
     /// Changes to record in the feeds with this write (see [`super::feed`]).
     changes: Vec<Change>,
+    /// The item each change put whole, carried by its entry (same order as `changes`).
+    snapshots: Vec<Option<Item>>,
     /// Feed heads already read with the write's other items.
     heads: BTreeMap<FeedKey, u64>,
 }
@@ -57,6 +59,7 @@ impl<'a> TxItems<'a> {
             items: Vec::new(),
             kinds: Vec::new(),
             changes: Vec::new(),
+            snapshots: Vec::new(),
             heads: BTreeMap::new(),
         }
     }
@@ -64,6 +67,22 @@ impl<'a> TxItems<'a> {
     /// Records a change in its feed with this write.
     pub fn record(&mut self, change: Change) -> &mut Self {
         self.changes.push(change);
+        self.snapshots.push(None);
+        self
+    }
+
+    /// Records in the user's feed that their `entity` `id` now is `item` (which this write
+    /// puts whole at `version`): the entry carries the item, so a sync reads it there.
+    pub fn upserted_as(
+        &mut self,
+        user_id: u64,
+        entity: Entity,
+        (id, version): (u64, u64),
+        item: &Item,
+    ) -> &mut Self {
+        self.changes
+            .push(Change::upsert(Feed::User(user_id), entity, id, version));
+        self.snapshots.push(Some(item.clone()));
         self
     }
 
@@ -228,11 +247,11 @@ impl Store {
             let mut full = tx.clone();
             let at = now_ms();
             let mut next = heads.clone();
-            for change in &tx.changes {
+            for (change, snapshot) in tx.changes.iter().zip(&tx.snapshots) {
                 let seq = next.entry(feed_key(change.feed)).or_default();
                 *seq += 1;
                 full.put(
-                    entry_item(change, *seq, at),
+                    entry_item(change, *seq, at, snapshot.as_ref()),
                     Some("attribute_not_exists(PK)"),
                     None,
                 )?;

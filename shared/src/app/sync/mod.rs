@@ -291,6 +291,7 @@ mod tests {
             op: Op::Upsert,
             version: 1,
             at_ms: 0,
+            item: None,
         }
     }
 

@@ -153,9 +153,9 @@ impl Store {
         let op = match new {
             Some(new) => {
                 let item = crate::store::items::transaction::to_item(new);
+                tx.upserted_as(user_id, Entity::Transaction, (id, new.version), &item);
                 tx.put(item, still_at_old, values)?;
                 deltas.add(new, 1);
-                tx.upserted(user_id, Entity::Transaction, id, new.version);
                 "update"
             }
             None => {
@@ -211,13 +211,15 @@ fn known_head(tx: &mut TxItems<'_>, user_id: u64, head: Option<u64>) {
 
 /// Puts a transaction that must not exist yet, and records it in the user's feed.
 pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
-    tx.put(
-        crate::store::items::transaction::to_item(txn),
-        Some("attribute_not_exists(PK)"),
-        None,
-    )?;
+    let item = crate::store::items::transaction::to_item(txn);
+    tx.upserted_as(
+        txn.user_id,
+        Entity::Transaction,
+        (txn.id, txn.version),
+        &item,
+    );
+    tx.put(item, Some("attribute_not_exists(PK)"), None)?;
     tx.on_conflict(ConflictKind::IdTaken);
-    tx.upserted(txn.user_id, Entity::Transaction, txn.id, txn.version);
     Ok(())
 }
 
