@@ -65,6 +65,14 @@ fn of(changes: &[Value], entity: &str) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
+/// The entity of each change, in order.
+fn entities(changes: &[Value]) -> Vec<&str> {
+    changes
+        .iter()
+        .map(|c| c["entity"].as_str().unwrap())
+        .collect()
+}
+
 /// The `data` of the upsert of `(entity, id)` in `changes`.
 fn data<'a>(changes: &'a [Value], entity: &str, id: u64) -> &'a Value {
     let change = changes
@@ -72,6 +80,16 @@ fn data<'a>(changes: &'a [Value], entity: &str, id: u64) -> &'a Value {
         .find(|c| c["entity"] == entity && c["id"] == id)
         .unwrap_or_else(|| panic!("no change of {entity} {id}"));
     &change["data"]
+}
+
+/// A `DELETE` that answers 204.
+async fn delete(app: &TestApp, user: &TestUser, path: &str) {
+    assert_eq!(app.delete(user, path).await.status(), 204, "DELETE {path}");
+}
+
+/// A `PUT` that answers 200.
+async fn put(app: &TestApp, user: &TestUser, path: &str, body: Value) {
+    assert_eq!(app.put(user, path, &body).await.status(), 200, "PUT {path}");
 }
 
 /// The JSON and the `ETag` version of a GET.
@@ -94,11 +112,7 @@ async fn rules_and_schedules_are_in_the_feed_in_commit_order_with_tombstones() {
     let rule = app.create(&user, "/api/rules", &coffee("Coffee")).await;
     let schedule = app.create(&user, "/api/recurring", &rent("Rent")).await;
     let changes = follow(&app, &user, &mut cursor, 200).await;
-    let kinds: Vec<&str> = changes
-        .iter()
-        .map(|c| c["entity"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["rule", "recurring"]);
+    assert_eq!(entities(&changes), ["rule", "recurring"]);
     let (rule_json, v) = get(&app, &user, &format!("/api/rules/{rule}")).await;
     assert_eq!((v, data(&changes, "rule", rule)), (1, &rule_json));
     let (schedule_json, v) = get(&app, &user, &format!("/api/recurring/{schedule}")).await;
@@ -109,14 +123,11 @@ async fn rules_and_schedules_are_in_the_feed_in_commit_order_with_tombstones() {
 
     // Updated, and an occurrence skipped (it moves the schedule's version).
     let path = format!("/api/rules/{rule}");
-    assert_eq!(app.put(&user, &path, &coffee("Cafe")).await.status(), 200);
+    put(&app, &user, &path, coffee("Cafe")).await;
     let path = format!("/api/recurring/{schedule}");
-    assert_eq!(app.put(&user, &path, &rent("Flat")).await.status(), 200);
+    put(&app, &user, &path, rent("Flat")).await;
     let skip = format!("/api/recurring/{schedule}/occurrences/2030-02-28");
-    assert_eq!(
-        app.put(&user, &skip, &json!({"skip": true})).await.status(),
-        200
-    );
+    put(&app, &user, &skip, json!({"skip": true})).await;
     let changes = follow(&app, &user, &mut cursor, 200).await;
     // A later change of an item within a page replaces the earlier one.
     assert_eq!(of(&changes, "rule"), [("upsert".into(), rule, 2)]);
@@ -127,24 +138,10 @@ async fn rules_and_schedules_are_in_the_feed_in_commit_order_with_tombstones() {
     assert_eq!(data(&changes, "recurring", schedule), &schedule_json);
 
     // Deleted: tombstones with the version deleted and no data, in commit order.
-    assert_eq!(
-        app.delete(&user, &format!("/api/recurring/{schedule}"))
-            .await
-            .status(),
-        204
-    );
-    assert_eq!(
-        app.delete(&user, &format!("/api/rules/{rule}"))
-            .await
-            .status(),
-        204
-    );
+    delete(&app, &user, &format!("/api/recurring/{schedule}")).await;
+    delete(&app, &user, &format!("/api/rules/{rule}")).await;
     let changes = follow(&app, &user, &mut cursor, 200).await;
-    let kinds: Vec<&str> = changes
-        .iter()
-        .map(|c| c["entity"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["recurring", "rule"]);
+    assert_eq!(entities(&changes), ["recurring", "rule"]);
     assert_eq!(of(&changes, "recurring"), [("delete".into(), schedule, 3)]);
     assert_eq!(of(&changes, "rule"), [("delete".into(), rule, 2)]);
     assert!(changes.iter().all(|c| c.get("data").is_none()));
@@ -193,11 +190,7 @@ async fn the_job_creating_an_occurrence_moves_the_schedule_in_the_feed() {
         .await
         .unwrap();
     let changes = follow(&app, &user, &mut cursor, 200).await;
-    let kinds: Vec<&str> = changes
-        .iter()
-        .map(|c| c["entity"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["transaction", "recurring", "wallet"]);
+    assert_eq!(entities(&changes), ["transaction", "recurring", "wallet"]);
     let (schedule_json, version) = get(&app, &user, &format!("/api/recurring/{schedule}")).await;
     assert_eq!(
         of(&changes, "recurring"),
@@ -245,18 +238,8 @@ async fn a_first_sync_holds_the_callers_rules_and_schedules_and_never_another_us
 
     // The other user's changes never reach my feed.
     let path = format!("/api/rules/{theirs}");
-    assert_eq!(
-        app.put(&other, &path, &coffee("Still theirs"))
-            .await
-            .status(),
-        200
-    );
-    assert_eq!(
-        app.delete(&other, &format!("/api/recurring/{their_schedule}"))
-            .await
-            .status(),
-        204
-    );
+    put(&app, &other, &path, coffee("Still theirs")).await;
+    delete(&app, &other, &format!("/api/recurring/{their_schedule}")).await;
     assert!(follow(&app, &me, &mut cursor, 200).await.is_empty());
     let ids: Vec<u64> = snapshot.iter().filter_map(|c| c["id"].as_u64()).collect();
     assert!(!ids.contains(&theirs) && !ids.contains(&their_schedule));
@@ -276,24 +259,13 @@ async fn the_json_export_holds_rules_in_order_and_schedules_with_their_changed_o
     let path = format!("/api/rules/{last}");
     let mut moved = coffee("Second");
     moved["position"] = json!(5);
-    assert_eq!(app.put(&me, &path, &moved).await.status(), 200);
+    put(&app, &me, &path, moved).await;
     let first = app.create(&me, "/api/rules", &first).await;
     let schedule = app.create(&me, "/api/recurring", &rent("Rent")).await;
     let occurrence = |date: &str| format!("/api/recurring/{schedule}/occurrences/{date}");
-    let skip = json!({"skip": true});
-    assert_eq!(
-        app.put(&me, &occurrence("2030-02-28"), &skip)
-            .await
-            .status(),
-        200
-    );
+    put(&app, &me, &occurrence("2030-02-28"), json!({"skip": true})).await;
     let change = json!({"date": "2030-03-29", "amount": "1250.00"});
-    assert_eq!(
-        app.put(&me, &occurrence("2030-03-31"), &change)
-            .await
-            .status(),
-        200
-    );
+    put(&app, &me, &occurrence("2030-03-31"), change).await;
     app.create(&other, "/api/rules", &coffee("Theirs")).await;
     app.create(&other, "/api/recurring", &rent("Theirs")).await;
 
