@@ -72,10 +72,16 @@ async fn the_recurring_job_finds_due_schedules_with_one_index_query_per_shard() 
     let body = json!({"amount": "5.00", "categoryId": 4, "start": today.to_string(),
                       "rrule": "FREQ=DAILY"});
     let create = calls_of(&app, app.post(&user, "/api/recurring", &body)).await;
-    // The references (as a transaction reads them), the count of schedules, the put.
+    // The references (as a transaction reads them), the count of schedules, the feed's
+    // head, and the put with its change entry in one transaction.
     assert_eq!(
         create,
-        ops(&[("BatchGetItem", 1), ("PutItem", 1), ("Query", 1)])
+        ops(&[
+            ("BatchGetItem", 1),
+            ("GetItem", 1),
+            ("Query", 1),
+            ("TransactWriteItems", 1)
+        ])
     );
     let list = calls_of(&app, app.get(&user, "/api/recurring")).await;
     assert_eq!(list, ops(&[("Query", 1)]));

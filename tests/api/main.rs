@@ -19,6 +19,7 @@ mod rules;
 mod security;
 mod shards;
 mod sync;
+mod sync_resources;
 mod tokens;
 mod transactions;
 mod users;

@@ -107,7 +107,8 @@ async fn import(
 /// `format=csv`: every transaction in the import's columns (`date,amount,category,note,
 /// provider,tags,importId`, newest first; text that starts like a formula is prefixed
 /// with `'`), which `POST /api/imports` reads back. `format=json` (default): the profile,
-/// wallet, categories, tags, providers and budgets on the first page, and transactions on
+/// wallet, categories, tags, providers, budgets, rules (in rule order) and recurring
+/// schedules (with their changed occurrences) on the first page, and transactions on
 /// every page. Pages hold about 2 MB.
 #[utoipa::path(
     get,
@@ -116,7 +117,7 @@ async fn import(
     responses(
         (status = 200, description = "One page", content(
             (String = "text/csv"),
-            (Object = "application/json"),
+            (export::ExportDocument = "application/json"),
         ), headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page follows"))),
         docs::ListErrors,
     )

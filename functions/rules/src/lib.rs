@@ -4,7 +4,7 @@
 //! they run are `shared::app::rules`.
 
 mod apply;
-mod dto;
+pub mod dto;
 
 use axum::http::StatusCode;
 use axum::Router;

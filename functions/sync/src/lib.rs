@@ -63,7 +63,8 @@ impl SyncQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
-    /// `user`, `wallet`, `category`, `tag`, `provider` or `transaction`.
+    /// `user`, `wallet`, `category`, `tag`, `provider`, `transaction`, `rule` or
+    /// `recurring` (a recurring schedule).
     #[schema(example = "transaction")]
     pub entity: &'static str,
     pub id: u64,
@@ -100,6 +101,10 @@ fn data(resource: &Resource) -> ApiResult<Value> {
         Resource::Transaction(t) => {
             serde_json::to_value(transactions_fn::dto::TransactionResponse::from(t))
         }
+        Resource::Rule(r) => serde_json::to_value(rules_fn::dto::RuleResponse::from(r.clone())),
+        Resource::Recurring(r) => {
+            serde_json::to_value(recurring_fn::dto::RecurringResponse::from(r))
+        }
     };
     value.map_err(|e| ApiError::Internal(e.into()))
 }
@@ -118,9 +123,10 @@ fn change(c: &SyncChange) -> ApiResult<Change> {
 }
 
 /// Every change the caller may see since `cursor`, oldest first: creates, updates and
-/// deletes of the profile, wallet, categories (global and own), tags, providers and
-/// transactions, whatever their dates. Without a cursor: everything, from the
-/// beginning. Follow `nextCursor` while `hasMore`; keep the last one for the next sync.
+/// deletes of the profile, wallet, categories (global and own), tags, providers,
+/// transactions (whatever their dates), rules and recurring schedules (an occurrence
+/// change or creation moves its schedule's version). Without a cursor: everything, from
+/// the beginning. Follow `nextCursor` while `hasMore`; keep the last one for the next sync.
 /// A cursor older than the 90 days of changes kept answers 410: sync again without one.
 #[utoipa::path(
     get,

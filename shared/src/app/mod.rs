@@ -130,3 +130,34 @@ pub(crate) fn version_to_keep(expected: Option<IfMatch>, version: u64) -> AppRes
         _ => None,
     })
 }
+
+/// Deletes an item at the version `read` finds (`None`: absent, a 404 naming `what`),
+/// which `If-Match` must name. When the item moved on between the read and the delete,
+/// an `If-Match` naming a version answers `412`; otherwise it is read again and retried.
+pub(crate) async fn delete_at_read_version<R, D>(
+    what: &str,
+    expected: Option<IfMatch>,
+    read: impl Fn() -> R,
+    delete: impl Fn(u64) -> D,
+) -> AppResult<()>
+where
+    R: std::future::Future<Output = AppResult<Option<u64>>>,
+    D: std::future::Future<Output = crate::store::StoreResult<()>>,
+{
+    for _ in 0..3 {
+        let version = read().await?.ok_or_else(|| AppError::not_found(what))?;
+        check_version(expected, version)?;
+        match delete(version).await {
+            Ok(()) => return Ok(()),
+            Err(StoreError::NotFound) => return Err(AppError::not_found(what)),
+            Err(StoreError::Conflict(_)) if matches!(expected, Some(IfMatch::Version(_))) => {
+                return Err(stale())
+            }
+            Err(StoreError::Conflict(_)) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(AppError::Conflict(format!(
+        "the {what} changed meanwhile; retry"
+    )))
+}

@@ -62,6 +62,8 @@ pub enum Entity {
     Tag,
     Provider,
     Transaction,
+    Rule,
+    Recurring,
 }
 
 impl Entity {
@@ -73,6 +75,8 @@ impl Entity {
             Entity::Tag => "tag",
             Entity::Provider => "provider",
             Entity::Transaction => "transaction",
+            Entity::Rule => "rule",
+            Entity::Recurring => "recurring",
         }
     }
 
@@ -84,6 +88,8 @@ impl Entity {
             "tag" => Entity::Tag,
             "provider" => Entity::Provider,
             "transaction" => Entity::Transaction,
+            "rule" => Entity::Rule,
+            "recurring" => Entity::Recurring,
             _ => return None,
         })
     }
@@ -249,7 +255,8 @@ pub fn head_seq(item: &Item) -> u64 {
     }
 }
 
-/// What an initial sync pages through, in order: every item the caller can see.
+/// What an initial sync pages through, in order: every item the caller can see. A
+/// cursor names a phase by its index here: new phases go last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     Profile,
@@ -259,10 +266,12 @@ pub enum Phase {
     Tags,
     Providers,
     Transactions,
+    Rules,
+    Recurring,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 7] = [
+    pub const ALL: [Phase; 9] = [
         Phase::Profile,
         Phase::Wallet,
         Phase::GlobalCategories,
@@ -270,6 +279,8 @@ impl Phase {
         Phase::Tags,
         Phase::Providers,
         Phase::Transactions,
+        Phase::Rules,
+        Phase::Recurring,
     ];
 
     pub fn index(self) -> usize {
@@ -291,6 +302,8 @@ impl Phase {
             Phase::Tags => (own, "TAG#"),
             Phase::Providers => (own, "PROV#"),
             Phase::Transactions => (own, super::keys::TXN_PREFIX),
+            Phase::Rules => (own, super::rules::RULE_PREFIX),
+            Phase::Recurring => (own, super::recurring::RECUR_PREFIX),
         }
     }
 }

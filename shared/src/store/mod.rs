@@ -29,6 +29,7 @@ pub mod transact;
 pub mod transactions;
 pub mod user_list;
 pub mod users;
+mod versioned;
 pub mod wallet;
 
 use std::time::Duration;

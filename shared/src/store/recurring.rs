@@ -15,10 +15,12 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
 use super::attr::{get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s};
+use super::feed::Entity;
 use super::items::{get_category_type, get_currency, get_owner, get_times, get_version, stamps};
 use super::keys::{shard_of, user_pk, GSI1};
 use super::transact::TxItems;
-use super::{batch, ConflictKind, Item, Store, StoreError, StoreResult};
+use super::versioned::Versioned;
+use super::{batch, ConflictKind, Item, Store, StoreResult};
 use crate::domain::recurring::{Exception, Recurring};
 use crate::domain::time::{format_date, parse_date};
 use crate::domain::{Money, Transaction};
@@ -27,6 +29,15 @@ pub const RECUR_PREFIX: &str = "RECUR#";
 
 pub fn recur_sk(id: u64) -> String {
     format!("RECUR#{id:016}")
+}
+
+fn versioned(user_id: u64, id: u64) -> Versioned {
+    Versioned {
+        user_id,
+        entity: Entity::Recurring,
+        id,
+        sk: recur_sk(id),
+    }
 }
 
 /// The due-date index partition of one shard.
@@ -206,51 +217,20 @@ impl Store {
     }
 
     /// Writes a new schedule (`expected` `None`: the id must be free, else `IdTaken`) or
-    /// replaces the stored one if it is still at version `expected` (else `Changed`).
+    /// replaces the stored one if it is still at version `expected` (else `Changed`),
+    /// with its change-feed entry.
     pub async fn put_recurring(&self, r: &Recurring, expected: Option<u64>) -> StoreResult<()> {
-        let mut put = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(to_item(r)));
-        let kind = match expected {
-            None => {
-                put = put.condition_expression("attribute_not_exists(PK)");
-                ConflictKind::IdTaken
-            }
-            Some(v) => {
-                put = put
-                    .condition_expression("attribute_exists(PK) AND version = :v")
-                    .expression_attribute_values(":v", n(v));
-                ConflictKind::Changed
-            }
-        };
-        put.send()
+        let item = (to_item(r), r.version);
+        self.put_versioned(&versioned(r.user_id, r.id), item, expected, |_| Ok(()))
             .await
-            .map(|_| ())
-            .map_err(|e| conflict_as(e, kind))
     }
 
-    /// Deletes a schedule (if still at version `expected`, when given): `NotFound` when
-    /// absent, `Changed` when at another version. The transactions it made stay.
-    pub async fn delete_recurring(
-        &self,
-        user_id: u64,
-        id: u64,
-        expected: Option<u64>,
-    ) -> StoreResult<()> {
-        let mut delete = self.delete_at(&user_pk(user_id), &recur_sk(id));
-        delete = match expected {
-            None => delete.condition_expression("attribute_exists(PK)"),
-            Some(v) => delete
-                .condition_expression("attribute_exists(PK) AND version = :v")
-                .expression_attribute_values(":v", n(v)),
-        };
-        delete
-            .send()
+    /// Deletes a schedule if still at `version`, with its tombstone in the change feed:
+    /// `NotFound` when absent, `Changed` when at another version. The transactions it
+    /// made stay.
+    pub async fn delete_recurring(&self, user_id: u64, id: u64, version: u64) -> StoreResult<()> {
+        self.delete_versioned(&versioned(user_id, id), version)
             .await
-            .map(|_| ())
-            .map_err(|e| conflict_as(e, ConflictKind::Changed))
     }
 
     /// Creates an occurrence: puts `txn` as every create does and replaces the schedule
@@ -269,6 +249,7 @@ impl Store {
             let condition = "attribute_exists(PK) AND version = :v";
             tx.put(to_item(after), Some(condition), Some(values))?;
             tx.on_conflict(ConflictKind::Changed);
+            tx.upserted(after.user_id, Entity::Recurring, after.id, after.version);
             Ok(())
         })
         .await
@@ -312,18 +293,5 @@ impl Store {
             })
             .collect();
         Ok((keys, out.last_evaluated_key))
-    }
-}
-
-/// A failed condition of a single-item write as `kind`; any other error as usual.
-fn conflict_as<E, R>(e: aws_sdk_dynamodb::error::SdkError<E, R>, kind: ConflictKind) -> StoreError
-where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
-{
-    if super::error::is_condition_failure(&e) {
-        StoreError::Conflict(kind)
-    } else {
-        super::error::sdk_error(e)
     }
 }

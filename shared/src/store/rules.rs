@@ -4,16 +4,27 @@
 //! user's rules (at most 200, each small) are read with one Query.
 
 use super::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
-use super::items::{get_times, get_version, stamps};
+use super::feed::Entity;
+use super::items::{get_owner, get_times, get_version, stamps};
 use super::keys::user_pk;
-use super::{is_condition_failure, sdk_error, ConflictKind, Store, StoreError, StoreResult};
+use super::versioned::Versioned;
+use super::{sdk_error, Store, StoreResult};
 use crate::domain::time::Timestamp;
 use crate::domain::CategoryType;
 
-const RULE_PREFIX: &str = "RULE#";
+pub const RULE_PREFIX: &str = "RULE#";
 
-fn rule_sk(id: u64) -> String {
+pub fn rule_sk(id: u64) -> String {
     format!("{RULE_PREFIX}{id}")
+}
+
+fn versioned(user_id: u64, id: u64) -> Versioned {
+    Versioned {
+        user_id,
+        entity: Entity::Rule,
+        id,
+        sk: rule_sk(id),
+    }
 }
 
 /// A rule as stored.
@@ -64,6 +75,14 @@ fn from_item(user_id: u64, item: &Item) -> anyhow::Result<StoredRule> {
     })
 }
 
+impl TryFrom<&Item> for StoredRule {
+    type Error = anyhow::Error;
+
+    fn try_from(item: &Item) -> anyhow::Result<Self> {
+        from_item(get_owner(item, "rule")?, item)
+    }
+}
+
 impl Store {
     /// Every rule of the user, unordered (one Query; the service orders them).
     pub async fn list_rules(&self, user_id: u64) -> StoreResult<Vec<StoredRule>> {
@@ -90,68 +109,25 @@ impl Store {
         }
     }
 
-    /// Stores a rule: a new one (`expected: None`; its id must be free) or a new version
-    /// of one at version `expected` (`Conflict(Changed)` when it moved, `NotFound` when
-    /// gone).
-    pub async fn put_rule(&self, rule: &StoredRule, expected: Option<u64>) -> StoreResult<()> {
-        let mut request = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(to_item(rule)));
-        request = match expected {
-            None => request.condition_expression("attribute_not_exists(PK)"),
-            Some(v) => request
-                .condition_expression("attribute_exists(PK) AND version = :v")
-                .expression_attribute_values(":v", n(v)),
-        };
-        match request.send().await {
-            Ok(_) => Ok(()),
-            Err(e) if is_condition_failure(&e) => Err(match expected {
-                None => StoreError::Conflict(ConflictKind::IdTaken),
-                Some(_) => StoreError::Conflict(ConflictKind::Changed),
-            }),
-            Err(e) => Err(sdk_error(e)),
-        }
+    /// One rule of the user, if it exists (one `GetItem`).
+    pub async fn get_rule(&self, user_id: u64, id: u64) -> StoreResult<Option<StoredRule>> {
+        let item = self.get(&user_pk(user_id), &rule_sk(id)).await?;
+        Ok(item.map(|i| from_item(user_id, &i)).transpose()?)
     }
 
-    /// Deletes a rule, at version `expected` when given: `NotFound` when it was gone,
-    /// `Conflict(Changed)` when its version moved.
-    pub async fn delete_rule(
-        &self,
-        user_id: u64,
-        id: u64,
-        expected: Option<u64>,
-    ) -> StoreResult<()> {
-        let mut request = self
-            .delete_at(&user_pk(user_id), &rule_sk(id))
-            .condition_expression(match expected {
-                None => "attribute_exists(PK)",
-                Some(_) => "attribute_exists(PK) AND version = :v",
-            })
-            .return_values_on_condition_check_failure(
-                aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-            );
-        if let Some(v) = expected {
-            request = request.expression_attribute_values(":v", n(v));
-        }
-        match request.send().await {
-            Ok(_) => Ok(()),
-            Err(e) if is_condition_failure(&e) => {
-                let existed = e
-                    .as_service_error()
-                    .and_then(|s| match s {
-                        aws_sdk_dynamodb::operation::delete_item::DeleteItemError::ConditionalCheckFailedException(c) => c.item.as_ref(),
-                        _ => None,
-                    })
-                    .is_some_and(|item| item.contains_key("PK"));
-                Err(if existed {
-                    StoreError::Conflict(ConflictKind::Changed)
-                } else {
-                    StoreError::NotFound
-                })
-            }
-            Err(e) => Err(sdk_error(e)),
-        }
+    /// Stores a rule with its change-feed entry: a new one (`expected: None`; its id must
+    /// be free) or a new version of one at version `expected` (`Conflict(Changed)` when it
+    /// moved or is gone).
+    pub async fn put_rule(&self, rule: &StoredRule, expected: Option<u64>) -> StoreResult<()> {
+        let at = versioned(rule.user_id, rule.id);
+        let item = (to_item(rule), rule.version);
+        self.put_versioned(&at, item, expected, |_| Ok(())).await
+    }
+
+    /// Deletes a rule at version `version`, with its tombstone in the change feed:
+    /// `NotFound` when it was gone, `Conflict(Changed)` when its version moved.
+    pub async fn delete_rule(&self, user_id: u64, id: u64, version: u64) -> StoreResult<()> {
+        self.delete_versioned(&versioned(user_id, id), version)
+            .await
     }
 }

@@ -193,22 +193,15 @@ pub(crate) async fn save(store: &Store, r: &Recurring, version: u64) -> AppResul
         })
 }
 
-/// Deletes a schedule; the transactions it created stay.
+/// Deletes a schedule (`If-Match` honoured), leaving a tombstone in the change feed;
+/// the transactions it created stay.
 pub async fn delete(
     store: &Store,
     user_id: u64,
     id: u64,
     expected: Option<IfMatch>,
 ) -> AppResult<()> {
-    let old = get(store, user_id, id).await?;
-    check_version(expected, old.version)?;
-    let keep = expected.map(|_| old.version);
-    store
-        .delete_recurring(user_id, id, keep)
-        .await
-        .map_err(|e| match e {
-            StoreError::Conflict(_) if keep.is_some() => super::stale(),
-            StoreError::Conflict(_) => AppError::not_found("recurring transaction"),
-            e => AppError::Store(e),
-        })
+    let read = || async move { Ok(store.get_recurring(user_id, id).await?.map(|r| r.version)) };
+    let delete = |version| store.delete_recurring(user_id, id, version);
+    super::delete_at_read_version("recurring transaction", expected, read, delete).await
 }

@@ -40,7 +40,7 @@ pub(crate) fn kind_of(t: CategoryType) -> Kind {
     }
 }
 
-fn view(r: &StoredRule) -> AppResult<RuleView> {
+pub(crate) fn view(r: &StoredRule) -> AppResult<RuleView> {
     let body: RuleBody = serde_json::from_str(&r.rule)
         .map_err(|e| AppError::from(anyhow::anyhow!("stored rule {} unreadable: {e}", r.id)))?;
     Ok(RuleView {
@@ -95,9 +95,8 @@ pub async fn list(store: &Store, user_id: u64) -> AppResult<Vec<RuleView>> {
 }
 
 pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<RuleView> {
-    let all = store.list_rules(user_id).await?;
-    let found = all.iter().find(|r| r.id == id);
-    view(found.ok_or_else(|| AppError::not_found("rule"))?)
+    let found = store.get_rule(user_id, id).await?;
+    view(&found.ok_or_else(|| AppError::not_found("rule"))?)
 }
 
 /// Creates a rule: after the last one unless `position` says otherwise; at most
@@ -147,10 +146,9 @@ pub async fn update(
     expected: Option<IfMatch>,
 ) -> AppResult<RuleView> {
     body.normalize();
-    let all = store.list_rules(user_id).await?;
-    let current = all
-        .into_iter()
-        .find(|r| r.id == id)
+    let current = store
+        .get_rule(user_id, id)
+        .await?
         .ok_or_else(|| AppError::not_found("rule"))?;
     version_to_keep(expected, current.version)?;
     let category_type = check(store, user_id, &body).await?;
@@ -171,22 +169,16 @@ pub async fn update(
     }
 }
 
+/// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed.
 pub async fn delete(
     store: &Store,
     user_id: u64,
     id: u64,
     expected: Option<IfMatch>,
 ) -> AppResult<()> {
-    let version = match expected {
-        Some(IfMatch::Version(v)) => Some(v.unwrap_or(0)),
-        _ => None,
-    };
-    match store.delete_rule(user_id, id, version).await {
-        Ok(()) => Ok(()),
-        Err(StoreError::NotFound) => Err(AppError::not_found("rule")),
-        Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
-        Err(e) => Err(e.into()),
-    }
+    let read = || async move { Ok(store.get_rule(user_id, id).await?.map(|r| r.version)) };
+    let delete = |version| store.delete_rule(user_id, id, version);
+    super::delete_at_read_version("rule", expected, read, delete).await
 }
 
 /// The user's rules compiled, in order, with the types of the categories they name.

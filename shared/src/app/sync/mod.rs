@@ -21,6 +21,8 @@ use crate::store::feed::{
     head_seq, now_ms, Entity, Entry, Feed, Op, Phase, FEED_SK, RETENTION_DAYS,
 };
 use crate::store::keys::{cat_sk, provider_sk, tag_sk, txn_sk, user_pk, PROFILE, WALLET};
+use crate::store::recurring::recur_sk;
+use crate::store::rules::rule_sk;
 use crate::store::{Item, Store};
 
 pub const DEFAULT_LIMIT: usize = 200;
@@ -155,6 +157,8 @@ fn item_key(user_id: u64, feed: Feed, entry: &Entry) -> (String, String) {
         Entity::Tag => tag_sk(entry.id),
         Entity::Provider => provider_sk(entry.id),
         Entity::Transaction => txn_sk(entry.id),
+        Entity::Rule => rule_sk(entry.id),
+        Entity::Recurring => recur_sk(entry.id),
     };
     (pk, sk)
 }

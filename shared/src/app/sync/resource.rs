@@ -1,13 +1,17 @@
 //! What a sync page carries: each change with the item as it is now.
 
 use super::Position;
+use crate::app::rules::{self, RuleView};
+use crate::domain::recurring::Recurring;
 use crate::domain::{Category, Label, Transaction, User, Wallet};
 use crate::store::feed::{Entity, Op};
 use crate::store::keys::{PROFILE, WALLET};
+use crate::store::recurring::RECUR_PREFIX;
+use crate::store::rules::{StoredRule, RULE_PREFIX};
 use crate::store::Item;
 
 /// An item as it is now.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Resource {
     User(User),
     Wallet(Wallet),
@@ -15,6 +19,8 @@ pub enum Resource {
     Tag(Label),
     Provider(Label),
     Transaction(Transaction),
+    Rule(RuleView),
+    Recurring(Recurring),
 }
 
 impl Resource {
@@ -26,6 +32,8 @@ impl Resource {
             Resource::Category(c) => (c.id, c.version),
             Resource::Tag(l) | Resource::Provider(l) => (l.id, l.version),
             Resource::Transaction(t) => (t.id, t.version),
+            Resource::Rule(r) => (r.id, r.version),
+            Resource::Recurring(r) => (r.id, r.version),
         }
     }
 
@@ -37,6 +45,8 @@ impl Resource {
             Resource::Tag(_) => Entity::Tag,
             Resource::Provider(_) => Entity::Provider,
             Resource::Transaction(_) => Entity::Transaction,
+            Resource::Rule(_) => Entity::Rule,
+            Resource::Recurring(_) => Entity::Recurring,
         }
     }
 
@@ -59,6 +69,10 @@ impl Resource {
             Resource::Provider(Label::try_from(item)?)
         } else if sk.starts_with("TXN#") {
             Resource::Transaction(Transaction::try_from(item)?)
+        } else if sk.starts_with(RULE_PREFIX) {
+            Resource::Rule(rules::view(&StoredRule::try_from(item)?)?)
+        } else if sk.starts_with(RECUR_PREFIX) {
+            Resource::Recurring(Recurring::try_from(item)?)
         } else {
             return Ok(None);
         }))
@@ -66,7 +80,7 @@ impl Resource {
 }
 
 /// One change as a client sees it: the item now, or its deletion.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct SyncChange {
     pub entity: Entity,
     pub id: u64,

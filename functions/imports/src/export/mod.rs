@@ -5,21 +5,25 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use shared::app::transactions::invalid_cursor;
-use shared::app::{categories, transactions as txns, wallet, AppError};
+use shared::app::{categories, transactions as txns, AppError};
 use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
 use shared::http::money::MoneyDto;
-use shared::http::users::UserResponse;
 use shared::http::{ApiError, ApiResult, AppState};
 use shared::store::keys::{txn_lsi, txn_sk};
 use shared::store::named::Kind;
 use shared::store::transactions::{Transaction, TxnFilter};
 
 use bankfile::{escape_cell as escape, join_tags};
+
+mod json;
+
+pub use json::ExportDocument;
+
+use json::json_page;
 
 /// Output after which a page ends (one more transaction at most follows it).
 pub const PAGE_BYTES: usize = 2 * 1024 * 1024;
@@ -223,92 +227,5 @@ async fn csv_page(
     })
     .await?;
     let body = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(ExportPage { body, next })
-}
-
-/// A transaction as the JSON export shows it (the API's transaction shape).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TransactionJson<'a> {
-    id: u64,
-    amount: MoneyDto,
-    date: String,
-    note: Option<&'a str>,
-    category_id: u64,
-    category_type: shared::domain::CategoryType,
-    provider_id: Option<u64>,
-    tag_ids: &'a [u64],
-    created_at: String,
-    updated_at: String,
-}
-
-/// A JSON page. The first holds the profile (never the password hash), the wallet,
-/// categories, tags, providers and budgets; every page holds transactions.
-async fn json_page(
-    state: &AppState,
-    user_id: u64,
-    position: Option<String>,
-) -> ApiResult<ExportPage> {
-    let mut doc = serde_json::Map::new();
-    if position.is_none() {
-        let profile = state
-            .store
-            .get_user(user_id)
-            .await?
-            .ok_or_else(|| ApiError::Forbidden("this account no longer exists".into()))?;
-        let w = wallet::get(&state.store, user_id).await?;
-        let (_, lists) = Names::load(state, user_id).await?;
-        doc.insert("profile".into(), json!(UserResponse::from(&profile)));
-        doc.insert(
-            "wallet".into(),
-            json!({
-                "id": w.id,
-                "name": w.name,
-                "initialBalance": MoneyDto::total(w.initial_balance, w.currency),
-                "amountBalance": MoneyDto::total(w.balance(), w.currency),
-            }),
-        );
-        if let Value::Object(lists) = lists {
-            doc.extend(lists);
-        }
-        let budgets: Vec<Value> = state
-            .store
-            .list_all_budgets(user_id)
-            .await?
-            .into_iter()
-            .map(|b| {
-                json!({
-                    "month": b.month.to_string(),
-                    "categoryId": b.category_id,
-                    "isGlobal": b.category_global,
-                    "amount": MoneyDto::total(b.amount, w.currency),
-                })
-            })
-            .collect();
-        doc.insert("budgets".into(), Value::Array(budgets));
-    }
-    let mut items = Vec::new();
-    let mut size = serde_json::to_vec(&doc).map_err(anyhow::Error::from)?.len();
-    let next = each_transaction(state, user_id, position, |t| {
-        let item = serde_json::to_value(TransactionJson {
-            id: t.id,
-            amount: MoneyDto::from(t.amount),
-            date: format_date(t.date),
-            note: t.note.as_deref(),
-            category_id: t.category_id,
-            category_type: t.category_type,
-            provider_id: t.provider_id,
-            tag_ids: &t.tag_ids,
-            created_at: t.created_at.to_string(),
-            updated_at: t.updated_at.to_string(),
-        })
-        .map_err(anyhow::Error::from)?;
-        size += item.to_string().len() + 1;
-        items.push(item);
-        Ok(size)
-    })
-    .await?;
-    doc.insert("transactions".into(), Value::Array(items));
-    let body = serde_json::to_vec(&Value::Object(doc)).map_err(anyhow::Error::from)?;
     Ok(ExportPage { body, next })
 }

@@ -1,0 +1,67 @@
+//! Whole-item writes of a user's versioned resources (rules, recurring schedules) with
+//! their change-feed entry in the same `TransactWriteItems`: a put of a new item or of a
+//! new version over the one read, and a delete at the version read (a tombstone).
+
+use super::attr::{n, Item};
+use super::feed::Entity;
+use super::keys::user_pk;
+use super::transact::TxItems;
+use super::{ConflictKind, Store, StoreError, StoreResult};
+
+/// Which of a user's items a write is about, and what the feed calls it.
+pub struct Versioned {
+    pub user_id: u64,
+    pub entity: Entity,
+    pub id: u64,
+    pub sk: String,
+}
+
+impl Store {
+    /// Puts `item` (at `version`) and records its upsert: a new item (`expected: None`;
+    /// a taken id is `Conflict(IdTaken)`) or the next version of the one at `expected`
+    /// (`Changed` when it moved or is gone). `also` adds to the same transaction.
+    pub(crate) async fn put_versioned(
+        &self,
+        at: &Versioned,
+        (item, version): (Item, u64),
+        expected: Option<u64>,
+        also: impl FnOnce(&mut TxItems<'_>) -> anyhow::Result<()>,
+    ) -> StoreResult<()> {
+        let mut tx = TxItems::new(self);
+        match expected {
+            None => {
+                tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+                tx.on_conflict(ConflictKind::IdTaken);
+            }
+            Some(read) => {
+                let values = Item::from([(":v".into(), n(read))]);
+                let condition = "attribute_exists(PK) AND version = :v";
+                tx.put(item, Some(condition), Some(values))?;
+                tx.on_conflict(ConflictKind::Changed);
+            }
+        }
+        tx.upserted(at.user_id, at.entity, at.id, version);
+        also(&mut tx)?;
+        self.transact(tx).await
+    }
+
+    /// Deletes the item if it is still at `version`, recording the tombstone: `NotFound`
+    /// when it is gone, `Conflict(Changed)` when it is at another version.
+    pub(crate) async fn delete_versioned(&self, at: &Versioned, version: u64) -> StoreResult<()> {
+        let pk = user_pk(at.user_id);
+        let mut tx = TxItems::new(self);
+        let values = Item::from([(":v".into(), n(version))]);
+        let condition = "attribute_exists(PK) AND version = :v";
+        tx.delete(&pk, &at.sk, Some(condition), Some(values))?;
+        tx.deleted(at.user_id, at.entity, at.id, version);
+        match self.transact(tx).await {
+            Err(StoreError::Conflict(ConflictKind::Changed)) => {
+                Err(match self.get(&pk, &at.sk).await? {
+                    Some(_) => StoreError::Conflict(ConflictKind::Changed),
+                    None => StoreError::NotFound,
+                })
+            }
+            other => other,
+        }
+    }
+}
