@@ -114,3 +114,70 @@ async fn the_recurring_job_finds_due_schedules_with_one_index_query_per_shard() 
     );
     assert!(!app.state.store.calls().snapshot().contains_key("Scan"));
 }
+
+/// A sync page from a cursor reads what a list page reads: one `Query` per feed (the
+/// entries carry the transactions their writes put), the two feed heads at the same time,
+/// then the wallet; never the changed transactions again.
+#[tokio::test]
+async fn a_sync_page_reads_its_entries_not_the_items_again() {
+    let (app, user) = spawn_app_and_user().await;
+    // A first sync, to its end.
+    let first = app.get(&user, "/api/sync?limit=500").await;
+    let mut page: serde_json::Value = first.json().await.unwrap();
+    while page["hasMore"] == true {
+        let next = page["nextCursor"].as_str().unwrap();
+        page = app.sync_from(&user, next).await.json().await.unwrap();
+    }
+    let cursor = page["nextCursor"].as_str().unwrap().to_owned();
+    let mut ids = Vec::new();
+    for day in 1..=30 {
+        let t = app
+            .add(&user, "2.50", 4, &format!("2026-08-{day:02}"))
+            .await;
+        ids.push(t["id"].as_u64().unwrap());
+    }
+    let edit = json!({"amount": "7.25", "categoryId": 4, "date": "2026-08-03", "note": "edited"});
+    assert_eq!(
+        app.update_transaction(&user, ids[2], &edit).await.status(),
+        200
+    );
+    assert_eq!(app.delete_transaction(&user, ids[5]).await.status(), 204);
+
+    let before = app.state.store.calls().snapshot();
+    let r = app.sync_from(&user, &cursor).await;
+    assert_eq!(r.status(), 200);
+    let page: serde_json::Value = r.json().await.unwrap();
+    let after = app.state.store.calls().snapshot();
+    let made: BTreeMap<String, u64> = after
+        .into_iter()
+        .filter_map(|(op, n)| {
+            let d = n - before.get(&op).copied().unwrap_or(0);
+            (d > 0).then_some((op, d))
+        })
+        .collect();
+    assert_eq!(made, ops(&[("Query", 2), ("BatchGetItem", 2)]));
+
+    // 28 transactions as they are now, the deleted one's tombstone, then the wallet.
+    let changes = page["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 31);
+    let edited = changes
+        .iter()
+        .find(|c| c["id"] == ids[2] && c["entity"] == "transaction")
+        .unwrap();
+    assert_eq!(edited["data"]["note"], "edited");
+    assert_eq!(edited["data"]["amount"]["amount"].to_string(), "7.25");
+    let gone = changes.iter().find(|c| c["id"] == ids[5]).unwrap();
+    assert_eq!(
+        (gone["op"].as_str(), gone.get("data")),
+        (Some("delete"), None)
+    );
+    let get = app.get_transaction(&user, ids[2]).await;
+    let get: serde_json::Value = get.json().await.unwrap();
+    assert_eq!(edited["data"], get, "data is exactly the JSON of GET");
+    let wallet = changes.last().unwrap();
+    assert_eq!(wallet["entity"], "wallet");
+    assert_eq!(
+        wallet["data"]["amountBalance"]["amount"].to_string(),
+        "-77.25"
+    );
+}

@@ -1,0 +1,219 @@
+//! A page of changes after a cursor: the caller's feed and their shard's feed of global
+//! categories, merged by commit time.
+//!
+//! Reads, at once: one `Query` per feed and one `BatchGetItem` of both feed heads (to tell
+//! a cursor whose changes expired). Entries of transactions carry the item their write put,
+//! so nothing is read again for them; afterwards one `BatchGetItem` reads the wallet (its
+//! balance, when transactions changed: read after the entries, so it is at least as new as
+//! they are) and the items of entries that carry none (profile, wallet, renames).
+
+use std::collections::HashMap;
+
+use super::{gone, AppResult, Position, Resource, SyncChange, SyncPage};
+use crate::store::batch::key;
+use crate::store::feed::{head_seq, now_ms, Entity, Entry, Feed, Op, FEED_SK};
+use crate::store::keys::{cat_sk, provider_sk, tag_sk, txn_sk, user_pk, PROFILE, WALLET};
+use crate::store::recurring::recur_sk;
+use crate::store::rules::rule_sk;
+use crate::store::{Item, Store};
+
+type Key = (String, String);
+
+/// The key of the item an entry of `feed` is about.
+fn item_key(user_id: u64, feed: Feed, entry: &Entry) -> Key {
+    let pk = match feed {
+        Feed::Global(_) => feed.pk(),
+        Feed::User(_) => user_pk(user_id),
+    };
+    let sk = match entry.entity {
+        Entity::User => PROFILE.to_owned(),
+        Entity::Wallet => WALLET.to_owned(),
+        Entity::Category => cat_sk(entry.id),
+        Entity::Tag => tag_sk(entry.id),
+        Entity::Provider => provider_sk(entry.id),
+        Entity::Transaction => txn_sk(entry.id),
+        Entity::Rule => rule_sk(entry.id),
+        Entity::Recurring => recur_sk(entry.id),
+    };
+    (pk, sk)
+}
+
+fn key_of(item: &Item) -> Key {
+    let text = |name: &str| {
+        item.get(name)
+            .and_then(|v| v.as_s().ok())
+            .cloned()
+            .unwrap_or_default()
+    };
+    (text("PK"), text("SK"))
+}
+
+/// Checks that a feed still holds everything after `seq`: the first entry read must be
+/// the next one, and an empty read must mean the head has not moved (else they expired).
+fn check_continuous(seq: u64, entries: &[Entry], head: u64) -> AppResult<()> {
+    match entries.first() {
+        Some(first) if first.seq != seq + 1 => Err(gone()),
+        None if head > seq => Err(gone()),
+        _ => Ok(()),
+    }
+}
+
+/// The entries of `feed` after `seq`, checked against its `head` as read at the same time.
+/// A read that found nothing while the head had moved is made again once: the entries may
+/// have committed between the two reads (a head and its entries commit together, so they
+/// are there now), or they expired.
+async fn continuous(
+    store: &Store,
+    feed: Feed,
+    seq: u64,
+    fetch: i32,
+    (entries, head): (Vec<Entry>, u64),
+) -> AppResult<Vec<Entry>> {
+    let entries = if entries.is_empty() && head > seq {
+        store.feed_entries(feed, seq, fetch).await?
+    } else {
+        entries
+    };
+    check_continuous(seq, &entries, head)?;
+    Ok(entries)
+}
+
+pub(super) async fn log(
+    store: &Store,
+    user_id: u64,
+    user_seq: u64,
+    global_seq: u64,
+    limit: usize,
+) -> AppResult<SyncPage> {
+    let fetch = (limit + 1) as i32;
+    let (mine, global) = (Feed::User(user_id), Feed::global_of(user_id));
+    let heads = vec![key(&mine.pk(), FEED_SK), key(&global.pk(), FEED_SK)];
+    let (own, shared, heads) = tokio::try_join!(
+        store.feed_entries(mine, user_seq, fetch),
+        store.feed_entries(global, global_seq, fetch),
+        store.batch_get(heads),
+    )?;
+    let head_of = |feed: Feed| {
+        heads
+            .iter()
+            .find(|h| key_of(h).0 == feed.pk())
+            .map_or(0, head_seq)
+    };
+    let (own, shared) = tokio::try_join!(
+        continuous(store, mine, user_seq, fetch, (own, head_of(mine))),
+        continuous(store, global, global_seq, fetch, (shared, head_of(global))),
+    )?;
+
+    // Merged by commit time; the feeds are independent, each stays in its own order.
+    let mut merged: Vec<(Feed, Entry)> = own
+        .into_iter()
+        .map(|e| (mine, e))
+        .chain(shared.into_iter().map(|e| (global, e)))
+        .collect();
+    merged.sort_by_key(|(feed, e)| (e.at_ms, matches!(feed, Feed::User(_)), e.seq));
+    let has_more = merged.len() > limit;
+    merged.truncate(limit);
+    let (mut next_user, mut next_global) = (user_seq, global_seq);
+    for (feed, e) in &merged {
+        match feed {
+            Feed::User(_) => next_user = next_user.max(e.seq),
+            Feed::Global(_) => next_global = next_global.max(e.seq),
+        }
+    }
+
+    // A later change of an item replaces an earlier one within the page.
+    let mut last: HashMap<Key, usize> = HashMap::new();
+    for (i, (feed, e)) in merged.iter().enumerate() {
+        last.insert(item_key(user_id, *feed, e), i);
+    }
+    // Every transaction change moves the wallet: it is sent after them.
+    let wallet_key = (user_pk(user_id), WALLET.to_owned());
+    let moves_wallet = merged.iter().any(|(_, e)| e.entity == Entity::Transaction);
+    let mut wanted: Vec<Item> = last
+        .iter()
+        .filter(|(_, &i)| merged[i].1.item.is_none() && merged[i].1.op == Op::Upsert)
+        .map(|((pk, sk), _)| key(pk, sk))
+        .collect();
+    if moves_wallet && !last.contains_key(&wallet_key) {
+        wanted.push(key(&wallet_key.0, &wallet_key.1));
+    }
+    let found = if wanted.is_empty() {
+        Vec::new()
+    } else {
+        store.batch_get_all(wanted).await?
+    };
+    let mut current: HashMap<Key, Resource> = HashMap::new();
+    for item in &found {
+        if let Some(r) = Resource::from_item(item)? {
+            current.insert(key_of(item), r);
+        }
+    }
+
+    let mut changes = Vec::with_capacity(merged.len() + 1);
+    for (i, (feed, e)) in merged.iter().enumerate() {
+        let at = item_key(user_id, *feed, e);
+        if last.get(&at) != Some(&i) {
+            continue;
+        }
+        let carried = match (&e.item, e.op) {
+            (Some(item), Op::Upsert) => Resource::from_item(item)?,
+            _ => None,
+        };
+        changes.push(match carried.or_else(|| current.remove(&at)) {
+            Some(r) => SyncChange::upsert(r),
+            None => SyncChange {
+                entity: e.entity,
+                id: e.id,
+                op: Op::Delete,
+                version: e.version,
+                data: None,
+            },
+        });
+    }
+    if moves_wallet {
+        if let Some(w) = current.remove(&wallet_key) {
+            changes.push(SyncChange::upsert(w));
+        }
+    }
+    Ok(SyncPage {
+        changes,
+        next: Position::Log {
+            user_seq: next_user,
+            global_seq: next_global,
+            issued_ms: now_ms(),
+        },
+        has_more,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::AppError;
+
+    fn entry(seq: u64) -> Entry {
+        Entry {
+            seq,
+            entity: Entity::Tag,
+            id: 1,
+            op: Op::Upsert,
+            version: 1,
+            at_ms: 0,
+            item: None,
+        }
+    }
+
+    #[test]
+    fn a_gap_after_the_cursor_means_its_changes_expired() {
+        assert!(check_continuous(4, &[entry(5), entry(6)], 6).is_ok());
+        assert!(check_continuous(6, &[], 6).is_ok());
+        assert!(matches!(
+            check_continuous(4, &[entry(7)], 7),
+            Err(AppError::Gone(_))
+        ));
+        assert!(matches!(
+            check_continuous(4, &[], 9),
+            Err(AppError::Gone(_))
+        ));
+    }
+}
