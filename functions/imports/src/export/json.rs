@@ -133,76 +133,93 @@ struct TransactionJson<'a> {
 }
 
 /// A JSON page. The first holds the profile (never the password hash), the wallet,
-/// categories, tags, providers, budgets, rules and recurring schedules; every page holds
-/// transactions.
+/// categories, tags, providers, budgets, rules and recurring schedules, read at the same
+/// time as its transactions; every page holds transactions.
 pub(super) async fn json_page(
     state: &AppState,
     user_id: u64,
     position: Option<String>,
 ) -> ApiResult<ExportPage> {
-    let mut doc = serde_json::Map::new();
-    if position.is_none() {
-        let profile = state
-            .store
-            .get_user(user_id)
-            .await?
-            .ok_or_else(|| ApiError::Forbidden("this account no longer exists".into()))?;
-        let w = wallet::get(&state.store, user_id).await?;
-        let (_, lists) = Names::load(state, user_id).await?;
-        doc.insert("profile".into(), json!(UserResponse::from(&profile)));
-        doc.insert(
-            "wallet".into(),
-            json!({
-                "id": w.id,
-                "name": w.name,
-                "initialBalance": MoneyDto::total(w.initial_balance, w.currency),
-                "amountBalance": MoneyDto::total(w.balance(), w.currency),
-            }),
-        );
-        if let Value::Object(lists) = lists {
-            doc.extend(lists);
+    let first = position.is_none();
+    let members = async {
+        if first {
+            first_members(state, user_id).await
+        } else {
+            Ok(serde_json::Map::new())
         }
-        let budgets: Vec<Value> = state
-            .store
-            .list_all_budgets(user_id)
-            .await?
-            .into_iter()
-            .map(|b| {
-                json!({
-                    "month": b.month.to_string(),
-                    "categoryId": b.category_id,
-                    "isGlobal": b.category_global,
-                    "amount": MoneyDto::total(b.amount, w.currency),
-                })
+    };
+    let transactions = async {
+        let mut items = Vec::new();
+        let mut size = 0;
+        let next = each_transaction(state, user_id, position, |t| {
+            let item = serde_json::to_value(TransactionJson {
+                id: t.id,
+                amount: MoneyDto::from(t.amount),
+                date: format_date(t.date),
+                note: t.note.as_deref(),
+                category_id: t.category_id,
+                category_type: t.category_type,
+                provider_id: t.provider_id,
+                tag_ids: &t.tag_ids,
+                created_at: t.created_at.to_string(),
+                updated_at: t.updated_at.to_string(),
             })
-            .collect();
-        doc.insert("budgets".into(), Value::Array(budgets));
-        let (rules, schedules) = rules_and_schedules(state, user_id).await?;
-        doc.insert("rules".into(), rules);
-        doc.insert("recurring".into(), schedules);
-    }
-    let mut items = Vec::new();
-    let mut size = serde_json::to_vec(&doc).map_err(anyhow::Error::from)?.len();
-    let next = each_transaction(state, user_id, position, |t| {
-        let item = serde_json::to_value(TransactionJson {
-            id: t.id,
-            amount: MoneyDto::from(t.amount),
-            date: format_date(t.date),
-            note: t.note.as_deref(),
-            category_id: t.category_id,
-            category_type: t.category_type,
-            provider_id: t.provider_id,
-            tag_ids: &t.tag_ids,
-            created_at: t.created_at.to_string(),
-            updated_at: t.updated_at.to_string(),
+            .map_err(anyhow::Error::from)?;
+            size += item.to_string().len() + 1;
+            items.push(item);
+            Ok(size)
         })
-        .map_err(anyhow::Error::from)?;
-        size += item.to_string().len() + 1;
-        items.push(item);
-        Ok(size)
-    })
-    .await?;
+        .await?;
+        Ok::<_, ApiError>((items, next))
+    };
+    let (mut doc, (items, next)) = tokio::try_join!(members, transactions)?;
     doc.insert("transactions".into(), Value::Array(items));
     let body = serde_json::to_vec(&Value::Object(doc)).map_err(anyhow::Error::from)?;
     Ok(ExportPage { body, next })
+}
+
+/// What only the first page holds, every part read at once.
+async fn first_members(
+    state: &AppState,
+    user_id: u64,
+) -> ApiResult<serde_json::Map<String, Value>> {
+    let store = &state.store;
+    let (profile, w, (_, lists), budgets, (rules, schedules)) = tokio::try_join!(
+        async { Ok::<_, ApiError>(store.get_user(user_id).await?) },
+        async { Ok(wallet::get(store, user_id).await?) },
+        Names::load(state, user_id),
+        async { Ok(store.list_all_budgets(user_id).await?) },
+        rules_and_schedules(state, user_id),
+    )?;
+    let profile =
+        profile.ok_or_else(|| ApiError::Forbidden("this account no longer exists".into()))?;
+    let mut doc = serde_json::Map::new();
+    doc.insert("profile".into(), json!(UserResponse::from(&profile)));
+    doc.insert(
+        "wallet".into(),
+        json!({
+            "id": w.id,
+            "name": w.name,
+            "initialBalance": MoneyDto::total(w.initial_balance, w.currency),
+            "amountBalance": MoneyDto::total(w.balance(), w.currency),
+        }),
+    );
+    if let Value::Object(lists) = lists {
+        doc.extend(lists);
+    }
+    let budgets: Vec<Value> = budgets
+        .into_iter()
+        .map(|b| {
+            json!({
+                "month": b.month.to_string(),
+                "categoryId": b.category_id,
+                "isGlobal": b.category_global,
+                "amount": MoneyDto::total(b.amount, w.currency),
+            })
+        })
+        .collect();
+    doc.insert("budgets".into(), Value::Array(budgets));
+    doc.insert("rules".into(), rules);
+    doc.insert("recurring".into(), schedules);
+    Ok(doc)
 }

@@ -1,6 +1,7 @@
 //! Export pages: the caller's transactions as CSV in the import's own columns, or
-//! everything of the caller as JSON. A page stops after [`PAGE_BYTES`] of output (far
-//! within Lambda's 6 MB response) and names the next one with a sealed cursor: the
+//! everything of the caller as JSON. A page stops after [`PAGE_BYTES`] of transactions
+//! (far within Lambda's 6 MB response, with the first JSON page's other members, which the
+//! caps on what a user owns bound) and names the next one with a sealed cursor: the
 //! position after its last transaction, so no transaction is skipped or repeated.
 
 use std::collections::HashMap;
