@@ -16,7 +16,6 @@ use crate::domain::{CategoryType, Currency};
 use crate::store::attr::{n, s, Item};
 use crate::store::feed::{Entity, Feed};
 use crate::store::insights::MonthTotals;
-use crate::store::items::category::category_pk;
 use crate::store::keys::{
     cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET,
 };
@@ -302,24 +301,16 @@ impl Deltas {
                 continue;
             }
             match u {
-                Use::Category { global, id } => {
+                // A global category is neither counted nor checked: it cannot be deleted
+                // and its type cannot change (`app::categories`), so the copy the write's
+                // references read stays true (a check would bill 2 write units per write).
+                Use::Category { global: true, .. } => {}
+                Use::Category { global: false, id } => {
                     let condition = "attribute_exists(PK) AND categoryType = :t";
-                    let kind = self.category_types.get(&(global, id)).copied();
+                    let kind = self.category_types.get(&(false, id)).copied();
                     let values = |t: CategoryType| Item::from([(":t".into(), s(t.as_str()))]);
-                    if global {
-                        // A global category is only checked when taken, never written,
-                        // and in the copy of the user's shard (no hot key shared by every
-                        // user): its copies are written and deleted together, so this one
-                        // tells for all.
-                        if let (true, Some(t)) = (delta > 0, kind) {
-                            let copy = category_pk(user_id, true);
-                            tx.check(&copy, &cat_sk(id), condition, Some(values(t)))?;
-                            tx.on_conflict(ConflictKind::Reference(Ref::Category));
-                        }
-                    } else {
-                        let taken = kind.filter(|_| delta > 0).map(|t| (condition, values(t)));
-                        add_reference(tx, &pk, &cat_sk(id), delta, taken, Ref::Category)?;
-                    }
+                    let taken = kind.filter(|_| delta > 0).map(|t| (condition, values(t)));
+                    add_reference(tx, &pk, &cat_sk(id), delta, taken, Ref::Category)?;
                 }
                 Use::Provider(id) => {
                     let exists = Some(("attribute_exists(PK)", Item::new()));
