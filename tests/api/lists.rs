@@ -104,12 +104,7 @@ async fn every_list_pages_with_limit_cursor_and_link() {
     // Another user's items never show.
     app.create(&other, "/api/tags", &json!({"tagName": "theirs"}))
         .await;
-    let globals: Vec<Value> = app
-        .get(&user, "/api/categories?limit=200")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let globals: Vec<Value> = app.get_json(&user, "/api/categories?limit=200").await;
     let global_count = globals.iter().filter(|c| c["isGlobal"] == true).count();
     let global_debits = globals
         .iter()
@@ -134,12 +129,7 @@ async fn every_list_pages_with_limit_cursor_and_link() {
     assert_eq!(&ids[..own_from], &firsts[..own_from]);
     assert!(globals[own_from..].iter().all(|c| c["isGlobal"] == false));
     // Rules in run order: position, then creation.
-    let rules: Vec<Value> = app
-        .get(&user, "/api/rules?limit=200")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let rules: Vec<Value> = app.get_json(&user, "/api/rules?limit=200").await;
     let order: Vec<_> = rules.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(order, ["r1", "r3", "r0", "r2", "r4"]);
 
@@ -171,14 +161,16 @@ async fn the_link_keeps_the_filter_and_the_limit() {
         "{next}"
     );
     let (ids, _) = walk(&app, &user, "/api/categories?type=CREDIT", 1).await;
-    let credits: Vec<Value> = app
-        .get(&user, "/api/categories?type=CREDIT")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let credits: Vec<Value> = app.get_json(&user, "/api/categories?type=CREDIT").await;
     assert!(credits.iter().all(|c| c["type"] == "CREDIT"));
     assert_eq!(ids.len(), credits.len());
+}
+
+/// `PUT` of `body` to `path` as `user`, expecting 200: the body answered.
+async fn put_json(app: &TestApp, user: &TestUser, path: &str, body: &Value) -> Value {
+    let r = app.put(user, path, body).await;
+    assert_eq!(r.status(), 200, "PUT {path} {body}");
+    r.json().await.expect("json")
 }
 
 /// `POST`s of `bodies` to `path` as `user`, all at once: their statuses.
@@ -192,6 +184,28 @@ async fn concurrently(app: &TestApp, user: &TestUser, path: &str, bodies: Vec<Va
         });
     }
     set.join_all().await
+}
+
+/// All but the last of `bodies` posted at once: exactly `cap` are created, the others
+/// are 409; the last, posted after them, is 409 with a detail that names the cap.
+async fn assert_capped(
+    app: &TestApp,
+    user: &TestUser,
+    path: &str,
+    bodies: impl Iterator<Item = Value>,
+    cap: usize,
+    detail: &str,
+) {
+    let mut bodies: Vec<Value> = bodies.collect();
+    let last = bodies.pop().unwrap();
+    let statuses = concurrently(app, user, path, bodies).await;
+    let created = statuses.iter().filter(|s| **s == 201).count();
+    let refused = statuses.iter().filter(|s| **s == 409).count();
+    let expected = (cap, statuses.len() - cap);
+    assert_eq!((created, refused), expected, "{path} {statuses:?}");
+    let problem = assert_problem(app.post(user, path, &last).await, 409).await;
+    let text = problem["detail"].as_str().unwrap();
+    assert!(text.contains(detail), "{path}: {problem}");
 }
 
 /// `POST` of `body` to `path` as `user`: the status.
@@ -208,63 +222,16 @@ async fn caps_on_what_one_user_owns_hold_under_concurrent_creates() {
     };
     let app = spawn_app_with(|c| c.limits = limits).await;
     let user = app.new_user().await;
-    // Ten creates at once: exactly the cap succeeds, the rest are 409 naming it.
-    let tags = (0..10)
-        .map(|i| json!({"tagName": format!("t{i}")}))
-        .collect();
-    let statuses = concurrently(&app, &user, "/api/tags", tags).await;
-    assert_eq!(
-        statuses.iter().filter(|s| **s == 201).count(),
-        3,
-        "{statuses:?}"
-    );
-    assert_eq!(
-        statuses.iter().filter(|s| **s == 409).count(),
-        7,
-        "{statuses:?}"
-    );
-    let r = app
-        .post(&user, "/api/tags", &json!({"tagName": "one more"}))
-        .await;
-    let problem = assert_problem(r, 409).await;
-    assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("limit of 3 tags"),
-        "{problem}"
-    );
-
-    for i in 0..2 {
-        let body = json!({"categoryName": format!("c{i}"), "type": "DEBIT"});
-        assert_eq!(status_of(&app, &user, "/api/categories", body).await, 201);
-    }
-    let r = app
-        .post(
-            &user,
-            "/api/categories",
-            &json!({"categoryName": "c2", "type": "DEBIT"}),
-        )
-        .await;
-    let problem = assert_problem(r, 409).await;
-    assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("limit of 2 own categories"),
-        "{problem}"
-    );
-
-    let providers = (0..6)
-        .map(|i| json!({"providerName": format!("p{i}")}))
-        .collect();
-    let statuses = concurrently(&app, &user, "/api/providers", providers).await;
-    assert_eq!(
-        statuses.iter().filter(|s| **s == 201).count(),
-        4,
-        "{statuses:?}"
-    );
-    let listed: Vec<Value> = app.get(&user, "/api/providers").await.json().await.unwrap();
+    // Creates at once: exactly the cap succeeds, the rest are 409 naming it.
+    let tags = (0..11).map(|i| json!({"tagName": format!("t{i}")}));
+    assert_capped(&app, &user, "/api/tags", tags, 3, "limit of 3 tags").await;
+    let categories = (0..5).map(|i| json!({"categoryName": format!("c{i}"), "type": "DEBIT"}));
+    let detail = "limit of 2 own categories";
+    assert_capped(&app, &user, "/api/categories", categories, 2, detail).await;
+    let providers = (0..7).map(|i| json!({"providerName": format!("p{i}")}));
+    let detail = "limit of 4 providers";
+    assert_capped(&app, &user, "/api/providers", providers, 4, detail).await;
+    let listed: Vec<Value> = app.get_json(&user, "/api/providers").await;
     assert_eq!(listed.len(), 4);
     // A delete frees a place.
     let id = listed[0]["id"].as_u64().unwrap();
@@ -325,7 +292,7 @@ async fn an_import_past_the_provider_cap_reports_those_rows_and_imports_the_rest
             .contains("limit of 2 providers"),
         "{report}"
     );
-    let providers: Vec<Value> = app.get(&user, "/api/providers").await.json().await.unwrap();
+    let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
     assert_eq!(providers.len(), 2);
 }
 
@@ -417,22 +384,14 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
             &json!({"providerName": "Shop", "defaultCategoryId": GROCERIES}),
         )
         .await;
-    let read: Value = app
-        .get(&user, &format!("/api/providers/{shop}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let read: Value = app.get_json(&user, &format!("/api/providers/{shop}")).await;
     assert_eq!(read["defaultCategoryId"], GROCERIES);
     let plain = app
         .create(&user, "/api/providers", &json!({"providerName": "Plain"}))
         .await;
     let read: Value = app
-        .get(&user, &format!("/api/providers/{plain}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(&user, &format!("/api/providers/{plain}"))
+        .await;
     assert_eq!(read["defaultCategoryId"], Value::Null);
 
     let txn = |provider: u64, note: &str| json!({"amount": "5.00", "date": "2026-11-01", "providerId": provider, "note": note});
@@ -506,31 +465,25 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
         404,
     )
     .await;
-    let cleared: Value = app
-        .put(
-            &user,
-            &path,
-            &json!({"providerName": "Shop", "defaultCategoryId": null}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let cleared = put_json(
+        &app,
+        &user,
+        &path,
+        &json!({"providerName": "Shop", "defaultCategoryId": null}),
+    )
+    .await;
     assert_eq!(cleared["defaultCategoryId"], Value::Null);
     let r = app.create_transaction(&user, &txn(shop, "bread")).await;
     assert_eq!(
         assert_problem(r, 400).await["errors"][0]["field"],
         "categoryId"
     );
-    let set: Value = app
-        .put(
-            &user,
-            &path,
-            &json!({"providerName": "Shop", "defaultCategoryId": SALARY}),
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let set = put_json(
+        &app,
+        &user,
+        &path,
+        &json!({"providerName": "Shop", "defaultCategoryId": SALARY}),
+    )
+    .await;
     assert_eq!(set["defaultCategoryId"], SALARY);
 }

@@ -101,11 +101,7 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<Category
             ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
         })?),
     };
-    let pager = Pager {
-        caller: &me,
-        purpose: "categories",
-        path: "/api/categories",
-    };
+    let pager = Pager::new(&me, "categories", "/api/categories");
     let (limit, position) = pager.start(q.limit.as_deref(), q.cursor.as_deref())?;
     let (items, next) = shared::app::categories::list_page(
         me.store(),

@@ -90,11 +90,7 @@ async fn create(me: Caller, Json(body): Json<RecurringRequest>) -> ApiResult<Res
     )
 )]
 async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<RecurringResponse>> {
-    let pager = Pager {
-        caller: &me,
-        purpose: "recurring",
-        path: "/api/recurring",
-    };
+    let pager = Pager::new(&me, "recurring", "/api/recurring");
     let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
     let after = position
         .map(|p| {

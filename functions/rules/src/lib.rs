@@ -62,11 +62,7 @@ fn versioned(v: service::RuleView) -> Versioned<RuleResponse> {
     )
 )]
 async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<RuleResponse>> {
-    let pager = Pager {
-        caller: &me,
-        purpose: "rules",
-        path: "/api/rules",
-    };
+    let pager = Pager::new(&me, "rules", "/api/rules");
     let (store, id) = (me.store(), me.id);
     pager
         .list(&q, |limit, after| async move {

@@ -114,7 +114,7 @@ macro_rules! named_resource_api {
                 docs::ListErrors,
             ))]
         async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<$output>> {
-            let pager = Pager { caller: &me, purpose: $tag, path: $path };
+            let pager = Pager::new(&me, $tag, $path);
             let (service, store, id) = ($api.service(), me.store(), me.id);
             pager
                 .list(&q, |limit, after| async move {

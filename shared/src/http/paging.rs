@@ -50,7 +50,16 @@ pub struct Pager<'a> {
     pub path: &'static str,
 }
 
-impl Pager<'_> {
+impl<'a> Pager<'a> {
+    /// The paging of the list at `path`, its cursors sealed for `purpose` and the caller.
+    pub fn new(caller: &'a Caller, purpose: &'static str, path: &'static str) -> Self {
+        Self {
+            caller,
+            purpose,
+            path,
+        }
+    }
+
     /// The page size and the position the cursor holds (`400` naming `limit` or `cursor`).
     pub fn start(
         &self,
