@@ -51,11 +51,6 @@ impl Kind {
         }
     }
 
-    /// The sort-key prefix of its items (their list pages by it).
-    pub fn key_prefix(self) -> &'static str {
-        self.prefix()
-    }
-
     fn sk(self, id: u64) -> String {
         format!("{}{id}", self.prefix())
     }
