@@ -92,5 +92,6 @@ pub fn bench_config(
         app_url: "http://127.0.0.1:3000".into(),
         mail_from: "bench <bench@localhost>".into(),
         mail_transport: shared::config::MailTransport::Off,
+        limits: shared::config::Limits::default(),
     }
 }

@@ -55,6 +55,28 @@ pub const DEFAULT_REAUTH_WINDOW_SECS: i64 = 300;
 /// Failed logins one client address may make across all e-mails in 15 minutes.
 pub const DEFAULT_LOGIN_FAILURES_PER_ADDRESS: u64 = 100;
 
+/// Most of each kind one user may own (the caps are counted on the profile, in the same
+/// transaction as each create, so concurrent creates never pass them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// `MAX_PROVIDERS_PER_USER` (default 10,000).
+    pub providers: u64,
+    /// `MAX_TAGS_PER_USER` (default 1,000).
+    pub tags: u64,
+    /// `MAX_CATEGORIES_PER_USER`: own categories (default 500).
+    pub categories: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            providers: 10_000,
+            tags: 1_000,
+            categories: 500,
+        }
+    }
+}
+
 /// How mail leaves the service (`MAIL_TRANSPORT`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MailTransport {
@@ -100,6 +122,8 @@ pub struct Config {
     pub mail_from: String,
     /// `MAIL_TRANSPORT` and its settings.
     pub mail_transport: MailTransport,
+    /// `MAX_PROVIDERS_PER_USER`, `MAX_TAGS_PER_USER`, `MAX_CATEGORIES_PER_USER`.
+    pub limits: Limits,
 }
 
 impl Config {
@@ -147,6 +171,12 @@ impl Config {
             "LOGIN_FAILURES_PER_ADDRESS",
             DEFAULT_LOGIN_FAILURES_PER_ADDRESS,
         )?;
+        let defaults = Limits::default();
+        let limits = Limits {
+            providers: positive("MAX_PROVIDERS_PER_USER", defaults.providers)?,
+            tags: positive("MAX_TAGS_PER_USER", defaults.tags)?,
+            categories: positive("MAX_CATEGORIES_PER_USER", defaults.categories)?,
+        };
         let smtp_set = var("SMTP_PORT").is_some() || var("SMTP_HOST").is_some();
         let mail_transport = match var("MAIL_TRANSPORT").as_deref() {
             Some("ses") => MailTransport::Ses,
@@ -176,6 +206,7 @@ impl Config {
             mail_from: var("MAIL_FROM")
                 .unwrap_or_else(|| "Personal Finance <no-reply@localhost>".into()),
             mail_transport,
+            limits,
         })
     }
 }

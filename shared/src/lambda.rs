@@ -28,7 +28,9 @@ pub async fn state_from_env() -> anyhow::Result<AppState> {
 /// Builds the state from a configuration: the table client and the signing key (from
 /// the configuration, or else from Secrets Manager).
 pub async fn state_from_config(config: Config) -> anyhow::Result<AppState> {
-    let store = Store::connect(&config.table_name, config.dynamodb_endpoint.as_deref()).await;
+    let store = Store::connect(&config.table_name, config.dynamodb_endpoint.as_deref())
+        .await
+        .with_limits(config.limits);
     let secret = match (&config.jwt_secret, &config.jwt_secret_arn) {
         (Some(s), _) => s.clone(),
         (None, Some(arn)) => fetch_secret(arn).await?,

@@ -58,6 +58,7 @@ pub fn test_config(table: &str) -> Config {
             },
             Err(_) => shared::config::MailTransport::Off,
         },
+        limits: shared::config::Limits::default(),
     }
 }
 
@@ -70,7 +71,9 @@ async fn fresh_state_with(adjust: impl FnOnce(&mut Config)) -> AppState {
     let table = format!("test-{}", rand::random::<u64>());
     let mut config = test_config(&table);
     adjust(&mut config);
-    let store = Store::connect(&table, config.dynamodb_endpoint.as_deref()).await;
+    let store = Store::connect(&table, config.dynamodb_endpoint.as_deref())
+        .await
+        .with_limits(config.limits);
     store.ensure_table().await.expect("create table");
     store
         .seed_global_categories("2026-01-01T00:00:00")

@@ -12,6 +12,7 @@ mod imports;
 mod insights;
 mod integrity;
 mod lambda;
+mod lists;
 mod matrix;
 mod recurring;
 mod resources;

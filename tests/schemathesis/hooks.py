@@ -223,7 +223,8 @@ def _consistent_positive_data(case) -> None:
             for name in list(case.query):
                 if name not in ("dryRun", "defaultCategoryId"):
                     case.query.pop(name, None)
-    if path in ("/api/transactions", "/api/sync", "/api/export", "/api/rules") and method == "GET" and case.query:
+    paged = ("/api/transactions", "/api/sync", "/api/export", "/api/rules", "/api/categories", "/api/tags", "/api/providers")
+    if path in paged and method == "GET" and case.query:
         case.query.pop("cursor", None)
     if path in ("/api/rules", "/api/rules/{id}") and method in ("POST", "PUT") and body is not None:
         # Which op suits which field, and a value of the op's kind, are rules across members
@@ -263,6 +264,10 @@ def _consistent_positive_data(case) -> None:
         for text in ("payee", "note"):
             if body.get(text) is not None and not isinstance(body.get(text), str):
                 body.pop(text)
+    if path in ("/api/providers", "/api/providers/{id}") and method in ("POST", "PUT") and isinstance(body, dict):
+        # A provider's default category must be one the caller sees: a global one.
+        if isinstance(body.get("defaultCategoryId"), int):
+            body["defaultCategoryId"] = 4
     if path == "/api/transactions/batch" and method == "POST" and body is not None:
         # Each body as a valid transaction body (as for POST /api/transactions); keys
         # fresh, so a positive case is never a reuse of another case's key.

@@ -12,7 +12,9 @@ use write::{
 
 use shared::domain::CategoryType;
 use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
+use shared::http::extract::Query;
+use shared::http::paging::Pager;
+use shared::http::respond::Page;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::categories::Category;
 
@@ -72,25 +74,44 @@ pub struct ListQuery {
     #[serde(rename = "type")]
     #[param(value_type = Option<CategoryType>)]
     pub category_type: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
+    pub limit: Option<String>,
+    /// Opaque cursor from the previous page's `Link` header.
+    #[param(max_length = 512)]
+    pub cursor: Option<String>,
 }
 
-/// Global categories first, then the caller's own, each by id; `type` filters.
+/// Global categories first, then the caller's own, each by key (id), one page at a time;
+/// `type` filters (a filtered page may hold fewer than `limit` while more follow).
 #[utoipa::path(
     get,
     path = "/api/categories",
     params(ListQuery),
     responses(
-        (status = 200, description = "Global categories, then the caller's own", body = Vec<CategoryResponse>),
+        (status = 200, description = "One page: global categories, then the caller's own", body = Vec<CategoryResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
         docs::ListErrors,
     )
 )]
-async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Json<Vec<CategoryResponse>>> {
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<CategoryResponse>> {
     let wanted = match q.category_type.as_deref() {
         None => None,
         Some(t) => Some(CategoryType::parse(t).ok_or_else(|| {
             ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
         })?),
     };
-    let all = shared::app::categories::list(me.store(), me.id, wanted).await?;
-    Ok(Json(all.into_iter().map(CategoryResponse::from).collect()))
+    let pager = Pager::new(&me, "categories", "/api/categories");
+    let (limit, position) = pager.start(q.limit.as_deref(), q.cursor.as_deref())?;
+    let (items, next) = shared::app::categories::list_page(
+        me.store(),
+        me.id,
+        wanted,
+        limit as i32,
+        position.as_deref(),
+    )
+    .await?;
+    let items = items.into_iter().map(CategoryResponse::from).collect();
+    let filters = [("type", q.category_type.as_deref())];
+    Ok(pager.page(items, next, q.limit.as_deref(), &filters))
 }

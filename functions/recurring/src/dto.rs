@@ -246,31 +246,6 @@ impl TryFrom<OccurrenceRequest> for Exception {
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// Page size, 1 to 200 (default 50).
-    #[param(value_type = Option<u32>, minimum = 1, maximum = 200)]
-    pub limit: Option<String>,
-    /// Opaque cursor from the previous page's `Link` header.
-    #[param(max_length = 512)]
-    pub cursor: Option<String>,
-}
-
-impl ListQuery {
-    pub fn limit(&self) -> Result<i32, ApiError> {
-        match self.limit.as_deref().map(str::parse::<i32>) {
-            None => Ok(50),
-            Some(Ok(n)) if (1..=200).contains(&n) => Ok(n),
-            Some(_) => Err(ApiError::validation(vec![FieldError::new(
-                "limit",
-                "must be an integer from 1 to 200",
-            )])),
-        }
-    }
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
 pub struct WindowQuery {
     /// First date included (`YYYY-MM-DD`; default today).
     #[param(format = Date, value_type = Option<String>, max_length = 10)]

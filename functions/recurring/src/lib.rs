@@ -14,14 +14,14 @@ use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{
-    ListQuery, OccurrenceRequest, OccurrenceResponse, RecurringRequest, RecurringResponse,
-    WindowQuery,
+    OccurrenceRequest, OccurrenceResponse, RecurringRequest, RecurringResponse, WindowQuery,
 };
 use shared::app::recurring::{self as service, JobReport, RecurringDraft};
 use shared::domain::recurring::{Exception, Recurring};
 use shared::domain::time::parse_date;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::paging::{PageQuery, Pager};
 use shared::http::respond::{Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 use shared::store::Store;
@@ -82,33 +82,26 @@ async fn create(me: Caller, Json(body): Json<RecurringRequest>) -> ApiResult<Res
 #[utoipa::path(
     get,
     path = "/api/recurring",
-    params(ListQuery),
+    params(PageQuery),
     responses(
         (status = 200, description = "One page", body = Vec<RecurringResponse>, headers(
             ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
         docs::ListErrors,
     )
 )]
-async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<RecurringResponse>> {
-    let limit = query.limit()?;
-    let cursors = me.state.tokens.cursors();
-    let after = match &query.cursor {
-        None => None,
-        Some(c) => Some(
-            cursors
-                .open("recurring", me.id, c)
-                .and_then(|p| p.parse::<u64>().ok())
-                .ok_or_else(|| ApiError::from(shared::app::transactions::invalid_cursor()))?,
-        ),
-    };
-    let (items, next) = service::list(me.store(), me.id, limit, after).await?;
-    let next = next.map(|id| {
-        let cursor = cursors.seal("recurring", me.id, &id.to_string());
-        // Sealed cursors are URL-safe base64.
-        format!("/api/recurring?limit={limit}&cursor={cursor}")
-    });
+async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<RecurringResponse>> {
+    let pager = Pager::new(&me, "recurring", "/api/recurring");
+    let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
+    let after = position
+        .map(|p| {
+            p.parse::<u64>()
+                .map_err(|_| shared::app::transactions::invalid_cursor())
+        })
+        .transpose()?;
+    let (items, next) = service::list(me.store(), me.id, limit as i32, after).await?;
     let items = items.iter().map(RecurringResponse::from).collect();
-    Ok(Page { items, next })
+    let next = next.map(|id| id.to_string());
+    Ok(pager.page(items, next, query.limit.as_deref(), &[]))
 }
 
 /// One of the caller's recurring transactions; someone else's is 404.

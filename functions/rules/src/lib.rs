@@ -16,6 +16,7 @@ use dto::{RuleRequest, RuleResponse};
 use shared::app::rules as service;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::paging::{PageQuery, Pager};
 use shared::http::respond::{Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 
@@ -49,60 +50,32 @@ fn versioned(v: service::RuleView) -> Versioned<RuleResponse> {
     Versioned::new(v.version, RuleResponse::from(v))
 }
 
-/// Paging of the rule list (`limit` 1 to 200, default 50; `cursor` from `Link`).
-#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// Page size, 1 to 200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub limit: Option<u32>,
-    /// From the `Link: rel="next"` header of the previous page.
-    #[param(max_length = 512)]
-    pub cursor: Option<String>,
-}
-
 /// The caller's rules in the order they run (by `position`; equal positions in creation
-/// order), a page at a time.
+/// order), a page at a time (all of them, at most 200, read with one `Query`).
 #[utoipa::path(
     get,
     path = "/api/rules",
-    params(ListQuery),
+    params(PageQuery),
     responses(
-        (status = 200, description = "Rules in order", body = [RuleResponse], headers(("Link" = String, description = "The next page, if any"))),
-        docs::ProtectedErrors,
-        (status = 400, response = docs::BadRequest),
+        (status = 200, description = "Rules in order", body = [RuleResponse], headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
     )
 )]
-async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<RuleResponse>> {
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation(vec![FieldError::new(
-            "limit",
-            "must be an integer from 1 to 200",
-        )]));
-    }
-    let cursors = me.state.tokens.cursors();
-    let start: usize = match &q.cursor {
-        None => 0,
-        Some(c) => cursors
-            .open("rules", me.id, c)
-            .and_then(|p| p.parse().ok())
-            .ok_or_else(|| ApiError::bad_request("invalid cursor"))?,
-    };
-    let all = service::list(me.store(), me.id).await?;
-    let end = (start + limit as usize).min(all.len());
-    let next = (end < all.len()).then(|| {
-        let c = cursors.seal("rules", me.id, &end.to_string());
-        format!("/api/rules?limit={limit}&cursor={c}")
-    });
-    let items = all
-        .into_iter()
-        .skip(start)
-        .take(limit as usize)
-        .map(RuleResponse::from)
-        .collect();
-    Ok(Page { items, next })
+async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<RuleResponse>> {
+    let pager = Pager::new(&me, "rules", "/api/rules");
+    let (store, id) = (me.store(), me.id);
+    pager
+        .list(&q, |limit, after| async move {
+            let all = service::list(store, id).await?;
+            // In run order: position, then creation (time, then id).
+            let key = |v: &service::RuleView| {
+                let position = v.body.position.unwrap_or(0);
+                format!("{position:010}|{}|{:020}", v.created_at, v.id)
+            };
+            let limit = limit as usize;
+            Ok(shared::app::page_after(all, key, after.as_deref(), limit))
+        })
+        .await
 }
 
 /// Creates a rule. Without `position` it goes after the last one. At most 200 per user

@@ -50,9 +50,10 @@ pub struct Operation {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    /// 1 to 100 operations, applied in order.
-    #[schema(min_items = 1, max_items = 100)]
-    pub operations: Vec<Operation>,
+    /// 1 to 100 operations, applied in order. Each is read on its own: one that is
+    /// malformed gets its own `400` result and the others are applied.
+    #[schema(min_items = 1, max_items = 100, value_type = Vec<Operation>)]
+    pub operations: Vec<Value>,
 }
 
 /// The outcome of one operation.
@@ -79,7 +80,9 @@ pub struct BatchResponse {
 /// each on its own: one failing undoes no other, and the balance stays exact whatever
 /// fails. Each result is what the single request would have answered. A repeated
 /// `idempotencyKey` replays its first result. An operation that breaks this document's
-/// schema (a malformed body, id or key) makes the whole batch `400`, nothing applied.
+/// schema (a malformed body, id or key) gets its own `400` result (a problem naming its
+/// fields) and the others are applied; only a malformed envelope (no array of 1 to 100
+/// operations) makes the whole batch `400`, nothing applied.
 #[utoipa::path(
     post,
     path = "/api/transactions/batch",
@@ -93,13 +96,19 @@ pub async fn batch(
     me: Caller,
     Json(request): Json<BatchRequest>,
 ) -> ApiResult<Json<BatchResponse>> {
-    let checked = check_all(request.operations)?;
-    let mut results = Vec::with_capacity(checked.len());
-    for (i, c) in checked.into_iter().enumerate() {
-        results.push(match apply(&me.state, me.id, c).await {
-            Ok(result) => result,
-            Err(e) => failure(e, i),
-        });
+    let n = request.operations.len();
+    if !(1..=MAX_OPERATIONS).contains(&n) {
+        return Err(ApiError::bad_request(format!(
+            "operations must hold 1 to {MAX_OPERATIONS} operations"
+        )));
+    }
+    let mut results = Vec::with_capacity(n);
+    for (i, operation) in request.operations.into_iter().enumerate() {
+        let outcome = match check(operation) {
+            Ok(c) => apply(&me.state, me.id, c).await,
+            Err(errors) => Err(ApiError::validation(errors)),
+        };
+        results.push(outcome.unwrap_or_else(|e| failure(e, i)));
     }
     Ok(Json(BatchResponse { results }))
 }
@@ -114,35 +123,11 @@ struct Checked {
     keyed: Keyed,
 }
 
-/// Parses every operation: one that breaks the schema fails the whole batch, with every
-/// field at fault named by its operation's index.
-fn check_all(operations: Vec<Operation>) -> ApiResult<Vec<Checked>> {
-    let n = operations.len();
-    if !(1..=MAX_OPERATIONS).contains(&n) {
-        return Err(ApiError::bad_request(format!(
-            "operations must hold 1 to {MAX_OPERATIONS} operations"
-        )));
-    }
-    let mut checked = Vec::with_capacity(n);
-    let mut errors = Vec::new();
-    for (i, operation) in operations.into_iter().enumerate() {
-        match check(operation) {
-            Ok(c) => checked.push(c),
-            Err(e) => errors.extend(
-                e.into_iter()
-                    .map(|f| FieldError::new(format!("operations[{i}].{}", f.field), f.message)),
-            ),
-        }
-    }
-    if errors.is_empty() {
-        Ok(checked)
-    } else {
-        Err(ApiError::validation(errors))
-    }
-}
-
-/// Parses one operation: every field that breaks the schema is reported.
-fn check(operation: Operation) -> Result<Checked, Vec<FieldError>> {
+/// Parses one operation: every field that breaks the schema is reported (an operation
+/// that is no operation object at all is reported as a whole).
+fn check(operation: Value) -> Result<Checked, Vec<FieldError>> {
+    let operation: Operation = serde_json::from_value(operation)
+        .map_err(|e| vec![FieldError::new("operation", format!("invalid: {e}"))])?;
     let mut errors = Vec::new();
     let mut keyed =
         Keyed::new(None, &operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;

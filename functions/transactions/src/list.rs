@@ -12,9 +12,7 @@ use shared::store::transactions::TxnFilter;
 
 use shared::http::ids::parse_id;
 
-/// Page size of lists: default 50, at most 200.
-pub const DEFAULT_LIMIT: u32 = 50;
-pub const MAX_LIMIT: u32 = 200;
+pub use shared::http::paging::{parse_limit, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// Query of `GET /api/transactions`; unknown parameters are refused.
 #[derive(Debug, Deserialize, Serialize, IntoParams)]
@@ -109,14 +107,10 @@ impl ListQuery {
             Some(q) if !q.trim().is_empty() => filter.q = Some(q.trim().to_owned()),
             _ => {}
         }
-        let limit = match self.limit.as_deref().map(str::parse::<u32>) {
-            None => DEFAULT_LIMIT,
-            Some(Ok(l)) if (1..=MAX_LIMIT).contains(&l) => l,
-            Some(_) => {
-                keep("limit", format!("must be an integer from 1 to {MAX_LIMIT}"));
-                DEFAULT_LIMIT
-            }
-        };
+        let limit = parse_limit(self.limit.as_deref()).unwrap_or_else(|e| {
+            keep(&e.field, e.message);
+            DEFAULT_LIMIT
+        });
         if self.cursor.as_ref().is_some_and(|c| c.len() > 512) {
             keep("cursor", "is not a cursor this service issued".into());
         }

@@ -8,7 +8,7 @@ use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
 use crate::domain::{CategoryType, Violation};
-use crate::store::categories::{Category, MAX_OWN_CATEGORIES};
+use crate::store::categories::Category;
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
 /// A category's editable fields, checked.
@@ -73,7 +73,7 @@ fn parse_color(raw: &str) -> Result<String, String> {
     }
 }
 
-fn store_error(e: StoreError) -> AppError {
+fn store_error(store: &Store, e: StoreError) -> AppError {
     match e {
         StoreError::NotFound => AppError::not_found("category"),
         StoreError::Conflict(ConflictKind::Changed) => super::stale(),
@@ -82,7 +82,8 @@ fn store_error(e: StoreError) -> AppError {
                 .into(),
         ),
         StoreError::Conflict(ConflictKind::LimitReached) => AppError::Conflict(format!(
-            "you have reached the limit of {MAX_OWN_CATEGORIES} categories"
+            "you have reached the limit of {} own categories",
+            store.limits().categories
         )),
         e => AppError::Store(e),
     }
@@ -120,7 +121,7 @@ pub async fn create(
     .await
     .map_err(|e| match e {
         StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
-        e => store_error(e),
+        e => store_error(store, e),
     })
 }
 
@@ -162,7 +163,7 @@ pub async fn update(
     store
         .update_category(&current, &next, keep)
         .await
-        .map_err(store_error)?;
+        .map_err(|e| store_error(store, e))?;
     Ok(next)
 }
 
@@ -186,9 +187,24 @@ pub async fn delete(
     store
         .delete_own_category(user_id, &current, keep)
         .await
-        .map_err(store_error)?;
+        .map_err(|e| store_error(store, e))?;
     store.purge_category_refs(user_id, id).await?;
     Ok(())
+}
+
+/// One page of [`Store::list_categories_page`]: the global categories, then the user's
+/// own; a position that is not one the store wrote is an invalid cursor.
+pub async fn list_page(
+    store: &Store,
+    user_id: u64,
+    wanted: Option<CategoryType>,
+    limit: i32,
+    position: Option<&str>,
+) -> AppResult<(Vec<Category>, Option<String>)> {
+    store
+        .list_categories_page(user_id, wanted, limit, position)
+        .await
+        .map_err(super::page_error)
 }
 
 /// The global categories, then the user's own, each by id; optionally of one type.

@@ -67,6 +67,33 @@ impl AppError {
     }
 }
 
+/// A list page's store error: a position the store did not write is an invalid cursor.
+pub(crate) fn page_error(e: StoreError) -> AppError {
+    match e {
+        StoreError::NotFound => transactions::invalid_cursor(),
+        e => AppError::Store(e),
+    }
+}
+
+/// A page of a list loaded whole (rules, at most 200): the items whose `key` comes after
+/// `after`, at most `limit` of them, and the last one's key when more follow. The items
+/// are sorted by `key`, which orders them as the list does.
+pub fn page_after<T>(
+    items: Vec<T>,
+    key: impl Fn(&T) -> String,
+    after: Option<&str>,
+    limit: usize,
+) -> (Vec<T>, Option<String>) {
+    let mut rest: Vec<T> = items
+        .into_iter()
+        .filter(|i| after.is_none_or(|a| key(i).as_str() > a))
+        .collect();
+    let more = rest.len() > limit;
+    rest.truncate(limit);
+    let next = if more { rest.last().map(&key) } else { None };
+    (rest, next)
+}
+
 /// The fields an `Invalid` error names, in order; any other error fails the test.
 #[cfg(test)]
 pub(crate) fn invalid_fields(e: AppError) -> Vec<String> {
@@ -160,4 +187,19 @@ where
     Err(AppError::Conflict(format!(
         "the {what} changed meanwhile; retry"
     )))
+}
+
+#[cfg(test)]
+mod page_tests {
+    #[test]
+    fn pages_after_a_key_walk_every_item_once() {
+        let items: Vec<u32> = (1..=5).collect();
+        let key = |i: &u32| format!("{i:03}");
+        let (first, next) = super::page_after(items.clone(), key, None, 2);
+        assert_eq!((first, next.as_deref()), (vec![1, 2], Some("002")));
+        let (last, next) = super::page_after(items.clone(), key, Some("004"), 2);
+        assert_eq!((last, next), (vec![5], None));
+        let (exact, next) = super::page_after(items, key, Some("003"), 2);
+        assert_eq!((exact, next), (vec![4, 5], None));
+    }
 }

@@ -26,14 +26,14 @@ impl Named {
         AppError::not_found(self.noun)
     }
 
-    fn error(&self, e: StoreError) -> AppError {
+    fn error(&self, limits: crate::config::Limits, e: StoreError) -> AppError {
         match e {
             StoreError::Conflict(ConflictKind::NameTaken) => {
                 AppError::Conflict(format!("you already have a {} with this name", self.noun))
             }
             StoreError::Conflict(ConflictKind::LimitReached) => AppError::Conflict(format!(
                 "you have reached the limit of {} {}s",
-                self.kind.max_per_user(),
+                self.kind.max_per_user(limits),
                 self.noun
             )),
             StoreError::NotFound => self.not_found(),
@@ -46,25 +46,47 @@ impl Named {
         }
     }
 
-    /// All of the user's, by name.
-    pub async fn list(&self, store: &Store, user_id: u64) -> AppResult<Vec<NamedRecord>> {
-        Ok(store.list_named(user_id, self.kind).await?)
+    /// One page of the user's, by id (one `Query`), after the position `after`.
+    pub async fn list_page(
+        &self,
+        store: &Store,
+        user_id: u64,
+        limit: i32,
+        after: Option<&str>,
+    ) -> AppResult<(Vec<NamedRecord>, Option<String>)> {
+        store
+            .list_named_page(user_id, self.kind, limit, after)
+            .await
+            .map_err(super::page_error)
     }
 
+    /// A default category must be one the user sees (global or own), else 404.
+    async fn check_category(&self, store: &Store, user_id: u64, id: Option<u64>) -> AppResult<()> {
+        match id {
+            Some(id) if store.get_category(user_id, id).await?.is_none() => {
+                Err(AppError::not_found("category"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Creates one (a provider may name its default category).
     pub async fn create(
         &self,
         store: &Store,
         user_id: u64,
         raw_name: &str,
+        default_category: Option<u64>,
     ) -> AppResult<NamedRecord> {
         let name = self.parse_name(raw_name)?;
+        self.check_category(store, user_id, default_category)
+            .await?;
         let now = Timestamp::now();
-        with_fresh_id(|id| store.create_named(user_id, self.kind, id, &name, now))
-            .await
-            .map_err(|e| match e {
-                StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
-                e => self.error(e),
-            })
+        let create = |id| store.create_named(user_id, self.kind, id, &name, default_category, now);
+        with_fresh_id(create).await.map_err(|e| match e {
+            StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
+            e => self.error(store.limits(), e),
+        })
     }
 
     pub async fn get(&self, store: &Store, user_id: u64, id: u64) -> AppResult<NamedRecord> {
@@ -74,21 +96,38 @@ impl Named {
             .ok_or_else(|| self.not_found())
     }
 
+    /// Renames one; `default_category` `None` keeps its default category, `Some(None)`
+    /// clears it, `Some(Some(id))` sets it.
     pub async fn rename(
         &self,
         store: &Store,
         user_id: u64,
         id: u64,
         raw_name: &str,
+        default_category: Option<Option<u64>>,
         expected: Option<IfMatch>,
     ) -> AppResult<NamedRecord> {
         let name = self.parse_name(raw_name)?;
         let current = self.get(store, user_id, id).await?;
+        let default_category = default_category.unwrap_or(current.default_category_id);
+        if default_category != current.default_category_id {
+            self.check_category(store, user_id, default_category)
+                .await?;
+        }
         let keep = super::version_to_keep(expected, current.version)?;
+        let now = Timestamp::now();
         store
-            .rename_named(user_id, self.kind, &current, &name, Timestamp::now(), keep)
+            .rename_named(
+                user_id,
+                self.kind,
+                &current,
+                &name,
+                default_category,
+                now,
+                keep,
+            )
             .await
-            .map_err(|e| self.error(e))
+            .map_err(|e| self.error(store.limits(), e))
     }
 
     pub async fn delete(
@@ -103,7 +142,7 @@ impl Named {
         store
             .delete_named(user_id, self.kind, &current, keep)
             .await
-            .map_err(|e| self.error(e))
+            .map_err(|e| self.error(store.limits(), e))
     }
 }
 
@@ -123,13 +162,15 @@ mod tests {
             matches!(TAGS.parse_name("  "), Err(AppError::Invalid(v)) if v[0].field == "tagName")
         );
         assert_eq!(TAGS.parse_name(" weekly ").unwrap(), "weekly");
-        let AppError::Conflict(m) = TAGS.error(StoreError::Conflict(ConflictKind::NameTaken))
-        else {
+        let AppError::Conflict(m) = TAGS.error(
+            Default::default(),
+            StoreError::Conflict(ConflictKind::NameTaken),
+        ) else {
             panic!()
         };
         assert_eq!(m, "you already have a tag with this name");
         assert!(
-            matches!(TAGS.error(StoreError::NotFound), AppError::NotFound(m) if m == "tag not found")
+            matches!(TAGS.error(Default::default(), StoreError::NotFound), AppError::NotFound(m) if m == "tag not found")
         );
     }
 }

@@ -9,6 +9,8 @@ pub struct Label {
     pub name: String,
     /// Transactions using it.
     pub use_count: u64,
+    /// A provider's category for creates that name none and match no rule (tags: none).
+    pub default_category_id: Option<u64>,
     /// Starts at 1; every change adds one (the ETag).
     pub version: u64,
     pub created_at: Timestamp,

@@ -36,6 +36,26 @@ pub fn parse_optional_id(value: Option<&Value>) -> Result<Option<u64>, String> {
     }
 }
 
+/// For `#[serde(default, deserialize_with = "present")]`: a member that is absent stays
+/// `None`, one that is `null` becomes `Some(Value::Null)`, so the two can be told apart.
+pub fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
+/// A nullable id of an update: absent keeps (`None`), `null` clears (`Some(None)`), an id
+/// sets; a malformed one is a 400 naming `field`.
+pub fn parse_id_patch(
+    field: &str,
+    value: Option<&Value>,
+) -> Result<Option<Option<u64>>, super::ApiError> {
+    match value {
+        None => Ok(None),
+        Some(v) => parse_optional_id(Some(v))
+            .map(Some)
+            .map_err(|e| super::ApiError::validation(vec![super::FieldError::new(field, e)])),
+    }
+}
+
 /// Tag ids: at most [`MAX_TAGS`], each an id, each once.
 pub fn parse_tag_ids(tags: Option<&[Value]>) -> Result<Vec<u64>, String> {
     let tags = tags.unwrap_or_default();

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod ids;
 pub mod money;
 pub mod named;
+pub mod paging;
 pub mod respond;
 pub mod users;
 

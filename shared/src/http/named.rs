@@ -45,22 +45,43 @@ impl NamedApi {
 /// Generates the typed, documented CRUD handlers and `api()` of a named resource.
 ///
 /// `named_resource_api!(API, "/api/tags", "/api/tags/{id}", "tagName", "tags", TagInput, Tag)`
+///
+/// A kind with more fields than its name lists them, with how a body gives the default
+/// category patch (`None` keeps, `Some(None)` clears) and how a record fills the output:
+/// `..., Input { fields } |body| patch, Output { fields } |record| { field: value, })`,
+/// where `patch` is an `ApiResult<Option<Option<u64>>>`.
 #[macro_export]
 macro_rules! named_resource_api {
     ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
+        $crate::named_resource_api!($api, $path, $item_path, $field, $tag,
+            $input {} |_body| Ok(None), $output {} |record| {});
+    };
+    ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt,
+     $input:ident { $($in_extra:tt)* } |$b:ident| $patch:expr,
+     $output:ident { $($out_extra:tt)* } |$r:ident| { $($init:tt)* }) => {
         use $crate::http::auth::Caller;
-        use $crate::http::extract::{IfMatchHeader, Json, Path};
-        use $crate::http::respond::Versioned;
+        use $crate::http::extract::{IfMatchHeader, Json, Path, Query};
+        use $crate::http::paging::{PageQuery, Pager};
+        use $crate::http::respond::{Page, Versioned};
         use $crate::http::{docs, ApiResult, AppState};
         use $crate::store::named::NamedRecord;
 
-        /// The only field a create or rename accepts.
+        /// The fields a create or update accepts.
         #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
         #[serde(deny_unknown_fields)]
         pub struct $input {
             #[serde(rename = $field)]
             #[schema(value_type = docs::Name)]
             pub name: String,
+            $($in_extra)*
+        }
+
+        impl $input {
+            /// The default category change the body asks for.
+            fn default_category(&self) -> ApiResult<Option<Option<u64>>> {
+                let $b = self;
+                $patch
+            }
         }
 
         #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
@@ -71,6 +92,7 @@ macro_rules! named_resource_api {
             /// Transactions using it (it cannot be deleted while any do).
             #[serde(rename = "transactionCount")]
             pub transaction_count: u64,
+            $($out_extra)*
             /// UTC, `YYYY-MM-DDTHH:MM:SS`.
             #[serde(rename = "createdAt")]
             pub created_at: String,
@@ -79,30 +101,39 @@ macro_rules! named_resource_api {
         }
 
         impl From<NamedRecord> for $output {
-            fn from(r: NamedRecord) -> Self {
-                Self { id: r.id, name: r.name, transaction_count: r.use_count, created_at: r.created_at.to_string(), updated_at: r.updated_at.to_string() }
+            fn from($r: NamedRecord) -> Self {
+                Self { $($init)* id: $r.id, name: $r.name, transaction_count: $r.use_count, created_at: $r.created_at.to_string(), updated_at: $r.updated_at.to_string() }
             }
         }
 
-        /// The caller's own, by name.
-        #[utoipa::path(get, path = $path,
+        /// The caller's own, by id (creation order), one page at a time.
+        #[utoipa::path(get, path = $path, params(PageQuery),
             responses(
-                (status = 200, description = "All of the caller's", body = Vec<$output>),
-                docs::ProtectedErrors,
+                (status = 200, description = "One page of the caller's", body = Vec<$output>, headers(
+                    ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+                docs::ListErrors,
             ))]
-        async fn list(me: Caller) -> ApiResult<Json<Vec<$output>>> {
-            let all = $api.service().list(me.store(), me.id).await?;
-            Ok(Json(all.into_iter().map($output::from).collect()))
+        async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<$output>> {
+            let pager = Pager::new(&me, $tag, $path);
+            let (service, store, id) = ($api.service(), me.store(), me.id);
+            pager
+                .list(&q, |limit, after| async move {
+                    service.list_page(store, id, limit, after.as_deref()).await
+                })
+                .await
         }
 
-        /// Creates one; names are unique per user, ignoring case.
+        /// Creates one; names are unique per user, ignoring case. At most as many as the
+        /// cap on this kind (`409` naming it beyond).
         #[utoipa::path(post, path = $path, request_body = $input,
             responses(
                 (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"), ("ETag" = String, description = "Version, for If-Match"))),
                 docs::CreateErrors,
+                (status = 404, response = docs::NotFound),
             ))]
         async fn create(me: Caller, Json(body): Json<$input>) -> ApiResult<axum::response::Response> {
-            let record = $api.service().create(me.store(), me.id, &body.name).await?;
+            let default_category = body.default_category()?.flatten();
+            let record = $api.service().create(me.store(), me.id, &body.name, default_category).await?;
             Ok($api.created(record.id, record.version, Json($output::from(record))))
         }
 
@@ -119,11 +150,11 @@ macro_rules! named_resource_api {
             Ok(Versioned::new(record.version, record.into()))
         }
 
-        /// Renames one of the caller's own.
+        /// Changes one of the caller's own.
         #[utoipa::path(put, path = $item_path, request_body = $input,
             params(("id" = inline(docs::Id), Path), docs::IfMatch),
             responses(
-                (status = 200, description = "Renamed", body = $output, headers(("ETag" = String, description = "New version"))),
+                (status = 200, description = "Changed", body = $output, headers(("ETag" = String, description = "New version"))),
                 docs::VersionedUpdateErrors,
             ))]
         async fn update(
@@ -132,10 +163,10 @@ macro_rules! named_resource_api {
             IfMatchHeader(expected): IfMatchHeader,
             Json(body): Json<$input>,
         ) -> ApiResult<Versioned<$output>> {
-            let record = $api.service().rename(me.store(), me.id, id, &body.name, expected).await?;
+            let patch = body.default_category()?;
+            let record = $api.service().rename(me.store(), me.id, id, &body.name, patch, expected).await?;
             Ok(Versioned::new(record.version, record.into()))
         }
-
         /// Deletes one of the caller's own, unless transactions use it.
         #[utoipa::path(delete, path = $item_path,
             params(("id" = inline(docs::Id), Path), docs::IfMatch),

@@ -90,10 +90,53 @@ impl Store {
         out.sort_by_key(|c: &Category| c.id);
         Ok(out)
     }
-}
 
-/// Most own categories one user may create.
-pub const MAX_OWN_CATEGORIES: u64 = 200;
+    /// One page of the categories the user sees: the global ones of the user's shard, then
+    /// the user's own, each in key order, optionally of one type. The position says which
+    /// part the page ended in (`G|<sort key>` or `O|<sort key>`), so a page is one `Query`,
+    /// or two when the global part ends within it and the own part fills the rest.
+    pub async fn list_categories_page(
+        &self,
+        user_id: u64,
+        wanted: Option<CategoryType>,
+        limit: i32,
+        position: Option<&str>,
+    ) -> StoreResult<(Vec<Category>, Option<String>)> {
+        let filter = || {
+            wanted.map(|t| {
+                let values = super::attr::Item::from([(":type".into(), s(t.as_str()))]);
+                ("categoryType = :type", values)
+            })
+        };
+        let (mut global, after) = match position.map(|p| p.split_once('|')) {
+            None => (true, None),
+            Some(Some(("G", sk))) => (true, Some(sk)),
+            Some(Some(("O", sk))) => (false, Some(sk)),
+            Some(_) => return Err(StoreError::NotFound),
+        };
+        let (mut items, mut after) = (Vec::new(), after);
+        loop {
+            let pk = category_pk(user_id, global);
+            let want = limit - items.len() as i32;
+            let page = self
+                .query_key_page(&pk, CAT_PREFIX, filter(), want, after)
+                .await?;
+            for item in &page.items {
+                items.push(Category::try_from(item)?);
+            }
+            let part = if global { "G" } else { "O" };
+            match page.last {
+                Some(last) => return Ok((items, Some(format!("{part}|{last}")))),
+                None if global && (items.len() as i32) < limit => {
+                    (global, after) = (false, None);
+                }
+                // The global part ended exactly with a full page: the own part is next.
+                None if global => return Ok((items, Some(format!("O|{CAT_PREFIX}")))),
+                None => return Ok((items, None)),
+            }
+        }
+    }
+}
 
 /// The feeds a category's changes go to: its owner's, or every shard's global one.
 fn feeds_of(c: &Category) -> Vec<Feed> {
@@ -145,7 +188,8 @@ impl Store {
         let change = |feed| Change::upsert(feed, Entity::Category, record.id, 1);
         record_change(self, &mut tx, record, change).await?;
         if !record.is_global() {
-            self.count_on_profile(&mut tx, user_id, "categoryCount", 1, MAX_OWN_CATEGORIES)?;
+            let max = self.limits().categories;
+            self.count_on_profile(&mut tx, user_id, "categoryCount", 1, max)?;
         }
         match self.transact(tx).await {
             Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
@@ -226,7 +270,8 @@ impl Store {
         );
         tx.delete(&pk, &sk, Some(&condition), Some(values))?;
         tx.deleted(user_id, Entity::Category, current.id, current.version);
-        self.count_on_profile(&mut tx, user_id, "categoryCount", -1, MAX_OWN_CATEGORIES)?;
+        let max = self.limits().categories;
+        self.count_on_profile(&mut tx, user_id, "categoryCount", -1, max)?;
         match self.transact(tx).await {
             Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,

@@ -7,6 +7,7 @@ pub mod accounts;
 mod attr;
 pub mod batch;
 pub mod budgets;
+mod caps;
 pub mod categories;
 mod counter;
 pub mod devices;
@@ -18,6 +19,7 @@ pub mod items;
 pub mod keys;
 pub mod links;
 pub mod named;
+pub mod pages;
 pub mod pictures;
 pub mod recurring;
 pub mod rules;
@@ -82,6 +84,7 @@ pub struct Store {
     client: Client,
     table: String,
     counter: CallCounter,
+    limits: crate::config::Limits,
 }
 
 /// Retries of a transaction that DynamoDB cancelled for a conflict with another writer.
@@ -93,7 +96,19 @@ impl Store {
             client,
             table: table.into(),
             counter,
+            limits: crate::config::Limits::default(),
         }
+    }
+
+    /// The same store, enforcing `limits` (what one user may own).
+    pub fn with_limits(mut self, limits: crate::config::Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// What one user may own.
+    pub fn limits(&self) -> crate::config::Limits {
+        self.limits
     }
 
     /// A `Query` of the table, for the caller to complete and send.

@@ -3,7 +3,7 @@
 
 use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::feed::Entity;
-use super::keys::{user_pk, PROFILE};
+use super::keys::user_pk;
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
@@ -43,9 +43,12 @@ impl Kind {
         }
     }
 
-    /// Most of this kind one user may own.
-    pub fn max_per_user(self) -> u64 {
-        1000
+    /// Most of this kind one user may own, under `limits`.
+    pub fn max_per_user(self, limits: crate::config::Limits) -> u64 {
+        match self {
+            Kind::Tag => limits.tags,
+            Kind::Provider => limits.providers,
+        }
     }
 
     fn sk(self, id: u64) -> String {
@@ -68,6 +71,7 @@ impl TryFrom<&Item> for NamedRecord {
             id: get_u64(item, "id")?,
             name: get_s(item, "name")?.to_owned(),
             use_count: get_opt_u64(item, "useCount").unwrap_or(0),
+            default_category_id: get_opt_u64(item, "defaultCategoryId"),
             version: get_opt_u64(item, "version").unwrap_or(1),
             created_at: get_timestamp(item, "createdAt")?,
             updated_at: get_timestamp(item, "updatedAt")?,
@@ -92,17 +96,19 @@ impl Store {
         kind: Kind,
         id: u64,
         name: &str,
+        default_category: Option<u64>,
         now: Timestamp,
     ) -> StoreResult<NamedRecord> {
         let record = NamedRecord {
             id,
             name: name.to_owned(),
             use_count: 0,
+            default_category_id: default_category,
             version: 1,
             created_at: now,
             updated_at: now,
         };
-        let item = Item::from([
+        let mut item = Item::from([
             ("PK".into(), s(user_pk(user_id))),
             ("SK".into(), s(kind.sk(id))),
             ("id".into(), n(id)),
@@ -112,6 +118,9 @@ impl Store {
             ("createdAt".into(), s(now.to_string())),
             ("updatedAt".into(), s(now.to_string())),
         ]);
+        if let Some(c) = default_category {
+            item.insert("defaultCategoryId".into(), n(c));
+        }
         let mut tx = TxItems::new(self);
         tx.put(item, Some("attribute_not_exists(PK)"), None)?;
         tx.on_conflict(ConflictKind::IdTaken);
@@ -127,7 +136,7 @@ impl Store {
             user_id,
             kind.count_attribute(),
             1,
-            kind.max_per_user(),
+            kind.max_per_user(self.limits()),
         )?;
         match self.transact(tx).await {
             Ok(()) => Ok(record),
@@ -135,45 +144,6 @@ impl Store {
                 Err(self.profile_failure(user_id).await)
             }
             Err(e) => Err(e),
-        }
-    }
-
-    /// Adds `delta` to a counter on the profile; increments are bounded by `max` and all
-    /// of it requires the profile to exist (so nothing is created for a deleted user).
-    pub(crate) fn count_on_profile(
-        &self,
-        tx: &mut TxItems<'_>,
-        user_id: u64,
-        attribute: &str,
-        delta: i64,
-        max: u64,
-    ) -> anyhow::Result<()> {
-        let mut values = Item::from([(":d".into(), n(delta))]);
-        let condition = if delta > 0 {
-            values.insert(":max".into(), n(max));
-            format!("attribute_exists(PK) AND (attribute_not_exists({attribute}) OR {attribute} < :max)")
-        } else {
-            "attribute_exists(PK)".to_owned()
-        };
-        tx.update(
-            &user_pk(user_id),
-            PROFILE,
-            &format!("ADD {attribute} :d"),
-            Some(&condition),
-            values,
-            None,
-        )?;
-        // Told apart by `profile_failure`: the profile is gone, or at the limit.
-        tx.on_conflict(ConflictKind::LimitReached);
-        Ok(())
-    }
-
-    /// After a failed profile condition: the user is gone (`NotFound`) or at the limit.
-    pub(crate) async fn profile_failure(&self, user_id: u64) -> StoreError {
-        match self.get_user(user_id).await {
-            Ok(Some(_)) => StoreError::Conflict(ConflictKind::LimitReached),
-            Ok(None) => StoreError::NotFound,
-            Err(e) => e,
         }
     }
 
@@ -188,6 +158,26 @@ impl Store {
             Some(item) => Some(NamedRecord::try_from(&item)?),
             None => None,
         })
+    }
+
+    /// One page of the user's items of this kind in key order (by id), after the position
+    /// `after`: one `Query`.
+    pub async fn list_named_page(
+        &self,
+        user_id: u64,
+        kind: Kind,
+        limit: i32,
+        after: Option<&str>,
+    ) -> StoreResult<(Vec<NamedRecord>, Option<String>)> {
+        let page = self
+            .query_key_page(&user_pk(user_id), kind.prefix(), None, limit, after)
+            .await?;
+        let items = page
+            .items
+            .iter()
+            .map(NamedRecord::try_from)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok((items, page.last))
     }
 
     /// All of the user's items of this kind (bounded by `max_per_user`), by name.
@@ -207,14 +197,17 @@ impl Store {
         Ok(out)
     }
 
-    /// Renames it, moving the name reservation when the name changes beyond case:
-    /// `Conflict(NameTaken)`, or `NotFound` when it vanished.
+    /// Renames it and sets (or removes) its default category, moving the name reservation
+    /// when the name changes beyond case: `Conflict(NameTaken)`, or `NotFound` when it
+    /// vanished.
+    #[allow(clippy::too_many_arguments)]
     pub async fn rename_named(
         &self,
         user_id: u64,
         kind: Kind,
         current: &NamedRecord,
         name: &str,
+        default_category: Option<u64>,
         now: Timestamp,
         expected: Option<u64>,
     ) -> StoreResult<NamedRecord> {
@@ -224,12 +217,19 @@ impl Store {
             (":now".into(), s(now.to_string())),
             (":one".into(), n(1)),
         ]);
+        let default_clause = match default_category {
+            Some(c) => {
+                values.insert(":cat".into(), n(c));
+                ", defaultCategoryId = :cat"
+            }
+            None => " REMOVE defaultCategoryId",
+        };
         let condition = super::at_version("attribute_exists(PK)", expected, &mut values);
         tx.update(
             &user_pk(user_id),
             &kind.sk(current.id),
             &format!(
-                "SET #name = :name, updatedAt = :now, {}",
+                "SET #name = :name, updatedAt = :now, {}{default_clause}",
                 super::NEXT_VERSION
             ),
             Some(&condition),
@@ -253,6 +253,7 @@ impl Store {
         match self.transact(tx).await {
             Ok(()) => Ok(NamedRecord {
                 name: name.to_owned(),
+                default_category_id: default_category,
                 updated_at: now,
                 version,
                 ..current.clone()
@@ -298,7 +299,7 @@ impl Store {
             user_id,
             kind.count_attribute(),
             -1,
-            kind.max_per_user(),
+            kind.max_per_user(self.limits()),
         )?;
         match self.transact(tx).await {
             Ok(()) => Ok(()),

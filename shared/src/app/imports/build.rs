@@ -2,7 +2,10 @@
 //! row's record with `build_record`, the rules of every transaction. Names are created
 //! one after the other (they move the same per-user counters) until the deadline: a row
 //! whose names could not be created in time is a "repeat the import" error, and the
-//! repetition finds the names made so far.
+//! repetition finds the names made so far. Once a cap on what a user may own refuses a
+//! name (providers, tags, own categories), no more of that kind are tried: each row that
+//! needs one is a row error naming the cap (`provider`, `tags` or `category`), and the
+//! other rows are imported.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -26,6 +29,8 @@ struct Made {
     providers: HashMap<String, u64>,
     tags: HashMap<String, u64>,
     categories: HashMap<(String, CategoryType), Category>,
+    /// The kinds a cap refused, by the row field that names them, with the refusal.
+    refused: HashMap<&'static str, String>,
 }
 
 impl Made {
@@ -63,6 +68,7 @@ async fn create_names(
         providers: names.providers.clone(),
         tags: names.tags.clone(),
         categories: HashMap::new(),
+        refused: HashMap::new(),
     };
     for p in rows {
         if Instant::now() >= deadline {
@@ -75,20 +81,90 @@ async fn create_names(
         {
             let key = (fold(name), *category_type);
             if let Entry::Vacant(slot) = made.categories.entry(key) {
-                let fields = categories::parse_fields(name, None, None, *category_type)?;
-                slot.insert(categories::create(store, user_id, fields, false).await?);
+                if !made.refused.contains_key("category") {
+                    let fields = categories::parse_fields(name, None, None, *category_type)?;
+                    match categories::create(store, user_id, fields, false).await {
+                        Ok(c) => {
+                            slot.insert(c);
+                        }
+                        Err(AppError::Conflict(m)) => {
+                            made.refused.insert("category", m);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
             }
         }
         if let Some(NameRef::New(name)) = &p.provider {
-            create_named(store, user_id, Kind::Provider, name, &mut made.providers).await?;
+            let known = &mut made.providers;
+            refusable(&mut made.refused, "provider", || {
+                create_named(store, user_id, Kind::Provider, name, known)
+            })
+            .await?;
         }
         for t in &p.tags {
             if let NameRef::New(name) = t {
-                create_named(store, user_id, Kind::Tag, name, &mut made.tags).await?;
+                let known = &mut made.tags;
+                refusable(&mut made.refused, "tags", || {
+                    create_named(store, user_id, Kind::Tag, name, known)
+                })
+                .await?;
             }
         }
     }
     Ok(made)
+}
+
+/// Runs `create` unless a cap already refused this kind; a cap's refusal (`Conflict`) is
+/// kept under `field` for the rows that need the kind.
+async fn refusable<F, Fut>(
+    refused: &mut HashMap<&'static str, String>,
+    field: &'static str,
+    create: F,
+) -> AppResult<()>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = AppResult<()>>,
+{
+    if refused.contains_key(field) {
+        return Ok(());
+    }
+    match create().await {
+        Err(AppError::Conflict(m)) => {
+            refused.insert(field, m);
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// Why a row's names are missing: the cap that refused one of them, else the deadline.
+fn missing_reason(made: &Made, p: &Planned) -> (&'static str, String) {
+    let new_category = matches!(p.category, CategoryRef::New { .. });
+    let new_provider = matches!(p.provider, Some(NameRef::New(_)));
+    let new_tag = p.tags.iter().any(|t| matches!(t, NameRef::New(_)));
+    let needed = [
+        (
+            "category",
+            new_category && made.category(&p.category).is_none(),
+        ),
+        (
+            "provider",
+            new_provider
+                && p.provider
+                    .as_ref()
+                    .is_some_and(|r| made.provider(r).is_none()),
+        ),
+        (
+            "tags",
+            new_tag && p.tags.iter().any(|r| id_of(&made.tags, r).is_none()),
+        ),
+    ];
+    needed
+        .into_iter()
+        .filter(|(_, missing)| *missing)
+        .find_map(|(field, _)| made.refused.get(field).map(|m| (field, m.clone())))
+        .unwrap_or(("row", REPEAT_MESSAGE.to_owned()))
 }
 
 /// Creates the providers, tags and categories the rows name but the caller lacks, then
@@ -116,8 +192,9 @@ pub(super) async fn build_all(
             provider_id.map_or(Some(None), |id| id.map(Some)),
             tag_ids,
         ) else {
-            // A name the deadline left uncreated.
-            errors.push(RowError::new(p.row, "row", REPEAT_MESSAGE));
+            // A name a cap refused or the deadline left uncreated.
+            let (field, message) = missing_reason(&made, &p);
+            errors.push(RowError::new(p.row, field, message));
             continue;
         };
         tag_ids.sort_unstable();
@@ -194,7 +271,7 @@ async fn create_named(
             noun: "tag",
         },
     };
-    match named.create(store, user_id, name).await {
+    match named.create(store, user_id, name, None).await {
         Ok(record) => {
             known.insert(fold(&record.name), record.id);
         }
@@ -207,7 +284,7 @@ async fn create_named(
                 return Err(AppError::Conflict(format!(
                     "cannot create the {} {name:?}: you have reached the limit of {} {}s",
                     named.noun,
-                    kind.max_per_user(),
+                    kind.max_per_user(store.limits()),
                     named.noun
                 )));
             }

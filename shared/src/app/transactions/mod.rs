@@ -1,6 +1,7 @@
 //! Transactions: the references a transaction may use, the wallet's currency and exact
 //! amounts, idempotent creation, and updates conditional on the version read (`If-Match`).
 
+mod choose;
 mod record;
 mod refusals;
 
@@ -57,9 +58,8 @@ pub async fn create(
     mut input: TransactionDraft,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<Created> {
-    // Without a category, the user's rules choose one (one Query for the rules).
     if input.category_id.is_none() {
-        crate::app::rules::categorize(store, user_id, &mut input).await?;
+        choose::category(store, user_id, &mut input).await?;
     }
     // A second pass only when a concurrent request with the same key won: then it replays.
     for _ in 0..2 {
@@ -269,10 +269,7 @@ pub async fn list(
     store
         .list_transactions(user_id, filter, limit, position)
         .await
-        .map_err(|e| match e {
-            StoreError::NotFound => invalid_cursor(),
-            e => AppError::Store(e),
-        })
+        .map_err(super::page_error)
 }
 
 /// A cursor that is not one this service issued to the caller.

@@ -134,7 +134,7 @@ pub fn build_record(
     match draft.category_id {
         None => errors.push(Violation::new(
             "categoryId",
-            "is required: name a category, or add a rule that categorises this transaction",
+            "is required: name a category, add a rule that categorises this transaction, or give its provider a default category",
         )),
         Some(_) if refs.category.is_none() => {
             errors.push(Violation::new("categoryId", "no such category"))
