@@ -4,23 +4,23 @@ use shared::store::keys::{global_pk, shard_of, users_shard_pk};
 
 /// DynamoDB's limits per partition (and so per partition key: the table has a local
 /// secondary index, so an item collection is never split across partitions).
-pub const PARTITION_RCU: f64 = 3000.0;
-pub const PARTITION_WCU: f64 = 1000.0;
-pub const PARTITION_BYTES: f64 = 10e9;
+pub(crate) const PARTITION_RCU: f64 = 3000.0;
+pub(crate) const PARTITION_WCU: f64 = 1000.0;
+pub(crate) const PARTITION_BYTES: f64 = 10e9;
 
 /// The busiest second carries this multiple of the day's average rate.
-pub const PEAK_FACTOR: f64 = 5.0;
+pub(crate) const PEAK_FACTOR: f64 = 5.0;
 /// Simulated peak seconds per run; the worst one is reported.
-pub const SECONDS: usize = 5;
-pub const SEED: u64 = 0x5eed_cafe;
-pub const DAY_SECS: f64 = 86_400.0;
+pub(crate) const SECONDS: usize = 5;
+pub(crate) const SEED: u64 = 0x5eed_cafe;
+pub(crate) const DAY_SECS: f64 = 86_400.0;
 
 /// Stored bytes per user (transactions with their LSI copy, totals, feed, profile, …) after
 /// a year at this workload: about 1,460 transactions of ~800 bytes with the index copy.
-pub const BYTES_PER_USER: f64 = 1.3e6;
+pub(crate) const BYTES_PER_USER: f64 = 1.3e6;
 
 /// The workload: requests per user per day, by endpoint.
-pub const WORKLOAD: &[(Op, f64)] = &[
+pub(crate) const WORKLOAD: &[(Op, f64)] = &[
     (Op::CreateGlobal, 3.4),
     (Op::CreateOwn, 0.6),
     (Op::Update, 1.0),
