@@ -72,7 +72,7 @@ PORT="$API_PORT" \
   TABLE_NAME="$TABLE_NAME" \
   REGISTRATIONS_PER_ADDRESS_PER_HOUR="${REGISTRATIONS_PER_ADDRESS_PER_HOUR:-100000}" \
   RUST_LOG="${RUST_LOG:-info}" \
-  target/debug/local-server >"$SERVER_LOG" 2>&1 &
+  "${CARGO_TARGET_DIR:-target}/debug/local-server" >"$SERVER_LOG" 2>&1 &
 API_PID=$!
 
 export BASE_URL="http://127.0.0.1:$API_PORT"
