@@ -40,7 +40,7 @@ test-api-fuzz:
 	@scripts/with-stack.sh scripts/schemathesis.sh
 
 .PHONY: bench bench-lambda
-## Measure and write BENCHMARKS.md: warm path against raw calls, Lambda cold start and memory, cost, load, capacity
+## Measure and write BENCHMARKS.md (tools in bench/): cost per active user, warm path against raw calls, Lambda cold start and memory, imports with rules, the recurring job, load, capacity
 bench:
 	@scripts/bench.sh
 

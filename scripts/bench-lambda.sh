@@ -2,8 +2,8 @@
 # Cold start, warm path and peak memory of the real Lambda binaries (issue 15, items 2-3):
 # builds every function and the floor (bench/floor) natively with the profile that
 # `make package` ships (`release`: opt-level "z", fat LTO, one codegen unit), starts
-# DynamoDB Local in memory on a free port, and runs local/src/bin/lambda_bench.rs, which
-# spawns each binary under a Lambda Runtime API emulator on loopback.
+# DynamoDB Local in memory on a free port, and runs bench/src/bin/lambda_bench (the `bench`
+# crate), which spawns each binary under a Lambda Runtime API emulator on loopback.
 #
 #   scripts/bench-lambda.sh [--json PATH] [--cold N] [--warm N] [--login-warm N] [--only fn,fn]
 #
@@ -17,14 +17,15 @@ cd "$(dirname "$0")/.."
 # codegen units, which shares the dependencies `make bench` has built and links in seconds
 # instead of the ~20 minutes that thin-LTO links of the twelve binaries took.
 PROFILE=${BENCH_LAMBDA_PROFILE:-release}
-FUNCTIONS=(auth transactions categories wallet users tags providers docs sync insights imports)
+TARGET=${CARGO_TARGET_DIR:-target}
+FUNCTIONS=(auth transactions categories wallet users tags providers docs sync insights imports rules recurring)
 packages=(-p lambda-floor)
 for f in "${FUNCTIONS[@]}"; do packages+=(-p "$f-fn"); done
 nice -n 5 cargo build -q --profile "$PROFILE" "${packages[@]}"
 # The driver itself (emulator, fixture) is built like `make bench`: quicker, optimised.
-cargo build -q --profile bench-local -p local --bin lambda_bench
+cargo build -q --profile bench-local -p bench --bin lambda_bench
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
-DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn target/bench-local/lambda_bench \
-  --bin-dir "target/$PROFILE" --profile "$PROFILE" --json target/bench-report/lambda.json "$@"
+DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn "$TARGET/bench-local/lambda_bench" \
+  --bin-dir "$TARGET/$PROFILE" --profile "$PROFILE" --json target/bench-report/lambda.json "$@"

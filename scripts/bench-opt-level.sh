@@ -33,7 +33,7 @@ python3 - <<'PY'
 import json, os
 runs = {p: json.load(open(f"target/bench-report/opt-{p}.json")) for p in ("bench-local", "bench-o3")}
 def size(profile, binary):
-    path = f"target/{profile}/{binary}"
+    path = f"{os.environ.get('CARGO_TARGET_DIR', 'target')}/{profile}/{binary}"
     return os.path.getsize(path) / 1048576 if os.path.exists(path) else float("nan")
 print('| request | binary | cold p50 "z" | cold p50 3 | warm p50 "z" | warm p50 3 | VmHWM "z" | VmHWM 3 | size "z" | size 3 |')
 print("|---|---|---|---|---|---|---|---|---|---|")

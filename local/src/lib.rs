@@ -70,28 +70,3 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
             .max_age(std::time::Duration::from_secs(600)),
     )
 }
-
-/// The configuration the benchmarks run the service with: a table of their own on
-/// DynamoDB Local, a fixed signing secret, no registration throttle, no CORS.
-pub fn bench_config(
-    table: &str,
-    endpoint: &str,
-    secret: &shared::config::Secret,
-) -> shared::config::Config {
-    shared::config::Config {
-        table_name: table.to_owned(),
-        dynamodb_endpoint: Some(endpoint.to_owned()),
-        jwt_secret: Some(secret.clone()),
-        jwt_secret_arn: None,
-        registrations_per_hour: u64::MAX,
-        doc_path: "/swagger-ui".into(),
-        sort: "method".into(),
-        cors_allowed_origins: vec![],
-        reauth_window_secs: shared::config::DEFAULT_REAUTH_WINDOW_SECS,
-        login_failures_per_address: u64::MAX,
-        app_url: "http://127.0.0.1:3000".into(),
-        mail_from: "bench <bench@localhost>".into(),
-        mail_transport: shared::config::MailTransport::Off,
-        limits: shared::config::Limits::default(),
-    }
-}

@@ -1,4 +1,4 @@
-//! The floor of the Lambda benchmark (`local/src/bin/lambda_bench.rs`): what any Rust
+//! The floor of the Lambda benchmark (`bench/src/bin/lambda_bench`): what any Rust
 //! function on this stack pays at least. The same runtime (`lambda_http` on tokio's
 //! multi-threaded runtime), the same SDK configuration source (`aws-config`) and one
 //! DynamoDB client built at cold start; then one strongly consistent `GetItem` of the item

@@ -119,7 +119,8 @@ async fn worker(
 pub async fn run(http: &reqwest::Client, base: &str) -> anyhow::Result<Vec<Run>> {
     let mut users = Vec::new();
     for i in 0..USERS {
-        let (_, token) = super::sign_up(http, base, &format!("load{i}@example.com")).await?;
+        let (_, token) =
+            super::fixture::sign_up(http, base, &format!("load{i}@example.com")).await?;
         users.push(token);
     }
     let ddb = std::env::var("DDB_PID").ok();

@@ -127,10 +127,10 @@ pub async fn run(
         .store
         .feed_head(shared::store::feed::Feed::User(user_id))
         .await?;
-    super::put_all(state, entries(&pk, head + 1, CHANGES, &ids)).await?;
+    super::fixture::put_all(state, entries(&pk, head + 1, CHANGES, &ids)).await?;
     let mut feed_head = HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s("FEED"))]);
     feed_head.insert("seq".to_owned(), n(head + CHANGES));
-    super::put_all(state, vec![feed_head]).await?;
+    super::fixture::put_all(state, vec![feed_head]).await?;
 
     // A page from the middle of the history.
     let cursors = state.tokens.cursors();
@@ -167,7 +167,7 @@ pub async fn run(
         }
     }
     let foreign_count = foreign.len();
-    super::put_all(state, foreign).await?;
+    super::fixture::put_all(state, foreign).await?;
     let after = super::stats::single(|_| page(http)).await.p50;
     let (q2, b2) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
 

@@ -1,47 +1,11 @@
-//! What a million calls of each endpoint cost at AWS list prices (us-east-1, arm64,
-//! on-demand), from the units DynamoDB reported and the handler time measured, and the
-//! same for a mixed workload. Exact decimals, as everything that is money here.
+//! What a million calls of each endpoint cost at AWS list prices (`bench::prices`), from
+//! the units DynamoDB reported and the handler time measured, and the same for a mixed
+//! workload. Exact decimals, as everything that is money here.
 
+use bench::prices::{Cost, MEMORY_MB};
 use rust_decimal::Decimal;
 
 use super::endpoints::Row;
-
-/// The Lambda memory size of the functions measured (`template.yaml` Globals; the auth
-/// function has 1024 MB for argon2 and is not in the warm table).
-pub const MEMORY_MB: i64 = 256;
-
-fn dec(text: &str) -> Decimal {
-    text.parse().unwrap_or_default()
-}
-
-/// US dollars per million calls, by part.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cost {
-    pub api_gateway: Decimal,
-    pub lambda: Decimal,
-    pub dynamodb: Decimal,
-}
-
-impl Cost {
-    pub fn total(&self) -> Decimal {
-        self.api_gateway + self.lambda + self.dynamodb
-    }
-
-    /// A million calls billed `billed_ms` each, consuming `read` and `write` units each.
-    pub fn per_million(billed_ms: i64, read: Decimal, write: Decimal) -> Self {
-        let million = Decimal::from(1_000_000);
-        // HTTP API $1.00/M; Lambda $0.20/M + $0.0000133334 per GB-s; DynamoDB on
-        // demand $0.625/M write units, $0.125/M read units.
-        let gb_seconds = Decimal::from(billed_ms) / Decimal::from(1000) * Decimal::from(MEMORY_MB)
-            / Decimal::from(1024)
-            * million;
-        Self {
-            api_gateway: dec("1.00"),
-            lambda: dec("0.20") + gb_seconds * dec("0.0000133334"),
-            dynamodb: read * dec("0.125") + write * dec("0.625"),
-        }
-    }
-}
 
 /// Lambda bills whole milliseconds.
 fn billed_ms(row: &Row) -> i64 {
@@ -79,7 +43,7 @@ pub fn billed_units(row: &Row) -> (f64, f64) {
 
 pub fn of(row: &Row) -> Cost {
     let (read, write) = billed_units(row);
-    Cost::per_million(billed_ms(row), units(read), units(write))
+    Cost::per_million(MEMORY_MB, billed_ms(row), units(read), units(write))
 }
 
 /// The share of each endpoint in the mixed workload (percent): a client that lists and
@@ -143,23 +107,4 @@ pub fn table(rows: &[Row]) -> String {
         ));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_million_calls_add_up_exactly() {
-        // 10 ms at 256 MB: 2,500 GB-s = $0.033333500; one read unit: $0.125.
-        let c = Cost::per_million(10, Decimal::ONE, Decimal::ZERO);
-        assert_eq!(c.lambda, dec("0.2333335"));
-        assert_eq!(c.dynamodb, dec("0.125"));
-        assert_eq!(c.total(), dec("1.3583335"));
-        // A transactional write of two items: 4 write units, $2.50.
-        assert_eq!(
-            Cost::per_million(0, Decimal::ZERO, Decimal::from(4)).dynamodb,
-            dec("2.500")
-        );
-    }
 }

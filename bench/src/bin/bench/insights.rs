@@ -8,7 +8,7 @@ use std::time::Duration;
 use shared::domain::{CategoryType, Currency, Money, Month};
 use shared::store::Store;
 
-use super::global_transaction;
+use super::fixture::global_transaction;
 
 /// Transactions of the insights user (bounded: writing them takes most of this section).
 pub const TRANSACTIONS: u64 = 10_000;

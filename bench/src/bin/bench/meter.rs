@@ -19,6 +19,21 @@ pub struct Units {
     pub read: f64,
     pub write: f64,
     pub calls: u32,
+    /// Of `write`, what `TransactWriteItems` calls reported.
+    pub transact_write: f64,
+    /// Items of the `TransactWriteItems` calls sent (condition checks included), and the
+    /// local-index copies their puts carry (an `LSI1SK`).
+    pub transact_items: u32,
+    pub index_copies: u32,
+}
+
+impl Units {
+    /// Write units as AWS bills them where DynamoDB Local reports less: every item of a
+    /// `TransactWriteItems` (condition checks and local-index copies included) 2 units,
+    /// for items up to 1 KB; other writes as reported.
+    pub fn aws_write(&self) -> f64 {
+        self.write - self.transact_write + 2.0 * f64::from(self.transact_items + self.index_copies)
+    }
 }
 
 impl std::ops::Sub for Units {
@@ -28,6 +43,9 @@ impl std::ops::Sub for Units {
             read: self.read - o.read,
             write: self.write - o.write,
             calls: self.calls - o.calls,
+            transact_write: self.transact_write - o.transact_write,
+            transact_items: self.transact_items - o.transact_items,
+            index_copies: self.index_copies - o.index_copies,
         }
     }
 }
@@ -56,6 +74,31 @@ impl Meter {
             } else {
                 u.read += units;
             }
+        }
+    }
+
+    /// Counts the items of a `TransactWriteItems` about to be sent.
+    fn count_transact(&self, input: &op::transact_write_items::TransactWriteItemsInput) {
+        let items = input.transact_items.as_deref().unwrap_or_default();
+        let copies = items
+            .iter()
+            .filter(|i| {
+                i.put
+                    .as_ref()
+                    .is_some_and(|p| p.item.contains_key("LSI1SK"))
+            })
+            .count();
+        if let Ok(mut u) = self.0.lock() {
+            u.transact_items += items.len() as u32;
+            u.index_copies += copies as u32;
+        }
+    }
+
+    /// The reported units of a `TransactWriteItems`, apart.
+    fn add_transact(&self, consumed: &[ConsumedCapacity]) {
+        let units: f64 = consumed.iter().filter_map(|c| c.capacity_units).sum();
+        if let Ok(mut u) = self.0.lock() {
+            u.transact_write += units;
         }
     }
 }
@@ -97,6 +140,9 @@ impl Intercept for Meter {
         _: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let input = context.input_mut();
+        if let Some(t) = input.downcast_ref::<op::transact_write_items::TransactWriteItemsInput>() {
+            self.count_transact(t);
+        }
         ask_total!(
             input,
             op::get_item::GetItemInput,
@@ -119,6 +165,11 @@ impl Intercept for Meter {
         _: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         if let Ok(out) = context.output_or_error() {
+            if let Some(o) =
+                out.downcast_ref::<op::transact_write_items::TransactWriteItemsOutput>()
+            {
+                self.add_transact(o.consumed_capacity.as_deref().unwrap_or_default());
+            }
             read_units!(self, out,
                 op::get_item::GetItemOutput => false, one;
                 op::query::QueryOutput => false, one;

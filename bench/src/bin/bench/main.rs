@@ -2,172 +2,29 @@
 //! loopback) interleaved with the raw DynamoDB calls it needs, against the same DynamoDB
 //! Local, in one run; the read and write units and the cost per million calls of each;
 //! the list and a sync page with many other users' items in the table; insights over 36
-//! months; a bounded load test at several concurrencies. Prints Markdown (the body of
+//! months; an import with and without 200 rules; the recurring job per 1,000 due
+//! occurrences; a bounded load test at several concurrencies. Prints Markdown (the body of
 //! BENCHMARKS.md) and draws `docs/bench/*.png`.
 //!
-//! `BENCH_ONLY=endpoints,load` runs some sections only. Figures are reported, never
+//! `BENCH_ONLY=endpoints,insights,scale,sync,imports,recurring,load` runs some sections
+//! only. Figures are reported, never
 //! asserted.
 
-#[path = "bench/cost.rs"]
 mod cost;
-#[path = "bench/endpoints.rs"]
+mod decompose;
 mod endpoints;
-#[path = "bench/insights.rs"]
+mod fixture;
+mod imports;
 mod insights;
-#[path = "bench/load.rs"]
 mod load;
-#[path = "bench/meter.rs"]
 mod meter;
-#[path = "bench/plot.rs"]
 mod plot;
-#[path = "bench/stats.rs"]
+mod recurring;
 mod stats;
-#[path = "bench/sync.rs"]
-mod sync_bench;
+mod sync;
+mod writes;
 
 use std::sync::atomic::Ordering;
-
-use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
-use serde_json::{json, Value};
-use shared::http::AppState;
-
-fn s(v: &str) -> AttributeValue {
-    AttributeValue::S(v.to_owned())
-}
-
-/// The service's state on a table of its own, with a client that also meters capacity.
-async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState> {
-    let table = format!("bench-{}", std::process::id());
-    let secret = shared::config::Secret::new(b"bench-secret-0123456789abcdef-0123456789".to_vec());
-    let config = local::bench_config(&table, endpoint, &secret);
-    let sdk = shared::store::sdk_defaults()
-        .endpoint_url(endpoint)
-        .region(aws_sdk_dynamodb::config::Region::new("eu-west-1"))
-        .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
-            "local", "local", None, None, "bench",
-        ))
-        .load()
-        .await;
-    let counter = shared::store::CallCounter::default();
-    let client_config = aws_sdk_dynamodb::config::Builder::from(&sdk)
-        .interceptor(counter.clone())
-        .interceptor(meter.clone())
-        .build();
-    let client = aws_sdk_dynamodb::Client::from_conf(client_config);
-    let store = shared::store::Store::new(client, &table, counter);
-    store.ensure_table().await?;
-    store.seed_global_categories("2026-01-01T00:00:00").await?;
-    Ok(AppState {
-        store,
-        tokens: std::sync::Arc::new(shared::auth::token::TokenKeys::new(&secret)),
-        mail: std::sync::Arc::new(shared::mail::Mailer::Off),
-        config: std::sync::Arc::new(config),
-    })
-}
-
-/// A version-1 transaction of `user_id`'s in a global category, without note, provider
-/// or tags, created and last updated `at`: the fixture the raw writes store.
-fn global_transaction(
-    user_id: u64,
-    id: u64,
-    amount: shared::domain::Money,
-    date: time::Date,
-    (category_id, category_type): (u64, shared::domain::CategoryType),
-    at: shared::domain::time::Timestamp,
-) -> shared::domain::Transaction {
-    shared::domain::Transaction {
-        user_id,
-        id,
-        amount,
-        date,
-        note: None,
-        category_id,
-        category_type,
-        category_global: true,
-        provider_id: None,
-        tag_ids: vec![],
-        category_source: shared::domain::CategorySource::User,
-        recurring_id: None,
-        version: 1,
-        created_at: at,
-        updated_at: at,
-    }
-}
-
-/// Registers a user and signs them in: (id, token).
-pub async fn sign_up(
-    http: &reqwest::Client,
-    base: &str,
-    email: &str,
-) -> anyhow::Result<(u64, String)> {
-    let password = "correct horse battery staple";
-    let reg = json!({"firstname": "B", "lastname": "Ench", "email": email, "password": password, "confirmPassword": password});
-    let user: Value = http
-        .post(format!("{base}/auth/register"))
-        .json(&reg)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
-    let login: Value = http
-        .post(format!("{base}/auth/login"))
-        .json(&json!({"email": email, "password": password}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
-    let id = user["id"]
-        .as_u64()
-        .ok_or_else(|| anyhow::anyhow!("no id"))?;
-    let token = login["token"]
-        .as_str()
-        .ok_or_else(|| anyhow::anyhow!("no token"))?;
-    Ok((id, token.to_owned()))
-}
-
-/// Puts `count` items of another user (transactions with a 200-byte note) into the table.
-async fn foreign_items(state: &AppState, pk: &str, count: usize) -> anyhow::Result<()> {
-    let items = (0..count)
-        .map(|i| {
-            std::collections::HashMap::from([
-                ("PK".to_owned(), s(pk)),
-                ("SK".to_owned(), s(&format!("TXN#{i:016}"))),
-                ("LSI1SK".to_owned(), s(&format!("TXN#2026-03-01#{i:016}"))),
-                ("note".to_owned(), s(&"x".repeat(200))),
-            ])
-        })
-        .collect();
-    put_all(state, items).await
-}
-
-/// Writes items with `BatchWriteItem`, 25 at a time, until none is left unprocessed.
-pub async fn put_all(state: &AppState, items: Vec<shared::store::Item>) -> anyhow::Result<()> {
-    let (client, table) = (state.store.client(), state.store.table());
-    let writes: Vec<WriteRequest> = items
-        .into_iter()
-        .map(|item| {
-            let put = PutRequest::builder().set_item(Some(item)).build();
-            put.map(|p| WriteRequest::builder().put_request(p).build())
-        })
-        .collect::<Result<_, _>>()?;
-    for chunk in writes.chunks(25) {
-        let mut pending = chunk.to_vec();
-        while !pending.is_empty() {
-            let out = client
-                .batch_write_item()
-                .request_items(table, pending)
-                .send()
-                .await?;
-            pending = out
-                .unprocessed_items
-                .and_then(|mut u| u.remove(table))
-                .unwrap_or_default();
-        }
-    }
-    Ok(())
-}
 
 fn wanted(section: &str) -> bool {
     match std::env::var("BENCH_ONLY") {
@@ -184,14 +41,14 @@ async fn main() -> anyhow::Result<()> {
         std::env::var("BENCH_PLOTS").unwrap_or_else(|_| "docs/bench".into()),
     );
     let meter = meter::Meter::default();
-    let state = state(&endpoint, &meter).await?;
+    let state = fixture::state(&endpoint, &meter).await?;
     let listener = local::listen("127.0.0.1:0").await?;
     let base = format!("http://{}", axum::serve::Listener::local_addr(&listener)?);
     let app = local::app(state.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
     let http = reqwest::Client::new();
     let store = state.store.clone();
-    let (user_id, token) = sign_up(&http, &base, "bench@example.com").await?;
+    let (user_id, token) = fixture::sign_up(&http, &base, "bench@example.com").await?;
 
     let mut rows = Vec::new();
     let mut decomposition = String::new();
@@ -205,11 +62,12 @@ async fn main() -> anyhow::Result<()> {
             user_id,
         };
         rows = bench.run().await?;
-        decomposition = endpoints::decompose(&bench, local::app(state.clone())).await?;
+        decomposition = decompose::decompose(&bench, local::app(state.clone())).await?;
     }
 
     if wanted("insights") {
-        let (insights_id, insights_token) = sign_up(&http, &base, "insights@example.com").await?;
+        let (insights_id, insights_token) =
+            fixture::sign_up(&http, &base, "insights@example.com").await?;
         let fill_time = insights::fill(&store, insights_id).await?;
         let url = format!("{base}/api/insights/monthly?from=2024-01&to=2026-12");
         let get = || http.get(&url).bearer_auth(&insights_token);
@@ -303,7 +161,7 @@ async fn main() -> anyhow::Result<()> {
         let before = stats::single(|_| list()).await;
         let units_before = meter.measure(list()).await.0;
         let foreign = 20_000;
-        foreign_items(&state, "USER#1", foreign).await?;
+        fixture::foreign_items(&state, "USER#1", foreign).await?;
         let after = stats::single(|_| list()).await;
         let units_after = meter.measure(list()).await.0;
         println!("## A list with other users' data in the table\n");
@@ -324,8 +182,16 @@ async fn main() -> anyhow::Result<()> {
     }
 
     if wanted("sync") {
-        sync_bench::run(&state, &base, &http, &token, user_id).await?;
+        sync::run(&state, &base, &http, &token, user_id).await?;
         println!();
+    }
+
+    if wanted("imports") {
+        println!("{}", imports::run(&http, &base, &meter).await?);
+    }
+
+    if wanted("recurring") {
+        println!("{}", recurring::run(&http, &base, &store, &meter).await?);
     }
 
     if wanted("load") {
