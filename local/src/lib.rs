@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod secret;
+pub mod upgrade;
 
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::serve::{ListenerExt, TapIo};

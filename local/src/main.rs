@@ -21,6 +21,12 @@ async fn main() -> anyhow::Result<()> {
         .ensure_table()
         .await
         .context("creating the table")?;
+    let moved = local::upgrade::run(&state.store)
+        .await
+        .context("upgrading the local table")?;
+    if moved > 0 {
+        println!("Moved {moved} users' feed heads onto their wallets (present layout)");
+    }
     state
         .store
         .seed_global_categories(&shared::domain::time::now_local_date_time())

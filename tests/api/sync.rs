@@ -668,3 +668,56 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     assert_eq!(problem["errors"][0]["field"], "body.amount", "{problem}");
     assert_eq!(app.balance(&ann).await, "-13.00");
 }
+
+/// A local table of the layout before heads moved onto wallets (`USER#<id>`, `FEED`):
+/// the local server's upgrade moves the head onto the wallet, and writes and syncs go on
+/// from there without a change lost or repeated.
+#[tokio::test]
+async fn the_local_upgrade_moves_a_feed_head_onto_the_wallet() {
+    use aws_sdk_dynamodb::types::AttributeValue::{N, S};
+    let (app, user) = spawn_app_and_user().await;
+    let first = app.add(&user, "1.00", 4, "2026-08-01").await;
+    let mut device = Device::default();
+    device.sync(&app, &user, 50).await;
+    let store = &app.state.store;
+    let pk = format!("USER#{}", user.id);
+    let head = store
+        .feed_head(shared::store::feed::Feed::User(user.id))
+        .await
+        .unwrap();
+    assert!(head >= 1);
+    // The head as the earlier layout kept it.
+    let put = store.client().put_item().table_name(store.table());
+    put.item("PK", S(pk.clone()))
+        .item("SK", S("FEED".into()))
+        .item("seq", N(head.to_string()))
+        .send()
+        .await
+        .unwrap();
+    let strip = store.client().update_item().table_name(store.table());
+    strip
+        .key("PK", S(pk.clone()))
+        .key("SK", S("WALLET".into()))
+        .update_expression("REMOVE seq")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(local::upgrade::run(store).await.unwrap(), 1);
+    assert_eq!(
+        local::upgrade::run(store).await.unwrap(),
+        0,
+        "nothing left to move"
+    );
+    assert!(store.get(&pk, "FEED").await.unwrap().is_none());
+    let feed = shared::store::feed::Feed::User(user.id);
+    assert_eq!(store.feed_head(feed).await.unwrap(), head);
+
+    // The device's cursor goes on from the same sequence: it gets the new change.
+    let second = app.add(&user, "2.00", 4, "2026-08-02").await;
+    assert!(device.sync(&app, &user, 50).await >= 1);
+    for t in [&first, &second] {
+        let key = ("transaction".to_owned(), t["id"].as_u64().unwrap());
+        assert_eq!(device.items.get(&key), Some(t));
+    }
+    assert_eq!(store.feed_head(feed).await.unwrap(), head + 1);
+}

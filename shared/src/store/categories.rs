@@ -2,7 +2,7 @@
 //! read by every user, all copies written together) and each user's own.
 
 use super::attr::s;
-use super::feed::{Change, Entity, Feed, FEED_SK};
+use super::feed::{Change, Entity, Feed};
 use super::items::category::{category_pk, partitions, to_item};
 use super::keys::{cat_sk, user_pk, CAT_PREFIX, SHARDS};
 use super::transact::TxItems;
@@ -158,7 +158,10 @@ async fn record_change(
     if c.is_global() {
         let keys = feeds
             .iter()
-            .map(|f| super::batch::key(&f.pk(), FEED_SK))
+            .map(|f| {
+                let (pk, sk) = f.head_key();
+                super::batch::key(&pk, sk)
+            })
             .collect();
         let mut heads = std::collections::HashMap::new();
         for item in store.batch_get(keys).await? {

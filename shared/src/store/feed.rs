@@ -4,8 +4,10 @@
 //!
 //! Each feed (one per user, in their partition, and one feed of the global categories per
 //! shard, in `GLOBAL#<shard>` beside that shard's copies: a change of a global category is
-//! recorded in every shard's feed, and a user reads their shard's) has a head item `FEED` holding its sequence number; entries are
-//! `CHG#<seq, 16 digits>`. A write reads the head, puts the next entries and moves the head
+//! recorded in every shard's feed, and a user reads their shard's) has a head: the
+//! attribute `seq` of an item ([`Feed::head_key`]). A user's head is on their wallet, which
+//! every transaction write updates anyway (a head item of its own would bill 2 more write
+//! units per write); a shard's is its item `FEED`. Entries are `CHG#<seq, 16 digits>`. A write reads the head, puts the next entries and moves the head
 //! conditionally on it being unchanged: writers of one feed commit one after another, so
 //! sequence order is commit order and a reader never skips an entry that commits later
 //! with a lower number. When the head moved meanwhile, only the feed items are rebuilt and
@@ -44,6 +46,15 @@ impl Feed {
         match self {
             Feed::User(id) => user_pk(id),
             Feed::Global(shard) => global_pk(shard),
+        }
+    }
+
+    /// The key of the item whose `seq` is the feed's head: a user's wallet, a shard's
+    /// `FEED` item.
+    pub fn head_key(self) -> (String, &'static str) {
+        match self {
+            Feed::User(id) => (user_pk(id), super::keys::WALLET),
+            Feed::Global(shard) => (global_pk(shard), FEED_SK),
         }
     }
 
@@ -208,8 +219,9 @@ pub(crate) fn now_ms() -> i64 {
 impl Store {
     /// The last sequence number of a feed (0 when it has none yet).
     pub async fn feed_head(&self, feed: Feed) -> StoreResult<u64> {
+        let (pk, sk) = feed.head_key();
         Ok(self
-            .get(&feed.pk(), FEED_SK)
+            .get(&pk, sk)
             .await?
             .and_then(|item| get_opt_u64(&item, "seq"))
             .unwrap_or(0))
@@ -239,12 +251,6 @@ impl Store {
             .map(|item| Entry::try_from(item).map_err(Into::into))
             .collect()
     }
-}
-
-/// The head update that takes a feed from `seq` to `next`: conditional on it still being
-/// at `seq` (a head that does not exist yet is at 0).
-pub(crate) fn head_update(seq: u64) -> (String, Item) {
-    super::number_is("seq", ":seq", seq)
 }
 
 /// Reads `seq` from a head item fetched with other items.

@@ -16,7 +16,8 @@
 //! | import marker (one per imported row, kept forever: re-imports create nothing) | `USER#<id>` | `IMPORT#<import id>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
-//! | change feed head / entry (see `feed`) | `USER#<id>` or `GLOBAL#<shard>` | `FEED` / `CHG#<seq, 16 digits>` | |
+//! | change feed entry (see `feed`; a user's head is `seq` on their wallet) | `USER#<id>` or `GLOBAL#<shard>` | `CHG#<seq, 16 digits>` | |
+//! | a shard's change feed head | `GLOBAL#<shard>` | `FEED` | |
 //! | login attempts per address / per e-mail | `EMAIL#<lower-case email>` | `LOGIN#ADDR#<address>#<window>` / `LOGIN#ALL#<day>` | |
 //! | registrations per address | `REGISTER#<address>` | `W#<hour>` | |
 //! | monthly total of a category | `USER#<id>` | `AGG#<YYYY-MM>#<G\|U><category id>` | (none) |

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::{
 use std::collections::BTreeMap;
 
 use super::attr::{n, s, Item};
-use super::feed::{entry_item, head_update, now_ms, Change, Entity, Feed, FEED_SK};
+use super::feed::{entry_item, now_ms, Change, Entity, Feed};
 use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
 
 /// A feed head that moved meanwhile (or writers that kept conflicting) is read again and
@@ -32,6 +32,8 @@ pub struct TxItems<'a> {
     snapshots: Vec<Option<Item>>,
     /// Feed heads already read with the write's other items.
     heads: BTreeMap<FeedKey, u64>,
+    /// Whether a head's move was merged into an update of the write's own.
+    merged_heads: bool,
 }
 
 /// A feed as a map key.
@@ -61,6 +63,7 @@ impl<'a> TxItems<'a> {
             changes: Vec::new(),
             snapshots: Vec::new(),
             heads: BTreeMap::new(),
+            merged_heads: false,
         }
     }
 
@@ -218,6 +221,63 @@ impl<'a> TxItems<'a> {
         self
     }
 
+    /// Moves `feed`'s head from `seq` to `next`, conditional on it still being at `seq`: in
+    /// the write's own update of the head's item when it has one (a transaction write
+    /// updates the wallet, a user's head), else in an update of its own.
+    fn move_head(&mut self, feed: Feed, seq: u64, next: u64) -> anyhow::Result<()> {
+        let (pk, sk) = feed.head_key();
+        let (mut condition, mut values) = super::number_is("seq", ":headSeq", seq);
+        values.insert(":headNext".into(), n(next));
+        let own = self.items.iter().position(|i| {
+            i.update().is_some_and(|u| {
+                u.key().get("PK").and_then(|v| v.as_s().ok()) == Some(&pk)
+                    && u.key()
+                        .get("SK")
+                        .and_then(|v| v.as_s().ok())
+                        .map(String::as_str)
+                        == Some(sk)
+            })
+        });
+        if let Some(at) = own {
+            let u = self.items[at].update().expect("found as an update").clone();
+            let expression = match u.update_expression().strip_prefix("SET ") {
+                Some(rest) => format!("SET seq = :headNext, {rest}"),
+                None => format!("SET seq = :headNext {}", u.update_expression()),
+            };
+            if let Some(own) = u.condition_expression() {
+                condition = format!("({own}) AND {condition}");
+            }
+            let mut all = u.expression_attribute_values().cloned().unwrap_or_default();
+            all.extend(values);
+            let merged = Update::builder()
+                .table_name(u.table_name())
+                .set_key(Some(u.key().clone()))
+                .update_expression(expression)
+                .condition_expression(condition)
+                .set_expression_attribute_values(Some(all))
+                .set_expression_attribute_names(u.expression_attribute_names().cloned())
+                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::None)
+                .build()?;
+            self.items[at] = TransactWriteItem::builder().update(merged).build();
+            self.merged_heads = true;
+            return Ok(());
+        }
+        // A user's head is on their wallet, which must exist (no wallet item is made here).
+        if matches!(feed, Feed::User(_)) {
+            condition = format!("attribute_exists(PK) AND {condition}");
+        }
+        self.update(
+            &pk,
+            sk,
+            "SET seq = :headNext",
+            Some(&condition),
+            values,
+            None,
+        )?;
+        self.on_conflict(ConflictKind::FeedMoved);
+        Ok(())
+    }
+
     fn push(&mut self, item: TransactWriteItem) -> anyhow::Result<usize> {
         self.items.push(item);
         self.kinds.push(ConflictKind::Changed);
@@ -261,29 +321,31 @@ impl Store {
                 let Some(new) = next.get(key).filter(|n| *n != seq) else {
                     continue;
                 };
-                let (condition, mut values) = head_update(*seq);
-                values.insert(":next".into(), n(*new));
-                full.update(
-                    &key_feed(*key).pk(),
-                    FEED_SK,
-                    "SET seq = :next",
-                    Some(&condition),
-                    values,
-                    None,
-                )?;
-                full.on_conflict(ConflictKind::FeedMoved);
+                full.move_head(key_feed(*key), *seq, *new)?;
             }
-            match self.transact_items(&full).await {
-                Err(StoreError::Conflict(ConflictKind::FeedMoved | ConflictKind::Contention))
-                    if started.elapsed() < FEED_DEADLINE =>
-                {
-                    // Wait first, then read the head: it is then as fresh as possible.
-                    backoff(attempt).await;
-                    for (key, seq) in heads.iter_mut() {
-                        *seq = self.feed_head(key_feed(*key)).await?;
-                    }
+            let result = self.transact_items(&full).await;
+            let retry = match &result {
+                Err(StoreError::Conflict(ConflictKind::FeedMoved | ConflictKind::Contention)) => {
+                    true
                 }
-                other => return other,
+                // A head kept on an item the write updates anyway (a user's wallet) shares
+                // that item's condition: a failure there may be the head moving.
+                Err(StoreError::Conflict(_)) if full.merged_heads => {
+                    let mut moved = false;
+                    for (key, seq) in &heads {
+                        moved |= self.feed_head(key_feed(*key)).await? != *seq;
+                    }
+                    moved
+                }
+                _ => false,
+            };
+            if !retry || started.elapsed() >= FEED_DEADLINE {
+                return result;
+            }
+            // Wait first, then read the head: it is then as fresh as possible.
+            backoff(attempt).await;
+            for (key, seq) in heads.iter_mut() {
+                *seq = self.feed_head(key_feed(*key)).await?;
             }
         }
         Err(StoreError::Conflict(ConflictKind::Contention))

@@ -4,7 +4,7 @@
 //! so `amountBalance = initialBalance + txnSum` is always exact and current (O(1) read).
 
 use super::attr::{n, s, Item};
-use super::feed::{head_seq, Entity, Feed, FEED_SK};
+use super::feed::{head_seq, Entity, Feed};
 use super::keys::{user_pk, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
@@ -23,28 +23,12 @@ impl Store {
 }
 
 impl Store {
-    /// The wallet and the user's feed head, in one `BatchGetItem`.
+    /// The wallet and the user's feed head (kept on the wallet), in one `GetItem`.
     pub async fn get_wallet_and_head(&self, user_id: u64) -> StoreResult<(Option<Wallet>, u64)> {
-        let pk = user_pk(user_id);
-        let items = self
-            .batch_get(vec![
-                super::batch::key(&pk, WALLET),
-                super::batch::key(&pk, FEED_SK),
-            ])
-            .await?;
-        let (mut wallet, mut head) = (None, 0);
-        for item in items {
-            match item
-                .get("SK")
-                .and_then(|v| v.as_s().ok())
-                .map(String::as_str)
-            {
-                Some(WALLET) => wallet = Some(Wallet::try_from(&item)?),
-                Some(FEED_SK) => head = head_seq(&item),
-                _ => {}
-            }
-        }
-        Ok((wallet, head))
+        Ok(match self.get(&user_pk(user_id), WALLET).await? {
+            Some(item) => (Some(Wallet::try_from(&item)?), head_seq(&item)),
+            None => (None, 0),
+        })
     }
 
     /// Sets name, initial balance and currency if the wallet is still at the version read

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::{gone, AppResult, Position, Resource, SyncChange, SyncPage};
 use crate::store::batch::key;
-use crate::store::feed::{head_seq, now_ms, Entity, Entry, Feed, Op, FEED_SK};
+use crate::store::feed::{head_seq, now_ms, Entity, Entry, Feed, Op};
 use crate::store::keys::{cat_sk, provider_sk, tag_sk, txn_sk, user_pk, PROFILE, WALLET};
 use crate::store::recurring::recur_sk;
 use crate::store::rules::rule_sk;
@@ -87,7 +87,11 @@ pub(super) async fn log(
 ) -> AppResult<SyncPage> {
     let fetch = (limit + 1) as i32;
     let (mine, global) = (Feed::User(user_id), Feed::global_of(user_id));
-    let heads = vec![key(&mine.pk(), FEED_SK), key(&global.pk(), FEED_SK)];
+    let head_key = |feed: Feed| {
+        let (pk, sk) = feed.head_key();
+        key(&pk, sk)
+    };
+    let heads = vec![head_key(mine), head_key(global)];
     let (own, shared, heads) = tokio::try_join!(
         store.feed_entries(mine, user_seq, fetch),
         store.feed_entries(global, global_seq, fetch),

@@ -18,8 +18,7 @@ pub use position::Position;
 pub use resource::{Resource, SyncChange, SyncPage};
 
 use super::{AppError, AppResult};
-use crate::store::feed::{head_seq, now_ms, Feed, Phase, FEED_SK, RETENTION_DAYS};
-use crate::store::keys::user_pk;
+use crate::store::feed::{head_seq, now_ms, Feed, Phase, RETENTION_DAYS};
 use crate::store::{Item, Store};
 
 pub const DEFAULT_LIMIT: usize = 200;
@@ -71,21 +70,20 @@ pub async fn page(
 }
 
 async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64)> {
-    let global_pk = Feed::global_of(user_id).pk();
-    let items = store
-        .batch_get(vec![
-            crate::store::batch::key(&user_pk(user_id), FEED_SK),
-            crate::store::batch::key(&global_pk, FEED_SK),
-        ])
-        .await?;
-    let (mut user, mut global) = (0, 0);
+    let global = Feed::global_of(user_id);
+    let keys = [Feed::User(user_id), global].map(|f| {
+        let (pk, sk) = f.head_key();
+        crate::store::batch::key(&pk, sk)
+    });
+    let items = store.batch_get(keys.to_vec()).await?;
+    let (mut user, mut global_seq) = (0, 0);
     for item in &items {
         match item.get("PK").and_then(|v| v.as_s().ok()) {
-            Some(pk) if *pk == global_pk => global = head_seq(item),
+            Some(pk) if *pk == global.pk() => global_seq = head_seq(item),
             _ => user = head_seq(item),
         }
     }
-    Ok((user, global))
+    Ok((user, global_seq))
 }
 
 /// The phases whose `Query`s one round trip sends together: from `phase` up to the first

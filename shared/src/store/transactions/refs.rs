@@ -8,7 +8,7 @@ use super::Transaction;
 use crate::store::attr::{get_s, get_u64};
 use crate::store::batch::key;
 use crate::store::categories::{pick_category, Category};
-use crate::store::feed::{head_seq, FEED_SK};
+use crate::store::feed::head_seq;
 use crate::store::items::category::category_pk;
 use crate::store::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
 use crate::store::wallet::Wallet;
@@ -52,7 +52,8 @@ impl Store {
     /// Fetches the wallet and everything a write refers to in one `BatchGetItem`.
     pub async fn fetch_refs(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
         let pk = user_pk(user_id);
-        let mut wanted = vec![key(&pk, WALLET), key(&pk, FEED_SK)];
+        // The wallet also holds the user's feed head.
+        let mut wanted = vec![key(&pk, WALLET)];
         if let Some(c) = keys.category_id {
             wanted.push(key(&category_pk(user_id, true), &cat_sk(c)));
             wanted.push(key(&pk, &cat_sk(c)));
@@ -76,9 +77,8 @@ impl Store {
         let mut categories = Vec::new();
         for item in found {
             let sk = get_s(&item, "SK")?.to_owned();
-            if sk == FEED_SK {
+            if sk == WALLET {
                 refs.feed_head = head_seq(&item);
-            } else if sk == WALLET {
                 refs.wallet = Some(Wallet::try_from(&item)?);
             } else if sk.starts_with("CAT#") {
                 categories.push(item);
