@@ -19,6 +19,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use super::keys::{global_pk, shard_of, user_pk};
+pub use super::snapshot::Phase;
 use super::{sdk_error, Store, StoreResult};
 
 /// Changes are kept at least this long.
@@ -261,85 +262,7 @@ pub fn head_seq(item: &Item) -> u64 {
     }
 }
 
-/// What an initial sync pages through, in order: every item the caller can see. A
-/// cursor names a phase by its index here: new phases go last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    Profile,
-    Wallet,
-    GlobalCategories,
-    Categories,
-    Tags,
-    Providers,
-    Transactions,
-    Rules,
-    Recurring,
-}
-
-impl Phase {
-    pub const ALL: [Phase; 9] = [
-        Phase::Profile,
-        Phase::Wallet,
-        Phase::GlobalCategories,
-        Phase::Categories,
-        Phase::Tags,
-        Phase::Providers,
-        Phase::Transactions,
-        Phase::Rules,
-        Phase::Recurring,
-    ];
-
-    pub fn index(self) -> usize {
-        Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
-    }
-
-    pub fn next(self) -> Option<Phase> {
-        Self::ALL.get(self.index() + 1).copied()
-    }
-
-    /// The partition and sort-key prefix of the phase's items.
-    fn range(self, user_id: u64) -> (String, &'static str) {
-        let own = user_pk(user_id);
-        match self {
-            Phase::Profile => (own, super::keys::PROFILE),
-            Phase::Wallet => (own, super::keys::WALLET),
-            Phase::GlobalCategories => (Feed::global_of(user_id).pk(), super::keys::CAT_PREFIX),
-            Phase::Categories => (own, super::keys::CAT_PREFIX),
-            Phase::Tags => (own, "TAG#"),
-            Phase::Providers => (own, "PROV#"),
-            Phase::Transactions => (own, super::keys::TXN_PREFIX),
-            Phase::Rules => (own, super::rules::RULE_PREFIX),
-            Phase::Recurring => (own, super::recurring::RECUR_PREFIX),
-        }
-    }
-}
-
 impl Store {
-    /// Up to `limit` items of a snapshot phase after sort key `after`, and the sort key to
-    /// continue from when more may follow (one `Query`).
-    pub async fn snapshot_page(
-        &self,
-        user_id: u64,
-        phase: Phase,
-        after: Option<&str>,
-        limit: i32,
-    ) -> StoreResult<(Vec<Item>, Option<String>)> {
-        let (pk, prefix) = phase.range(user_id);
-        let start = after.map(|sk| {
-            std::collections::HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s(sk))])
-        });
-        let query = self
-            .query_table()
-            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-            .expression_attribute_values(":pk", s(&pk))
-            .expression_attribute_values(":prefix", s(prefix));
-        let out = self.query_page(query, start, limit).await?;
-        let next = out
-            .last_evaluated_key
-            .and_then(|k| k.get("SK").and_then(|v| v.as_s().ok()).cloned());
-        Ok((out.items.unwrap_or_default(), next))
-    }
-
     /// The items among `keys` that exist, any number of keys (`BatchGetItem`s of 100 at
     /// once, concurrently).
     pub async fn batch_get_all(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {

@@ -1,7 +1,7 @@
-//! `TransactWriteItems` with retries on conflicts; a failed condition is reported as the
-//! [`ConflictKind`] its item was given.
+//! The items of one `TransactWriteItems` (sent by [`Store::transact`], `commit.rs`, with
+//! retries on conflicts); a failed condition is reported as the [`ConflictKind`] its item
+//! was given.
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
@@ -9,13 +9,9 @@ use aws_sdk_dynamodb::types::{
 use std::collections::BTreeMap;
 
 use super::attr::{n, s, Item};
-use super::feed::{entry_item, now_ms, Change, Entity, Feed};
-use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+use super::feed::{Change, Entity, Feed};
+use super::{ConflictKind, Store};
 
-/// A feed head that moved meanwhile (or writers that kept conflicting) is read again and
-/// the write re-sent this many times, within [`FEED_DEADLINE`].
-const FEED_ATTEMPTS: u32 = 24;
-const FEED_DEADLINE: std::time::Duration = std::time::Duration::from_secs(8);
 /// Most items DynamoDB accepts in one `TransactWriteItems`.
 pub const MAX_TRANSACT_ITEMS: usize = 100;
 
@@ -25,28 +21,28 @@ pub struct TxItems<'a> {
     table: &'a str,
     pub(crate) items: Vec<TransactWriteItem>,
     /// What a failed condition of each item means (`Changed` unless said otherwise).
-    kinds: Vec<ConflictKind>,
+    pub(super) kinds: Vec<ConflictKind>,
     /// Changes to record in the feeds with this write (see [`super::feed`]).
-    changes: Vec<Change>,
+    pub(super) changes: Vec<Change>,
     /// The item each change put whole, carried by its entry (same order as `changes`).
-    snapshots: Vec<Option<Item>>,
+    pub(super) snapshots: Vec<Option<Item>>,
     /// Feed heads already read with the write's other items.
-    heads: BTreeMap<FeedKey, u64>,
+    pub(super) heads: BTreeMap<FeedKey, u64>,
     /// Whether a head's move was merged into an update of the write's own.
-    merged_heads: bool,
+    pub(super) merged_heads: bool,
 }
 
 /// A feed as a map key.
-type FeedKey = (bool, u64);
+pub(super) type FeedKey = (bool, u64);
 
-fn feed_key(feed: Feed) -> FeedKey {
+pub(super) fn feed_key(feed: Feed) -> FeedKey {
     match feed {
         Feed::User(id) => (false, id),
         Feed::Global(shard) => (true, shard),
     }
 }
 
-fn key_feed(key: FeedKey) -> Feed {
+pub(super) fn key_feed(key: FeedKey) -> Feed {
     if key.0 {
         Feed::Global(key.1)
     } else {
@@ -224,7 +220,7 @@ impl<'a> TxItems<'a> {
     /// Moves `feed`'s head from `seq` to `next`, conditional on it still being at `seq`: in
     /// the write's own update of the head's item when it has one (a transaction write
     /// updates the wallet, a user's head), else in an update of its own.
-    fn move_head(&mut self, feed: Feed, seq: u64, next: u64) -> anyhow::Result<()> {
+    pub(super) fn move_head(&mut self, feed: Feed, seq: u64, next: u64) -> anyhow::Result<()> {
         let (pk, sk) = feed.head_key();
         let (mut condition, mut values) = super::number_is("seq", ":headSeq", seq);
         values.insert(":headNext".into(), n(next));
@@ -282,113 +278,5 @@ impl<'a> TxItems<'a> {
         self.items.push(item);
         self.kinds.push(ConflictKind::Changed);
         Ok(self.items.len() - 1)
-    }
-}
-
-impl Store {
-    /// Runs the transaction with its feed entries (when it records changes), retrying with
-    /// backoff while DynamoDB reports conflicts with concurrent transactions on the same
-    /// items, and re-reading a feed head another write moved meanwhile.
-    /// A failed condition is `StoreError::Conflict` with the kind its item was given.
-    pub async fn transact(&self, tx: TxItems<'_>) -> StoreResult<()> {
-        if tx.changes.is_empty() {
-            return self.transact_items(&tx).await;
-        }
-        let mut heads = tx.heads.clone();
-        for change in &tx.changes {
-            if let std::collections::btree_map::Entry::Vacant(e) =
-                heads.entry(feed_key(change.feed))
-            {
-                e.insert(self.feed_head(change.feed).await?);
-            }
-        }
-        let started = std::time::Instant::now();
-        for attempt in 1..=FEED_ATTEMPTS {
-            let mut full = tx.clone();
-            let at = now_ms();
-            let mut next = heads.clone();
-            for (change, snapshot) in tx.changes.iter().zip(&tx.snapshots) {
-                let seq = next.entry(feed_key(change.feed)).or_default();
-                *seq += 1;
-                full.put(
-                    entry_item(change, *seq, at, snapshot.as_ref()),
-                    Some("attribute_not_exists(PK)"),
-                    None,
-                )?;
-                full.on_conflict(ConflictKind::FeedMoved);
-            }
-            for (key, seq) in &heads {
-                let Some(new) = next.get(key).filter(|n| *n != seq) else {
-                    continue;
-                };
-                full.move_head(key_feed(*key), *seq, *new)?;
-            }
-            let result = self.transact_items(&full).await;
-            let retry = match &result {
-                Err(StoreError::Conflict(ConflictKind::FeedMoved | ConflictKind::Contention)) => {
-                    true
-                }
-                // A head kept on an item the write updates anyway (a user's wallet) shares
-                // that item's condition: a failure there may be the head moving.
-                Err(StoreError::Conflict(_)) if full.merged_heads => {
-                    let mut moved = false;
-                    for (key, seq) in &heads {
-                        moved |= self.feed_head(key_feed(*key)).await? != *seq;
-                    }
-                    moved
-                }
-                _ => false,
-            };
-            if !retry || started.elapsed() >= FEED_DEADLINE {
-                return result;
-            }
-            // Wait first, then read the head: it is then as fresh as possible.
-            backoff(attempt).await;
-            for (key, seq) in heads.iter_mut() {
-                *seq = self.feed_head(key_feed(*key)).await?;
-            }
-        }
-        Err(StoreError::Conflict(ConflictKind::Contention))
-    }
-
-    async fn transact_items(&self, tx: &TxItems<'_>) -> StoreResult<()> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let result = self
-                .client
-                .transact_write_items()
-                .set_transact_items(Some(tx.items.clone()))
-                .send()
-                .await;
-            let err = match result {
-                Ok(_) => return Ok(()),
-                Err(e) => e,
-            };
-            let retryable = match err.as_service_error() {
-                Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
-                    let reasons = c.cancellation_reasons();
-                    if let Some(pos) = reasons
-                        .iter()
-                        .position(|r| r.code() == Some("ConditionalCheckFailed"))
-                    {
-                        let kind = tx.kinds.get(pos).copied();
-                        return Err(StoreError::Conflict(kind.unwrap_or(ConflictKind::Changed)));
-                    }
-                    reasons
-                        .iter()
-                        .any(|r| r.code() == Some("TransactionConflict"))
-                }
-                Some(TransactWriteItemsError::TransactionInProgressException(_)) => true,
-                _ => false,
-            };
-            if !retryable {
-                return Err(sdk_error(err));
-            }
-            if attempt >= MAX_ATTEMPTS {
-                return Err(StoreError::Conflict(ConflictKind::Contention));
-            }
-            backoff(attempt).await;
-        }
     }
 }

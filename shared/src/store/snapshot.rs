@@ -1,0 +1,87 @@
+//! What a first sync pages through: every item the caller can see, phase by phase (one
+//! `Query` of a sort-key prefix each), before the changes made meanwhile.
+
+use super::attr::{s, Item};
+use super::feed::Feed;
+use super::keys::user_pk;
+use super::{Store, StoreResult};
+
+/// What an initial sync pages through, in order: every item the caller can see. A
+/// cursor names a phase by its index here: new phases go last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Profile,
+    Wallet,
+    GlobalCategories,
+    Categories,
+    Tags,
+    Providers,
+    Transactions,
+    Rules,
+    Recurring,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 9] = [
+        Phase::Profile,
+        Phase::Wallet,
+        Phase::GlobalCategories,
+        Phase::Categories,
+        Phase::Tags,
+        Phase::Providers,
+        Phase::Transactions,
+        Phase::Rules,
+        Phase::Recurring,
+    ];
+
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|p| *p == self).unwrap_or(0)
+    }
+
+    pub fn next(self) -> Option<Phase> {
+        Self::ALL.get(self.index() + 1).copied()
+    }
+
+    /// The partition and sort-key prefix of the phase's items.
+    fn range(self, user_id: u64) -> (String, &'static str) {
+        let own = user_pk(user_id);
+        match self {
+            Phase::Profile => (own, super::keys::PROFILE),
+            Phase::Wallet => (own, super::keys::WALLET),
+            Phase::GlobalCategories => (Feed::global_of(user_id).pk(), super::keys::CAT_PREFIX),
+            Phase::Categories => (own, super::keys::CAT_PREFIX),
+            Phase::Tags => (own, "TAG#"),
+            Phase::Providers => (own, "PROV#"),
+            Phase::Transactions => (own, super::keys::TXN_PREFIX),
+            Phase::Rules => (own, super::rules::RULE_PREFIX),
+            Phase::Recurring => (own, super::recurring::RECUR_PREFIX),
+        }
+    }
+}
+
+impl Store {
+    /// Up to `limit` items of a snapshot phase after sort key `after`, and the sort key to
+    /// continue from when more may follow (one `Query`).
+    pub async fn snapshot_page(
+        &self,
+        user_id: u64,
+        phase: Phase,
+        after: Option<&str>,
+        limit: i32,
+    ) -> StoreResult<(Vec<Item>, Option<String>)> {
+        let (pk, prefix) = phase.range(user_id);
+        let start = after.map(|sk| {
+            std::collections::HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s(sk))])
+        });
+        let query = self
+            .query_table()
+            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
+            .expression_attribute_values(":pk", s(&pk))
+            .expression_attribute_values(":prefix", s(prefix));
+        let out = self.query_page(query, start, limit).await?;
+        let next = out
+            .last_evaluated_key
+            .and_then(|k| k.get("SK").and_then(|v| v.as_s().ok()).cloned());
+        Ok((out.items.unwrap_or_default(), next))
+    }
+}
