@@ -10,7 +10,7 @@ pub mod parse;
 use std::time::Instant;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path};
+use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
@@ -20,7 +20,7 @@ use dto::{DryRunReport, ExportQuery, FileUpload, ImportJob, ImportQuery, ImportR
 use export::ExportFormat;
 use shared::app::imports::{self as service, ImportOptions, Submitted};
 use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
+use shared::http::extract::{Json, Path, Query};
 use shared::http::respond::with_next;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 
@@ -102,7 +102,9 @@ async fn import(
         dry_run: params.dry_run,
         deadline,
     };
-    let submitted = service::submit(me.store(), me.id, parse::rows(statement), options).await?;
+    let rows = parse::rows(statement);
+    let continuation = service::job::continuation();
+    let submitted = service::submit(me.store(), me.id, rows, options, continuation).await?;
     Ok(match submitted {
         Submitted::Report(report) if params.dry_run => {
             Json(DryRunReport::new(report, detected)).into_response()

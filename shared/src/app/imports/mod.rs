@@ -241,12 +241,14 @@ pub enum Submitted {
 }
 
 /// Imports a file within the request when at most [`job::SYNC_ROWS`] of its rows are
-/// valid (and always in a dry run), else starts a job that goes on outside it.
+/// valid (and always in a dry run), else starts a job that goes on outside it, through
+/// `continuation` (the process's: [`job::continuation`]).
 pub async fn submit(
     store: &Store,
     user_id: u64,
     file: ParsedFile,
     options: ImportOptions,
+    continuation: &dyn job::Continuation,
 ) -> AppResult<Submitted> {
     let large = !options.dry_run && file.parsed.len() > job::SYNC_ROWS;
     let originals = large.then(|| file.parsed.clone());
@@ -254,9 +256,16 @@ pub async fn submit(
     match originals {
         Some(rows) if prepared.planned.len() > job::SYNC_ROWS => {
             let default_category_id = options.default_category_id;
-            job::start(store, user_id, prepared, rows, default_category_id)
-                .await
-                .map(Submitted::Job)
+            job::start(
+                store,
+                user_id,
+                prepared,
+                rows,
+                default_category_id,
+                continuation,
+            )
+            .await
+            .map(Submitted::Job)
         }
         _ => finish(store, user_id, prepared, options)
             .await

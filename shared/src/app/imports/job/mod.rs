@@ -100,6 +100,7 @@ pub(super) async fn start(
     prepared: Prepared,
     originals: Vec<ImportRow>,
     default_category_id: Option<u64>,
+    continuation: &dyn Continuation,
 ) -> AppResult<Job> {
     let ids: HashMap<usize, String> = prepared
         .planned
@@ -142,7 +143,7 @@ pub(super) async fn start(
         user_id,
         job_id: id,
     };
-    if let Err(e) = continuation().resume(store, job_ref).await {
+    if let Err(e) = continuation.resume(store, job_ref).await {
         job.add_errors(vec![stopped(1, &e)]);
         job.finish(JobStatus::Failed);
         save(store, user_id, &mut job).await?;
