@@ -49,7 +49,7 @@ fn history(rows: usize, salt: u64) -> (String, Decimal, Months) {
         let salary = i % 40 == 0;
         let cents = (i as u64 * 7_919 + salt * 131) % 25_000 + 1;
         let amount = if salary {
-            Decimal::new(2_345_67 + (i as i64 % 100), 2)
+            Decimal::new(234_567 + (i as i64 % 100), 2)
         } else {
             -Decimal::new(cents as i64, 2)
         };
