@@ -164,11 +164,11 @@ async fn a_decade_of_history_is_imported_whole_by_a_job_and_once_only() {
     assert_eq!(job["errors"], json!([]));
     app.assert_history(&user, balance, &months).await;
 
-    // Another user's job is not found; a malformed id is a 400.
+    // Another user's job is not found, nor is a malformed id.
     let location = format!("/api/imports/{}", job["id"]);
     let stranger = app.new_user().await;
     assert_problem(app.get(&stranger, &location).await, 404).await;
-    assert_problem(app.get(&user, "/api/imports/x").await, 400).await;
+    assert_problem(app.get(&user, "/api/imports/x").await, 404).await;
 
     // The same file again: a new job that creates nothing.
     let again = app.import_by_job(&user, &file).await;
