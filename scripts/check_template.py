@@ -198,6 +198,11 @@ def serves_schedule(binary):
 # The functions that mail links (reset, verification); see shared/src/mail.rs.
 MAIL_SENDERS = {"auth", "users"}
 
+# The functions that invoke themselves to go on with work after a request (large
+# imports: functions/imports/src/job.rs), each only itself.
+SELF_INVOKERS = {"imports"}
+LAMBDA_ARN = "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:"
+
 
 def binary_of(fn):
     return ((fn.get("Metadata") or {}).get("BuildProperties") or {}).get("Binary")
@@ -231,6 +236,18 @@ def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secre
                     sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
                     if not (isinstance(sub, str) and sub.endswith(":identity/${MailFrom}")):
                         c.error(f"{name}: ses:SendEmail must be scoped to the MailFrom identity, not {resource!r}", st)
+            elif action == "lambda:InvokeFunction":
+                # Only a function that goes on with its own work, and only on itself: its
+                # FunctionName is set (a !GetAtt of itself would be a cycle) and the
+                # resource is exactly that name's ARN.
+                if binary_of(fn) not in SELF_INVOKERS:
+                    c.error(f"{name}: lambda:InvokeFunction outside the functions that invoke themselves ({', '.join(sorted(SELF_INVOKERS))})", st)
+                own = props.get("FunctionName")
+                own = own.get("Fn::Sub") if isinstance(own, dict) else None
+                for resource in resources:
+                    sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
+                    if not (isinstance(own, str) and sub == LAMBDA_ARN + own):
+                        c.error(f"{name}: lambda:InvokeFunction must be scoped to the function itself ({LAMBDA_ARN}<its FunctionName>), not {resource!r}", st)
             else:
                 c.error(f"{name}: unexpected action {action}", st)
         services = {a.partition(":")[0] for a in actions if isinstance(a, str)}

@@ -135,23 +135,45 @@ where
     R: serde::Serialize,
     E: std::fmt::Display,
 {
+    let is_schedule = |payload: &serde_json::Value| {
+        payload.get("source").and_then(serde_json::Value::as_str) == Some("aws.events")
+    };
+    run_with_events(router, is_schedule, move |_, deadline| job(deadline)).await
+}
+
+/// Runs a function that serves HTTP and also events of its own kind (those `is_event`
+/// tells): such an event runs `job` with its payload and the invocation's deadline (2 s
+/// before the function's timeout), everything else goes to the router as [`run`] would
+/// send it.
+pub async fn run_with_events<M, J, F, R, E>(
+    router: axum::Router,
+    is_event: M,
+    job: J,
+) -> Result<(), lambda_http::Error>
+where
+    M: Fn(&serde_json::Value) -> bool + Clone + Send + 'static,
+    J: Fn(serde_json::Value, std::time::Instant) -> F + Clone + Send + 'static,
+    F: std::future::Future<Output = Result<R, E>> + Send,
+    R: serde::Serialize,
+    E: std::fmt::Display,
+{
     use lambda_http::request::LambdaRequest;
     use lambda_http::{Adapter, LambdaEvent, Service};
     use serde_json::Value;
 
     let adapter = Adapter::from(crate::http::with_fallback(router));
     let handler = lambda_http::service_fn(move |event: LambdaEvent<Value>| {
-        let (mut adapter, job) = (adapter.clone(), job.clone());
+        let (mut adapter, is_event, job) = (adapter.clone(), is_event.clone(), job.clone());
         async move {
             let LambdaEvent { payload, context } = event;
-            if payload.get("source").and_then(Value::as_str) == Some("aws.events") {
+            if is_event(&payload) {
                 let left = context
                     .deadline()
                     .duration_since(std::time::SystemTime::now())
                     .unwrap_or_default();
                 let deadline = std::time::Instant::now()
                     + left.saturating_sub(std::time::Duration::from_secs(2));
-                let report = job(deadline).await.map_err(|e| e.to_string())?;
+                let report = job(payload, deadline).await.map_err(|e| e.to_string())?;
                 return Ok::<Value, lambda_http::Error>(serde_json::to_value(report)?);
             }
             let request: LambdaRequest = serde_json::from_value(payload)?;

@@ -73,8 +73,8 @@ async fn every_documented_operation_is_routed() {
         }
     }
     // 35, then sync and batch (2), insights (4), imports (2), account recovery (4),
-    // rules (7) and recurring (9).
-    assert_eq!(checked, 63);
+    // rules (7), recurring (9) and import jobs (1).
+    assert_eq!(checked, 64);
 }
 
 #[tokio::test]

@@ -501,9 +501,9 @@ async fn another_users_categories_and_tags_are_never_matched_by_name() {
 }
 
 #[tokio::test]
-async fn a_file_of_the_row_limit_imports_within_the_time_limit_and_exports_in_pages() {
+async fn a_file_of_the_synchronous_limit_imports_within_the_time_limit_and_exports_in_pages() {
     let (app, user) = spawn_app_and_user().await;
-    let rows = imports_fn::parse::MAX_ROWS;
+    let rows = shared::app::imports::job::SYNC_ROWS;
     let mut file = String::from("date,amount,category,note,tags\n");
     for i in 0..rows {
         let day = i % 28 + 1;

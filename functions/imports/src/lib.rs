@@ -4,6 +4,7 @@
 
 pub mod dto;
 pub mod export;
+pub mod job;
 pub mod parse;
 
 use std::time::Instant;
@@ -15,11 +16,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use dto::{DryRunReport, ExportQuery, FileUpload, ImportQuery, ImportResult};
+use dto::{DryRunReport, ExportQuery, FileUpload, ImportJob, ImportQuery, ImportResult};
 use export::ExportFormat;
-use shared::app::imports::{self as service, ImportOptions};
+use shared::app::imports::{self as service, ImportOptions, Submitted};
 use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
+use shared::http::extract::{Json, Path, Query};
 use shared::http::respond::with_next;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 
@@ -32,6 +33,7 @@ pub fn api() -> OpenApiRouter<AppState> {
     let import_routes = import_routes.layer(DefaultBodyLimit::max(limit));
     let routes = OpenApiRouter::new()
         .routes((schemas, paths, import_routes))
+        .routes(routes!(import_job))
         .routes(routes!(export));
     docs::protected("imports", routes)
 }
@@ -58,6 +60,10 @@ pub fn router(state: AppState) -> Router {
 /// creates nothing, so a failed import can simply be repeated. A refused file (empty,
 /// malformed, not a bank file, ambiguous dates, missing columns, another currency than
 /// the wallet's) stores nothing.
+///
+/// A file of more than 3,000 valid rows (up to 20,000) is imported by a job: the answer
+/// is 202 with the job (`Location: /api/imports/{id}`), which goes on after the request;
+/// poll `GET /api/imports/{id}` until its `status` is `done` (or `failed`).
 #[utoipa::path(
     post,
     path = "/api/imports",
@@ -67,10 +73,12 @@ pub fn router(state: AppState) -> Router {
         (String = "text/csv"),
         (FileUpload = "multipart/form-data"),
     ), description = "The bank file as it is (any Content-Type), or `multipart/form-data` \
-        with one file part of any name (`file` is conventional); at most 5 MB and 3,000 \
+        with one file part of any name (`file` is conventional); at most 5 MB and 20,000 \
         data rows."),
     responses(
         (status = 201, description = "Imported: valid rows are created, the others listed", body = ImportResult),
+        (status = 202, description = "More than 3,000 valid rows: a job imports them after the request; poll its URL", body = ImportJob,
+            headers(("Location" = String, description = "URL of the job (`/api/imports/{id}`)"))),
         (status = 200, description = "Dry run (`dryRun=true`): what was detected and what an import would do; nothing written", body = DryRunReport),
         docs::FileErrors,
     )
@@ -94,12 +102,36 @@ async fn import(
         dry_run: params.dry_run,
         deadline,
     };
-    let report = service::import(me.store(), me.id, parse::rows(statement), options).await?;
-    Ok(if params.dry_run {
-        Json(DryRunReport::new(report, detected)).into_response()
-    } else {
-        (StatusCode::CREATED, Json(ImportResult::from(report))).into_response()
+    let rows = parse::rows(statement);
+    let continuation = service::job::continuation();
+    let submitted = service::submit(me.store(), me.id, rows, options, continuation).await?;
+    Ok(match submitted {
+        Submitted::Report(report) if params.dry_run => {
+            Json(DryRunReport::new(report, detected)).into_response()
+        }
+        Submitted::Report(report) => {
+            (StatusCode::CREATED, Json(ImportResult::from(report))).into_response()
+        }
+        Submitted::Job(job) => {
+            let location = [(header::LOCATION, format!("/api/imports/{}", job.id))];
+            (StatusCode::ACCEPTED, location, Json(ImportJob::from(job))).into_response()
+        }
     })
+}
+
+/// A large import's job (the caller's own; kept 7 days): what it did so far.
+#[utoipa::path(
+    get,
+    path = "/api/imports/{id}",
+    params(("id" = inline(docs::Id), Path)),
+    responses(
+        (status = 200, description = "The job", body = ImportJob),
+        docs::ReadErrors,
+    )
+)]
+async fn import_job(me: Caller, Path(id): Path<u64>) -> ApiResult<Json<ImportJob>> {
+    let job = service::job::get(me.store(), me.id, id).await?;
+    Ok(Json(job.into()))
 }
 
 /// Exports the caller's data, one page at a time (follow `Link: <...>; rel="next"`).

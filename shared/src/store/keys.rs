@@ -14,6 +14,7 @@
 //! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
 //! | import marker (one per imported row, kept forever: re-imports create nothing) | `USER#<id>` | `IMPORT#<import id>` | |
+//! | import job (a large import's progress, 7 days) / its rows (one item per chunk, 7 days) | `USER#<id>` | `IMPJOB#<id, 16 digits>` / `IMPJOB#<id, 16 digits>#<chunk, 4 digits>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
 //! | change feed entry (see `feed`; a user's head is `seq` on their wallet) | `USER#<id>` or `GLOBAL#<shard>` | `CHG#<seq, 16 digits>` | |
@@ -24,7 +25,7 @@
 //! | budget | `USER#<id>` | `BUDGET#<YYYY-MM>#<category id>` | `CATREF#<G\|U><category id>#<SK>` |
 //! | recurring schedule (see `recurring`) | `USER#<id>` | `RECUR#<id, 16 digits>` | |
 //!
-//! Sessions, change entries and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
+//! Sessions, change entries, import jobs and throttle counters carry `expiresAt` (epoch seconds), the table's TTL.
 //!
 //! Profiles also carry `GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>` so admins can page
 //! through users without a scan.
@@ -126,6 +127,16 @@ pub fn tag_sk(tag_id: u64) -> String {
 
 pub fn provider_sk(provider_id: u64) -> String {
     format!("PROV#{provider_id}")
+}
+
+/// A large import's job item (see `import_jobs`).
+pub fn import_job_sk(job_id: u64) -> String {
+    format!("IMPJOB#{job_id:016}")
+}
+
+/// One chunk of a large import's rows, beside its job item.
+pub fn import_chunk_sk(job_id: u64, chunk: usize) -> String {
+    format!("IMPJOB#{job_id:016}#{chunk:04}")
 }
 
 pub const AGG_PREFIX: &str = "AGG#";

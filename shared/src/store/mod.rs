@@ -14,6 +14,7 @@ mod counter;
 pub mod devices;
 mod error;
 pub mod feed;
+pub mod import_jobs;
 pub mod imports;
 pub mod insights;
 pub mod items;

@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use shared::app::imports::job::{Job, JobStatus};
 use shared::app::imports::{CategoryRef, ImportReport, NameRef, Planned, RowError};
 use shared::domain::time::format_date;
 
@@ -187,7 +188,7 @@ pub struct DryRunReport {
     pub uncategorized: usize,
     /// Pending entries of the file (CAMT `PDNG`), not imported.
     pub skipped_pending: usize,
-    #[schema(max_items = 3000)]
+    #[schema(max_items = 20000)]
     pub errors: Vec<RowErrorDto>,
     /// The first rows that would be created.
     #[schema(max_items = 20)]
@@ -207,7 +208,7 @@ pub struct ImportResult {
     pub uncategorized: usize,
     /// Pending entries of the file (CAMT `PDNG`), not imported.
     pub skipped_pending: usize,
-    #[schema(max_items = 3000)]
+    #[schema(max_items = 20000)]
     pub errors: Vec<RowErrorDto>,
 }
 
@@ -235,6 +236,51 @@ impl From<ImportReport> for ImportResult {
             uncategorized: r.uncategorized,
             skipped_pending: r.skipped_pending,
             errors: r.errors.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// A large import going on after its request (`GET /api/imports/{id}`), kept 7 days.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportJob {
+    pub id: u64,
+    /// `running` until every row is done; `failed` when it stopped (its last error says
+    /// why and from which row: post the file again to import the rest).
+    #[schema(value_type = String, pattern = "^(running|done|failed)$")]
+    pub status: &'static str,
+    /// Data rows in the file.
+    pub rows: usize,
+    /// Transactions created so far.
+    pub created: usize,
+    /// Valid rows skipped so far because they were imported before.
+    pub duplicates: usize,
+    /// The first 500 row errors, by row.
+    #[schema(max_items = 500)]
+    pub errors: Vec<RowErrorDto>,
+    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+    #[schema(format = DateTime)]
+    pub started_at: String,
+    /// When it ended (`done` or `failed`); `null` while running.
+    #[schema(format = DateTime)]
+    pub finished_at: Option<String>,
+}
+
+impl From<Job> for ImportJob {
+    fn from(j: Job) -> Self {
+        Self {
+            id: j.id,
+            status: match j.status {
+                JobStatus::Running => "running",
+                JobStatus::Done => "done",
+                JobStatus::Failed => "failed",
+            },
+            rows: j.rows,
+            created: j.created,
+            duplicates: j.duplicates,
+            errors: j.errors.into_iter().map(Into::into).collect(),
+            started_at: j.started_at,
+            finished_at: j.finished_at,
         }
     }
 }

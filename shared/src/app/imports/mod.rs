@@ -16,9 +16,11 @@
 //! - all of it happens before a deadline: what is left is a per-row "repeat" error.
 //!
 //! `plan` checks rows (pure, unit-tested), `build` creates missing names and builds the
-//! records, `write` puts them in chunks.
+//! records, `write` puts them in chunks; `job` does the same for large files, chunk by
+//! chunk outside the request.
 
 mod build;
+pub mod job;
 mod names;
 mod plan;
 mod write;
@@ -31,10 +33,9 @@ use time::Date;
 use super::{AppError, AppResult};
 use crate::domain::{Category, CategorySource, CategoryType, Wallet};
 use crate::store::Store;
-use build::build_all;
 use names::Names;
 use plan::plan;
-use write::write;
+use write::{create, not_imported};
 
 /// Import ids are at most this many characters.
 pub const IMPORT_ID_MAX_LEN: usize = 100;
@@ -64,7 +65,7 @@ pub struct ImportRow {
 }
 
 /// Why one row was not imported.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RowError {
     pub row: usize,
     pub field: String,
@@ -176,40 +177,121 @@ fn check_currency(wallet: &Wallet, statement: Option<&str>) -> AppResult<()> {
     )))
 }
 
+/// What a file makes before anything is written: the caller's names, the rows planned (in
+/// file order) and the errors of the others.
+struct Prepared {
+    names: Names,
+    planned: Vec<Planned>,
+    errors: Vec<RowError>,
+    rows: usize,
+    skipped_pending: usize,
+}
+
+/// The default category of a file, which the caller must see (else 404).
+fn default_category(names: &Names, id: Option<u64>) -> AppResult<Option<&Category>> {
+    id.map(|id| {
+        names
+            .by_id
+            .get(&id)
+            .ok_or_else(|| AppError::not_found("defaultCategoryId: category"))
+    })
+    .transpose()
+}
+
+/// Checks a file against the caller's names and rules (one load of each).
+async fn prepare(
+    store: &Store,
+    user_id: u64,
+    file: ParsedFile,
+    default_category_id: Option<u64>,
+) -> AppResult<Prepared> {
+    let names = Names::load(store, user_id).await?;
+    check_currency(&names.wallet, file.currency.as_deref())?;
+    let default_category = default_category(&names, default_category_id)?;
+    let (rows, skipped_pending) = (file.rows, file.pending_skipped);
+    // The caller's rules, loaded and compiled once for the whole file (one Query).
+    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
+    let (planned, errors) = plan(file, &names, default_category, Some(&rules));
+    Ok(Prepared {
+        names,
+        planned,
+        errors,
+        rows,
+        skipped_pending,
+    })
+}
+
 /// Imports the rows of a file into the caller's wallet (or, in a dry run, reports what
-/// it would do).
+/// it would do) within the request.
 pub async fn import(
     store: &Store,
     user_id: u64,
     file: ParsedFile,
     options: ImportOptions,
 ) -> AppResult<ImportReport> {
-    let names = Names::load(store, user_id).await?;
-    check_currency(&names.wallet, file.currency.as_deref())?;
-    let default_category = match options.default_category_id {
-        Some(id) => Some(
-            names
-                .by_id
-                .get(&id)
-                .ok_or_else(|| AppError::not_found("defaultCategoryId: category"))?,
-        ),
-        None => None,
-    };
-    let (rows, skipped_pending) = (file.rows, file.pending_skipped);
-    // The caller's rules, loaded and compiled once for the whole file (one Query).
-    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
-    let (planned, mut errors) = plan(file, &names, default_category, Some(&rules));
+    let prepared = prepare(store, user_id, file, options.default_category_id).await?;
+    finish(store, user_id, prepared, options).await
+}
+
+/// What a posted file became: a report of what was done in the request, or a job.
+#[derive(Debug)]
+pub enum Submitted {
+    Report(ImportReport),
+    Job(job::Job),
+}
+
+/// Imports a file within the request when at most [`job::SYNC_ROWS`] of its rows are
+/// valid (and always in a dry run), else starts a job that goes on outside it, through
+/// `continuation` (the process's: [`job::continuation`]).
+pub async fn submit(
+    store: &Store,
+    user_id: u64,
+    file: ParsedFile,
+    options: ImportOptions,
+    continuation: &dyn job::Continuation,
+) -> AppResult<Submitted> {
+    let large = !options.dry_run && file.parsed.len() > job::SYNC_ROWS;
+    let originals = large.then(|| file.parsed.clone());
+    let prepared = prepare(store, user_id, file, options.default_category_id).await?;
+    match originals {
+        Some(rows) if prepared.planned.len() > job::SYNC_ROWS => {
+            let default_category_id = options.default_category_id;
+            job::start(
+                store,
+                user_id,
+                prepared,
+                rows,
+                default_category_id,
+                continuation,
+            )
+            .await
+            .map(Submitted::Job)
+        }
+        _ => finish(store, user_id, prepared, options)
+            .await
+            .map(Submitted::Report),
+    }
+}
+
+async fn finish(
+    store: &Store,
+    user_id: u64,
+    prepared: Prepared,
+    options: ImportOptions,
+) -> AppResult<ImportReport> {
+    let Prepared {
+        names,
+        planned,
+        mut errors,
+        rows,
+        skipped_pending,
+    } = prepared;
     let valid = planned.len();
-    let ids: Vec<&str> = planned.iter().map(|p| p.import_id.as_str()).collect();
-    let done = store.imported(user_id, &ids).await?;
-    let fresh: Vec<Planned> = planned
-        .into_iter()
-        .filter(|p| !done.contains(&p.import_id))
-        .collect();
+    let (fresh, seen) = not_imported(store, user_id, planned).await?;
     let mut report = ImportReport {
         rows,
         valid,
-        duplicates: valid - fresh.len(),
+        duplicates: seen.len(),
         skipped_pending,
         ..Default::default()
     };
@@ -219,16 +301,14 @@ pub async fn import(
         report.errors = errors;
         return Ok(report);
     }
-    let records = build_all(store, user_id, &names, fresh, options.deadline, &mut errors).await?;
-    let written = write(store, user_id, records, options.deadline).await?;
-    report.created = written.created;
-    report.uncategorized = written.uncategorized;
-    report.duplicates += written.raced;
+    let done = create(store, user_id, &names, fresh, options.deadline, &mut errors).await?;
+    report.created = done.created;
+    report.uncategorized = done.uncategorized;
+    report.duplicates += done.raced;
     errors.extend(
-        written
-            .left
+        done.left
             .into_iter()
-            .map(|r| RowError::new(r.row, "row", REPEAT_MESSAGE)),
+            .map(|row| RowError::new(row, "row", REPEAT_MESSAGE)),
     );
     errors.sort_by_key(|e| e.row);
     report.errors = errors;

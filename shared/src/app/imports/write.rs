@@ -1,8 +1,12 @@
-//! Writing planned records in chunks, one `TransactWriteItems` each with their markers.
+//! Writing planned rows: those not imported before (`not_imported`), their names and
+//! records (`create`), in chunks of one `TransactWriteItems` each with their markers.
 
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use super::build::build_all;
+use super::names::Names;
+use super::{Planned, RowError, REPEAT_MESSAGE};
 use crate::app::AppError;
 use crate::app::AppResult;
 use crate::domain::time::Timestamp;
@@ -35,6 +39,57 @@ pub(super) struct Written {
     pub(super) raced: usize,
     /// Left unwritten at the deadline.
     pub(super) left: Vec<Record>,
+}
+
+/// The planned rows not imported before, and the rows that were.
+pub(super) async fn not_imported(
+    store: &Store,
+    user_id: u64,
+    planned: Vec<Planned>,
+) -> AppResult<(Vec<Planned>, Vec<usize>)> {
+    let ids: Vec<&str> = planned.iter().map(|p| p.import_id.as_str()).collect();
+    let done = store.imported(user_id, &ids).await?;
+    let (seen, fresh): (Vec<Planned>, Vec<Planned>) = planned
+        .into_iter()
+        .partition(|p| done.contains(&p.import_id));
+    Ok((fresh, seen.into_iter().map(|p| p.row).collect()))
+}
+
+/// What [`create`] did.
+pub(super) struct Created {
+    pub(super) created: usize,
+    pub(super) uncategorized: usize,
+    /// Found imported meanwhile (a concurrent import of the same rows).
+    pub(super) raced: usize,
+    /// Rows left at the deadline, ascending: none of them and nothing after the first was
+    /// written.
+    pub(super) left: Vec<usize>,
+}
+
+/// Creates the names the rows need and writes the rows, until the deadline.
+pub(super) async fn create(
+    store: &Store,
+    user_id: u64,
+    names: &Names,
+    fresh: Vec<Planned>,
+    deadline: Instant,
+    errors: &mut Vec<RowError>,
+) -> AppResult<Created> {
+    let mut built = Vec::new();
+    let records = build_all(store, user_id, names, fresh, deadline, &mut built).await?;
+    let (repeat, other): (Vec<RowError>, Vec<RowError>) =
+        built.into_iter().partition(|e| e.message == REPEAT_MESSAGE);
+    errors.extend(other);
+    let written = write(store, user_id, records, deadline).await?;
+    let mut left: Vec<usize> = repeat.iter().map(|e| e.row).collect();
+    left.extend(written.left.iter().map(|r| r.row));
+    left.sort_unstable();
+    Ok(Created {
+        created: written.created,
+        uncategorized: written.uncategorized,
+        raced: written.raced,
+        left,
+    })
 }
 
 /// Writes the records in chunks (one `TransactWriteItems` each, markers included) until

@@ -1,0 +1,313 @@
+//! Imports too large for one request (more than [`SYNC_ROWS`] valid rows): the request
+//! reads and checks the file, stores its rows in chunk items and a job item, and answers;
+//! the work goes on elsewhere ([`Continuation`]), one chunk at a time, each within a
+//! function's time, through the same steps as an import within the request (`plan`,
+//! `create`). Every step records its progress on the job item, which a client polls.
+//!
+//! Exactly once: each row is written with its import id's marker, as always, and every
+//! chunk skips the rows imported before; a chunk cut short by a deadline records the row
+//! it stopped at and the next worker resumes there. A job whose worker vanished is
+//! finished by posting the file again (a new job skips what the first one wrote).
+
+mod chunks;
+mod continuation;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub use continuation::{
+    continuation, run_to_end, set_continuation, Background, Continuation, JobRef,
+};
+
+use super::write::{create, not_imported};
+use super::{default_category, plan, ImportRow, Names, ParsedFile, Prepared, RowError};
+use crate::app::{AppError, AppResult};
+use crate::domain::time::Timestamp;
+use crate::store::{ConflictKind, Store, StoreError};
+
+/// Valid rows an import writes within its request; beyond, it is a job.
+pub const SYNC_ROWS: usize = 3_000;
+/// How long a job (and its rows) is kept: seven days.
+pub const JOB_TTL_SECS: i64 = 7 * 24 * 3600;
+/// Row errors a job lists (the first ones, by row).
+pub const MAX_JOB_ERRORS: usize = 500;
+/// A worker starts a chunk only with this much time left.
+const CHUNK_TIME: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Running,
+    Done,
+    Failed,
+}
+
+/// Where the work stands.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Progress {
+    chunks: usize,
+    next_chunk: usize,
+    /// The first row of `next_chunk` not done yet (0: all of it).
+    resume_row: usize,
+    default_category_id: Option<u64>,
+    expires_at: i64,
+}
+
+/// A large import: what it did so far.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Job {
+    pub id: u64,
+    pub status: JobStatus,
+    /// Data rows in the file.
+    pub rows: usize,
+    pub created: usize,
+    pub duplicates: usize,
+    /// The first [`MAX_JOB_ERRORS`] row errors, by row.
+    pub errors: Vec<RowError>,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    progress: Progress,
+    /// Progress writes so far (each expects the one before).
+    #[serde(skip)]
+    step: u64,
+}
+
+impl Job {
+    fn add_errors(&mut self, errors: Vec<RowError>) {
+        self.errors.extend(errors);
+        self.errors.sort_by_key(|e| e.row);
+        self.errors.truncate(MAX_JOB_ERRORS);
+    }
+
+    fn finish(&mut self, status: JobStatus) {
+        self.status = status;
+        self.finished_at = Some(Timestamp::now().to_string());
+    }
+}
+
+fn now_secs() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+/// Stores the file's planned rows and its job, and hands the job over.
+pub(super) async fn start(
+    store: &Store,
+    user_id: u64,
+    prepared: Prepared,
+    originals: Vec<ImportRow>,
+    default_category_id: Option<u64>,
+    continuation: &dyn Continuation,
+) -> AppResult<Job> {
+    let ids: HashMap<usize, String> = prepared
+        .planned
+        .into_iter()
+        .map(|p| (p.row, p.import_id))
+        .collect();
+    let rows: Vec<ImportRow> = originals
+        .into_iter()
+        .filter_map(|mut r| {
+            r.import_id = Some(ids.get(&r.row)?.clone());
+            Some(r)
+        })
+        .collect();
+    let chunks = chunks::encode(&rows)?;
+    let id = crate::domain::ids::new_id();
+    let expires_at = now_secs() + JOB_TTL_SECS;
+    store
+        .put_import_chunks(user_id, id, &chunks, expires_at)
+        .await?;
+    let mut job = Job {
+        id,
+        status: JobStatus::Running,
+        rows: prepared.rows,
+        created: 0,
+        duplicates: 0,
+        errors: Vec::new(),
+        started_at: Timestamp::now().to_string(),
+        finished_at: None,
+        progress: Progress {
+            chunks: chunks.len(),
+            default_category_id,
+            expires_at,
+            ..Progress::default()
+        },
+        step: 0,
+    };
+    job.add_errors(prepared.errors);
+    save(store, user_id, &mut job).await?;
+    let job_ref = JobRef {
+        user_id,
+        job_id: id,
+    };
+    if let Err(e) = continuation.resume(store, job_ref).await {
+        job.add_errors(vec![stopped(1, &e)]);
+        job.finish(JobStatus::Failed);
+        save(store, user_id, &mut job).await?;
+        return Err(e);
+    }
+    Ok(job)
+}
+
+/// Writes the job as its next step.
+async fn save(store: &Store, user_id: u64, job: &mut Job) -> AppResult<()> {
+    let doc =
+        serde_json::to_string(job).map_err(|e| AppError::Store(anyhow::Error::from(e).into()))?;
+    let expires_at = job.progress.expires_at;
+    store
+        .put_import_job(user_id, job.id, &doc, job.step, expires_at)
+        .await?;
+    job.step += 1;
+    Ok(())
+}
+
+async fn load(store: &Store, job: JobRef) -> AppResult<Option<Job>> {
+    let Some(stored) = store.get_import_job(job.user_id, job.job_id).await? else {
+        return Ok(None);
+    };
+    let mut loaded: Job = serde_json::from_str(&stored.doc)
+        .map_err(|e| AppError::Store(anyhow::Error::from(e).into()))?;
+    loaded.step = stored.step + 1;
+    Ok(Some(loaded))
+}
+
+/// A job of the caller (another user's is not found).
+pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
+    let job = JobRef { user_id, job_id };
+    load(store, job)
+        .await?
+        .ok_or_else(|| AppError::not_found("import"))
+}
+
+/// Works on a job until it is done or `deadline` is near; `true` when more is left.
+pub async fn work(store: &Store, job: JobRef, deadline: Instant) -> AppResult<bool> {
+    work_chunks(store, job, deadline, usize::MAX).await
+}
+
+/// [`work`] through at most `max_chunks` chunks (the tests stop a job half way with it).
+pub async fn work_chunks(
+    store: &Store,
+    job_ref: JobRef,
+    deadline: Instant,
+    max_chunks: usize,
+) -> AppResult<bool> {
+    let Some(mut job) = load(store, job_ref).await? else {
+        return Ok(false);
+    };
+    let user_id = job_ref.user_id;
+    for _ in 0..max_chunks {
+        if job.status != JobStatus::Running {
+            return Ok(false);
+        }
+        if deadline.saturating_duration_since(Instant::now()) < CHUNK_TIME {
+            return Ok(true);
+        }
+        match chunk(store, user_id, &job, deadline).await {
+            Ok(done) => {
+                job.created += done.created;
+                job.duplicates += done.duplicates;
+                job.add_errors(done.errors);
+                match done.resume_row {
+                    Some(row) => job.progress.resume_row = row,
+                    None => {
+                        job.progress.next_chunk += 1;
+                        job.progress.resume_row = 0;
+                    }
+                }
+                if job.progress.next_chunk >= job.progress.chunks {
+                    job.finish(JobStatus::Done);
+                }
+            }
+            Err((row, e)) => {
+                tracing::warn!(error = ?e, job_id = job.id, "an import job failed");
+                job.add_errors(vec![stopped(row, &e)]);
+                job.finish(JobStatus::Failed);
+            }
+        }
+        match save(store, user_id, &mut job).await {
+            // Another worker went on meanwhile (a retried invocation): it carries on.
+            Err(AppError::Store(StoreError::Conflict(ConflictKind::Changed))) => return Ok(false),
+            other => other?,
+        }
+    }
+    Ok(job.status == JobStatus::Running)
+}
+
+/// The error of a job that stopped at `row`.
+fn stopped(row: usize, e: &AppError) -> RowError {
+    let why = match e {
+        AppError::Conflict(m) | AppError::NotFound(m) | AppError::Unprocessable(m) => m.clone(),
+        _ => "the import stopped part way".into(),
+    };
+    let message = format!(
+        "{why}; rows from this one on were not imported: post the file again (rows already \
+         imported are skipped)"
+    );
+    RowError::new(row.max(1), "row", message)
+}
+
+/// What one chunk did.
+struct ChunkDone {
+    created: usize,
+    duplicates: usize,
+    errors: Vec<RowError>,
+    /// The row it stopped at, when the deadline came first.
+    resume_row: Option<usize>,
+}
+
+/// Imports the job's next chunk (from its resume row on); an error names the row it
+/// stopped at.
+async fn chunk(
+    store: &Store,
+    user_id: u64,
+    job: &Job,
+    deadline: Instant,
+) -> Result<ChunkDone, (usize, AppError)> {
+    let p = &job.progress;
+    let first = p.resume_row.max(1);
+    let text = store
+        .get_import_chunk(user_id, job.id, p.next_chunk)
+        .await
+        .map_err(|e| (first, e.into()))?
+        .ok_or_else(|| (first, AppError::Conflict("the job's rows expired".into())))?;
+    let mut rows = chunks::decode(&text).map_err(|e| (first, e))?;
+    rows.retain(|r| r.row >= p.resume_row);
+    let first = rows.first().map_or(first, |r| r.row);
+    chunk_rows(store, user_id, p, rows, deadline)
+        .await
+        .map_err(|e| (first, e))
+}
+
+async fn chunk_rows(
+    store: &Store,
+    user_id: u64,
+    p: &Progress,
+    rows: Vec<ImportRow>,
+    deadline: Instant,
+) -> AppResult<ChunkDone> {
+    let names = Names::load(store, user_id).await?;
+    let default = default_category(&names, p.default_category_id)
+        .map_err(|_| AppError::Conflict("the default category was deleted meanwhile".into()))?;
+    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
+    let file = ParsedFile {
+        rows: rows.len(),
+        parsed: rows,
+        ..ParsedFile::default()
+    };
+    let (planned, mut errors) = plan(file, &names, default, Some(&rules));
+    let (fresh, seen) = not_imported(store, user_id, planned).await?;
+    let done = create(store, user_id, &names, fresh, deadline, &mut errors).await?;
+    // Only what came before the row it stopped at counts: the rest is done again.
+    let resume_row = done.left.first().copied();
+    let before = |row: usize| resume_row.is_none_or(|r| row < r);
+    errors.retain(|e| before(e.row));
+    Ok(ChunkDone {
+        created: done.created,
+        duplicates: seen.into_iter().filter(|&r| before(r)).count() + done.raced,
+        errors,
+        resume_row,
+    })
+}

@@ -1,0 +1,138 @@
+//! Large imports' jobs: the job item (its progress as a JSON document, written by one
+//! worker at a time: each write expects the step the worker read) and the chunks of rows
+//! it works through (JSON text, each well under DynamoDB's 400 KB item limit). Both
+//! expire with `expiresAt` (the table's TTL).
+
+use super::attr::{get_opt_u64, get_s, n, s, Item};
+use super::keys::{import_chunk_sk, import_job_sk, user_pk};
+use super::{is_condition_failure, sdk_error, Store, StoreError, StoreResult};
+
+/// Chunks put at once.
+const PARALLEL_PUTS: usize = 4;
+
+/// A job item as stored: its document and the number of progress writes so far.
+#[derive(Debug, Clone)]
+pub struct StoredJob {
+    pub doc: String,
+    pub step: u64,
+}
+
+impl Store {
+    /// Puts a job's chunks (before its job item, which names how many there are).
+    pub async fn put_import_chunks(
+        &self,
+        user_id: u64,
+        job_id: u64,
+        chunks: &[String],
+        expires_at: i64,
+    ) -> StoreResult<()> {
+        use futures::stream::{self, StreamExt, TryStreamExt};
+        // Owned requests (no closure over borrowed data is held across the awaits).
+        let puts: Vec<_> = chunks
+            .iter()
+            .enumerate()
+            .map(|(i, rows)| {
+                let item = Item::from([
+                    ("PK".into(), s(user_pk(user_id))),
+                    ("SK".into(), s(import_chunk_sk(job_id, i))),
+                    ("rows".into(), s(rows)),
+                    ("expiresAt".into(), n(expires_at)),
+                ]);
+                let put = self.client.put_item().table_name(&self.table);
+                put.set_item(Some(item)).send()
+            })
+            .collect();
+        stream::iter(puts)
+            .buffer_unordered(PARALLEL_PUTS)
+            .map_err(sdk_error)
+            .try_collect::<Vec<_>>()
+            .await?;
+        Ok(())
+    }
+
+    /// One chunk's rows; `None` once it expired.
+    pub async fn get_import_chunk(
+        &self,
+        user_id: u64,
+        job_id: u64,
+        chunk: usize,
+    ) -> StoreResult<Option<String>> {
+        let item = self
+            .get_consistent(&user_pk(user_id), &import_chunk_sk(job_id, chunk))
+            .await?;
+        Ok(match item {
+            Some(item) => Some(get_s(&item, "rows")?.to_owned()),
+            None => None,
+        })
+    }
+
+    /// Writes a job's document as step `step`: the first write (step 0) only if the job
+    /// does not exist, later ones only if the stored step is the one before. `Conflict`
+    /// when another worker wrote meanwhile.
+    pub async fn put_import_job(
+        &self,
+        user_id: u64,
+        job_id: u64,
+        doc: &str,
+        step: u64,
+        expires_at: i64,
+    ) -> StoreResult<()> {
+        let item = Item::from([
+            ("PK".into(), s(user_pk(user_id))),
+            ("SK".into(), s(import_job_sk(job_id))),
+            ("job".into(), s(doc)),
+            ("step".into(), n(step)),
+            ("expiresAt".into(), n(expires_at)),
+        ]);
+        let put = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item));
+        let put = match step.checked_sub(1) {
+            None => put.condition_expression("attribute_not_exists(PK)"),
+            Some(before) => put
+                .condition_expression("step = :before")
+                .expression_attribute_values(":before", n(before)),
+        };
+        match put.send().await {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => {
+                Err(StoreError::Conflict(super::ConflictKind::Changed))
+            }
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+
+    /// A job of the user (strongly consistent); `None` when there is none (or it expired).
+    pub async fn get_import_job(
+        &self,
+        user_id: u64,
+        job_id: u64,
+    ) -> StoreResult<Option<StoredJob>> {
+        let item = self
+            .get_consistent(&user_pk(user_id), &import_job_sk(job_id))
+            .await?;
+        Ok(match item {
+            Some(item) => Some(StoredJob {
+                doc: get_s(&item, "job")?.to_owned(),
+                step: get_opt_u64(&item, "step").unwrap_or(0),
+            }),
+            None => None,
+        })
+    }
+
+    async fn get_consistent(&self, pk: &str, sk: &str) -> StoreResult<Option<Item>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("PK", s(pk))
+            .key("SK", s(sk))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        Ok(out.item)
+    }
+}

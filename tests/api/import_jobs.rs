@@ -1,0 +1,251 @@
+//! Large imports: a file of more than 3,000 valid rows is imported by a job (202, polled
+//! at `GET /api/imports/{id}`) that creates every row exactly once, also when a job
+//! stops half way and the file is posted again.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use shared::app::imports::job::{self, Continuation, JobRef};
+use shared::app::imports::{self, ImportOptions, Submitted};
+use shared::app::AppResult;
+use shared::store::Store;
+use time::{Date, Duration as Days, Month};
+
+use crate::helpers::{assert_problem, spawn_app_and_user, TestApp, TestUser};
+
+const PAYEES: [&str; 12] = [
+    "REWE Markt",
+    "Aldi Süd",
+    "Deutsche Bahn",
+    "Stadtwerke",
+    "Shell",
+    "Amazon EU",
+    "Apotheke am Markt",
+    "Café Central",
+    "Telekom",
+    "Edeka Müller",
+    "IKEA",
+    "Kino Palast",
+];
+
+/// Per month: (money out, money in, rows).
+type Months = BTreeMap<String, (Decimal, Decimal, u64)>;
+
+/// A household's history: `rows` rows from 2016 over about ten years, a salary every
+/// month and spending in between (amounts with cents, a dozen payees), the balance and
+/// the monthly totals it makes.
+fn history(rows: usize, salt: u64) -> (String, Decimal, Months) {
+    let mut file = String::from("Date,Amount,Payee,Memo\n");
+    let (mut balance, mut months) = (Decimal::ZERO, Months::new());
+    let first = Date::from_calendar_date(2016, Month::January, 1).unwrap();
+    for i in 0..rows {
+        let date = first + Days::days((i * 3650 / rows) as i64);
+        let salary = i % 40 == 0;
+        let cents = (i as u64 * 7_919 + salt * 131) % 25_000 + 1;
+        let amount = if salary {
+            Decimal::new(234_567 + (i as i64 % 100), 2)
+        } else {
+            -Decimal::new(cents as i64, 2)
+        };
+        let payee = if salary {
+            "ACME GmbH"
+        } else {
+            PAYEES[i % PAYEES.len()]
+        };
+        file.push_str(&format!("{date},{amount},{payee},\"row {i}, {salt}\"\n"));
+        balance += amount;
+        let month = format!("{}-{:02}", date.year(), date.month() as u8);
+        let entry = months.entry(month).or_default();
+        if amount < Decimal::ZERO {
+            entry.0 -= amount;
+        } else {
+            entry.1 += amount;
+        }
+        entry.2 += 1;
+    }
+    (file, balance, months)
+}
+
+impl TestApp {
+    async fn post_file(&self, user: &TestUser, file: &str) -> reqwest::Response {
+        let body = file.as_bytes().to_vec();
+        self.call_raw(Method::POST, "/api/imports", Some(user), "text/csv", body)
+            .await
+    }
+
+    /// Posts a file that becomes a job (202, `Location` its URL), polls the job until it
+    /// ends and returns it.
+    async fn import_by_job(&self, user: &TestUser, file: &str) -> Value {
+        let r = self.post_file(user, file).await;
+        assert_eq!(r.status(), 202);
+        let location = r.headers()["location"].to_str().unwrap().to_owned();
+        let started: Value = r.json().await.unwrap();
+        assert_eq!(location, format!("/api/imports/{}", started["id"]));
+        assert_eq!(started["status"], "running");
+        assert!(started["finishedAt"].is_null());
+        self.wait_for(user, &location).await
+    }
+
+    async fn wait_for(&self, user: &TestUser, location: &str) -> Value {
+        // Bounded so that a job that never ends fails the test instead of hanging it.
+        for _ in 0..4_000 {
+            let job: Value = self.get_json(user, location).await;
+            if job["status"] != "running" {
+                assert!(job["finishedAt"].is_string(), "{job}");
+                return job;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        panic!("the job at {location} does not end");
+    }
+
+    /// The monthly totals the insights show, from 2016 to 2026.
+    async fn months(&self, user: &TestUser) -> Months {
+        let mut months = Months::new();
+        for (from, to) in [
+            ("2016-01", "2018-12"),
+            ("2019-01", "2021-12"),
+            ("2022-01", "2024-12"),
+            ("2025-01", "2026-12"),
+        ] {
+            let path = format!("/api/insights/monthly?from={from}&to={to}");
+            let shown: Vec<Value> = self.get_json(user, &path).await;
+            for m in shown {
+                let mut entry = (Decimal::ZERO, Decimal::ZERO, 0);
+                for c in m["categories"].as_array().unwrap() {
+                    let total = Decimal::from_str(&c["total"]["amount"].to_string()).unwrap();
+                    if c["type"] == "DEBIT" {
+                        entry.0 += total;
+                    } else {
+                        entry.1 += total;
+                    }
+                    entry.2 += c["count"].as_u64().unwrap();
+                }
+                if entry.2 > 0 {
+                    months.insert(m["month"].as_str().unwrap().to_owned(), entry);
+                }
+            }
+        }
+        months
+    }
+
+    async fn assert_history(&self, user: &TestUser, balance: Decimal, months: &Months) {
+        let shown = Decimal::from_str(&self.balance(user).await).unwrap();
+        assert_eq!(shown, balance);
+        assert_eq!(&self.months(user).await, months);
+    }
+}
+
+#[tokio::test]
+async fn a_decade_of_history_is_imported_whole_by_a_job_and_once_only() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, balance, months) = history(20_000, 1);
+    assert_eq!(months.len(), 120);
+    let started = Instant::now();
+    let job = app.import_by_job(&user, &file).await;
+    eprintln!("a job of 20,000 rows took {:?}", started.elapsed());
+    assert_eq!(
+        (
+            &job["status"],
+            &job["rows"],
+            &job["created"],
+            &job["duplicates"]
+        ),
+        (&json!("done"), &json!(20_000), &json!(20_000), &json!(0)),
+        "{}",
+        job["errors"]
+    );
+    assert_eq!(job["errors"], json!([]));
+    app.assert_history(&user, balance, &months).await;
+
+    // Another user's job is not found, nor is a malformed id.
+    let location = format!("/api/imports/{}", job["id"]);
+    let stranger = app.new_user().await;
+    assert_problem(app.get(&stranger, &location).await, 404).await;
+    assert_problem(app.get(&user, "/api/imports/x").await, 404).await;
+
+    // The same file again: a new job that creates nothing.
+    let again = app.import_by_job(&user, &file).await;
+    assert_ne!(again["id"], job["id"]);
+    assert_eq!(
+        (&again["status"], &again["created"], &again["duplicates"]),
+        (&json!("done"), &json!(0), &json!(20_000))
+    );
+    app.assert_history(&user, balance, &months).await;
+}
+
+/// A continuation that never goes on: the job waits for the test to work on it.
+struct Stopped;
+
+impl Continuation for Stopped {
+    fn resume<'a>(
+        &'a self,
+        _store: &'a Store,
+        _job: JobRef,
+    ) -> Pin<Box<dyn Future<Output = AppResult<()>> + Send + 'a>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, balance, months) = history(6_000, 2);
+    let store = &app.state.store;
+    // The job starts as a request starts it, but nothing goes on with it...
+    let statement = imports_fn::parse::read(file.as_bytes(), Default::default()).unwrap();
+    let options = ImportOptions {
+        default_category_id: None,
+        dry_run: false,
+        deadline: Instant::now() + imports::TIME_BUDGET,
+    };
+    let rows = imports_fn::parse::rows(statement);
+    let submitted = imports::submit(store, user.id, rows, options, &Stopped).await;
+    let Ok(Submitted::Job(stopped)) = submitted else {
+        panic!("not a job: {submitted:?}");
+    };
+    // ... but half its chunks (of 1,000 rows): then its worker is gone.
+    let job_ref = JobRef {
+        user_id: user.id,
+        job_id: stopped.id,
+    };
+    let far = Instant::now() + Duration::from_secs(3600);
+    assert!(job::work_chunks(store, job_ref, far, 3).await.unwrap());
+    let location = format!("/api/imports/{}", stopped.id);
+    let half: Value = app.get_json(&user, &location).await;
+    assert_eq!(
+        (&half["status"], &half["created"], &half["finishedAt"]),
+        (&json!("running"), &json!(3_000), &Value::Null)
+    );
+
+    // Posting the file again imports the rest, and every row is there once.
+    let rest = app.import_by_job(&user, &file).await;
+    assert_eq!(
+        (&rest["status"], &rest["created"], &rest["duplicates"]),
+        (&json!("done"), &json!(3_000), &json!(3_000)),
+        "{}",
+        rest["errors"]
+    );
+    app.assert_history(&user, balance, &months).await;
+}
+
+#[tokio::test]
+async fn a_file_over_the_row_limit_is_refused_naming_the_limit() {
+    let (app, user) = spawn_app_and_user().await;
+    let max = imports_fn::parse::MAX_ROWS;
+    let mut file = String::from("date,amount\n");
+    for i in 0..=max {
+        file.push_str(&format!("2024-01-{:02},-{}.50\n", i % 28 + 1, i % 90 + 1));
+    }
+    let problem = assert_problem(app.post_file(&user, &file).await, 400).await;
+    assert_eq!(
+        problem["detail"],
+        format!("the file has more than {max} data rows; split it")
+    );
+}
