@@ -487,3 +487,52 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
     .await;
     assert_eq!(set["defaultCategoryId"], SALARY);
 }
+
+/// Rules (200) and recurring schedules (100) are counted like the other caps: in the
+/// same transaction as each create and delete, so creates at once at the edge of the cap
+/// never pass it, and a delete gives its place back.
+#[tokio::test]
+async fn rules_and_schedules_caps_hold_under_concurrent_creates() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let rule = |i: usize| {
+        json!({"name": format!("r{i}"), "conditions": [{"field": "payee", "op": "contains", "value": format!("shop {i}")}],
+               "actions": {"note": "shop"}})
+    };
+    let schedule = |i: usize| {
+        json!({"amount": format!("{}.00", 10 + i), "categoryId": GROCERIES, "start": "2030-01-01",
+               "rrule": "FREQ=MONTHLY"})
+    };
+    for (path, body, cap, detail) in [
+        (
+            "/api/rules",
+            &rule as &dyn Fn(usize) -> Value,
+            200,
+            "at most 200 rules",
+        ),
+        ("/api/recurring", &schedule, 100, "at most 100 recurring"),
+    ] {
+        // Up to 4 below the cap, 20 at a time.
+        let mut made = 0;
+        while made < cap - 4 {
+            let n = (cap - 4 - made).min(20);
+            let statuses =
+                concurrently(&app, &user, path, (made..made + n).map(body).collect()).await;
+            assert!(statuses.iter().all(|s| *s == 201), "{path} {statuses:?}");
+            made += n;
+        }
+        let rest = (made..made + 11).map(body);
+        assert_capped(&app, &user, path, rest, 4, detail).await;
+        // A delete frees one place.
+        let r = app.get(&user, &format!("{path}?limit=1")).await;
+        let first: Vec<Value> = r.json().await.unwrap();
+        let at = format!("{path}/{}", first[0]["id"]);
+        assert_eq!(app.delete(&user, &at).await.status(), 204);
+        assert_eq!(status_of(&app, &user, path, body(999)).await, 201, "{path}");
+        assert_eq!(
+            status_of(&app, &user, path, body(1000)).await,
+            409,
+            "{path}"
+        );
+    }
+}

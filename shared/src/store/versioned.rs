@@ -8,6 +8,19 @@ use super::keys::user_pk;
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult};
 
+/// The counter on the profile and the cap of what a user may own of `entity`: counted in
+/// the same transaction as each create and delete, so concurrent creates never pass it.
+fn cap_of(entity: Entity) -> Option<(&'static str, u64)> {
+    match entity {
+        Entity::Rule => Some(("ruleCount", rules::MAX_RULES as u64)),
+        Entity::Recurring => Some((
+            "recurringCount",
+            crate::domain::recurring::MAX_SCHEDULES as u64,
+        )),
+        _ => None,
+    }
+}
+
 /// Which of a user's items a write is about, and what the feed calls it.
 pub struct Versioned {
     pub user_id: u64,
@@ -32,6 +45,9 @@ impl Store {
             None => {
                 tx.put(item, Some("attribute_not_exists(PK)"), None)?;
                 tx.on_conflict(ConflictKind::IdTaken);
+                if let Some((counter, max)) = cap_of(at.entity) {
+                    self.count_on_profile(&mut tx, at.user_id, counter, 1, max)?;
+                }
             }
             Some(read) => {
                 let values = Item::from([(":v".into(), n(read))]);
@@ -42,7 +58,12 @@ impl Store {
         }
         tx.upserted(at.user_id, at.entity, at.id, version);
         also(&mut tx)?;
-        self.transact(tx).await
+        match self.transact(tx).await {
+            Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
+                Err(self.profile_failure(at.user_id).await)
+            }
+            other => other,
+        }
     }
 
     /// Deletes the item if it is still at `version`, recording the tombstone: `NotFound`
@@ -54,6 +75,9 @@ impl Store {
         let condition = "attribute_exists(PK) AND version = :v";
         tx.delete(&pk, &at.sk, Some(condition), Some(values))?;
         tx.deleted(at.user_id, at.entity, at.id, version);
+        if let Some((counter, max)) = cap_of(at.entity) {
+            self.count_on_profile(&mut tx, at.user_id, counter, -1, max)?;
+        }
         match self.transact(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
                 Err(match self.get(&pk, &at.sk).await? {

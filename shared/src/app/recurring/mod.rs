@@ -133,18 +133,25 @@ async fn build(
 /// Creates a schedule; its due occurrences are created by the job.
 pub async fn create(store: &Store, user_id: u64, draft: RecurringDraft) -> AppResult<Recurring> {
     let mut r = build(store, user_id, draft, None).await?;
-    if store.all_recurring(user_id).await?.len() >= MAX_SCHEDULES {
-        return Err(AppError::Conflict(format!(
+    let full = || {
+        AppError::Conflict(format!(
             "at most {MAX_SCHEDULES} recurring transactions per user"
-        )));
+        ))
+    };
+    if store.all_recurring(user_id).await?.len() >= MAX_SCHEDULES {
+        return Err(full());
     }
     let written = with_fresh_id(|id| {
         r.id = id;
         let r = r.clone();
         async move { store.put_recurring(&r, None).await.map(|()| r) }
     })
-    .await?;
-    Ok(written)
+    .await;
+    match written {
+        // Counted with the write: a concurrent create took the last place.
+        Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(full()),
+        other => Ok(other?),
+    }
 }
 
 pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Recurring> {

@@ -105,10 +105,13 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
     body.normalize();
     let category_type = check(store, user_id, &body).await?;
     let existing = store.list_rules(user_id).await?;
-    if existing.len() >= MAX_RULES {
-        return Err(AppError::Conflict(format!(
+    let full = || {
+        AppError::Conflict(format!(
             "a user may have at most {MAX_RULES} rules; delete one first"
-        )));
+        ))
+    };
+    if existing.len() >= MAX_RULES {
+        return Err(full());
     }
     let position = match body.position {
         Some(p) => u64::from(p),
@@ -131,6 +134,8 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
         match store.put_rule(&stored, None).await {
             Ok(()) => return view(&stored),
             Err(StoreError::Conflict(ConflictKind::IdTaken)) => continue,
+            // Counted with the write: a concurrent create took the last place.
+            Err(StoreError::Conflict(ConflictKind::LimitReached)) => return Err(full()),
             Err(e) => return Err(e.into()),
         }
     }
