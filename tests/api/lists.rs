@@ -393,6 +393,12 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
         .get_json(&user, &format!("/api/providers/{plain}"))
         .await;
     assert_eq!(read["defaultCategoryId"], Value::Null);
+    // The JSON export keeps it.
+    let doc: Value = app.get_json(&user, "/api/export?format=json").await;
+    let exported = doc["providers"].as_array().unwrap();
+    let of =
+        |id: u64| exported.iter().find(|p| p["id"] == id).unwrap()["defaultCategoryId"].clone();
+    assert_eq!((of(shop), of(plain)), (json!(GROCERIES), Value::Null));
 
     let txn = |provider: u64, note: &str| json!({"amount": "5.00", "date": "2026-11-01", "providerId": provider, "note": note});
     // The provider's default.

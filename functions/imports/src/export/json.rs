@@ -86,7 +86,7 @@ pub struct ExportDocument {
     /// `{id, name}` each.
     #[schema(value_type = Option<Vec<Object>>)]
     tags: (),
-    /// `{id, name}` each.
+    /// `{id, name, defaultCategoryId}` each.
     #[schema(value_type = Option<Vec<Object>>)]
     providers: (),
     /// `{month, categoryId, isGlobal, amount}` each.

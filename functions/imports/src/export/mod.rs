@@ -123,7 +123,11 @@ impl Names {
                 "icon": c.icon, "color": c.color, "isGlobal": c.is_global(),
             })).collect::<Vec<_>>(),
             "tags": tags.iter().map(label).collect::<Vec<_>>(),
-            "providers": providers.iter().map(label).collect::<Vec<_>>(),
+            "providers": providers.iter().map(|p| {
+                let mut v = label(p);
+                v["defaultCategoryId"] = json!(p.default_category_id);
+                v
+            }).collect::<Vec<_>>(),
         });
         let names = Self {
             categories: cats.into_iter().map(|c| (c.id, c.name)).collect(),
