@@ -89,6 +89,8 @@ fn test_amount(v: &serde_json::Value) -> Option<Decimal> {
         }
         // Exact digits when they fit a decimal; a number finer than a decimal holds (a
         // JSON number may be 6e-307) is as good as its nearest decimal for a comparison.
+        // Below zero, however little (-1e-185 included), is not an absolute amount.
+        serde_json::Value::Number(n) if n.as_f64().is_some_and(|f| f < 0.0) => None,
         serde_json::Value::Number(n) => decimal::from_json(v, false).or_else(|| {
             n.as_f64().filter(|f| f.is_finite()).and_then(|f| {
                 Decimal::try_from(f)
@@ -300,4 +302,27 @@ pub async fn apply_rules(
         }),
         cursor: report.next.map(|p| cursors.seal("rules-apply", me.id, &p)),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_amount_is_what_its_schema_allows() {
+        let amount = |text: &str| test_amount(&serde_json::from_str(text).unwrap());
+        assert_eq!(amount("4.5"), Some(Decimal::new(45, 1)));
+        assert_eq!(amount("\"4.50\""), Some(Decimal::new(450, 2)));
+        assert_eq!(amount("6e-307"), Some(Decimal::ZERO));
+        assert_eq!(amount("-0.0"), Some(Decimal::ZERO));
+        for refused in [
+            "-1.3195082350733208e-185",
+            "-4.5",
+            "\"-4.5\"",
+            "1e13",
+            "\"1.\"",
+        ] {
+            assert_eq!(amount(refused), None, "{refused}");
+        }
+    }
 }
