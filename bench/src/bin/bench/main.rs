@@ -1,13 +1,14 @@
 //! `make bench`: the warm path of every endpoint through the local server (real HTTP on
 //! loopback) interleaved with the raw DynamoDB calls it needs, against the same DynamoDB
 //! Local, in one run; the read and write units and the cost per million calls of each;
-//! the list and a sync page with many other users' items in the table; insights over 36
+//! the list with many other users' items in the table; a sync page against a list page
+//! and an export page (and again with other users' items); a create's write units; insights over 36
 //! months; an import with and without 200 rules; the recurring job per 1,000 due
 //! occurrences; a bounded load test at several concurrencies. Prints Markdown (the body of
 //! BENCHMARKS.md) and draws `docs/bench/*.png`.
 //!
-//! `BENCH_ONLY=endpoints,insights,scale,sync,imports,recurring,load` runs some sections
-//! only. Figures are reported, never
+//! `BENCH_ONLY=endpoints,insights,scale,sync,create,imports,recurring,load` runs some
+//! sections only. Figures are reported, never
 //! asserted.
 
 mod cost;
@@ -182,8 +183,15 @@ async fn main() -> anyhow::Result<()> {
     }
 
     if wanted("sync") {
-        sync::run(&state, &base, &http, &token, user_id).await?;
+        sync::run(&state, &meter, &base, &http).await?;
         println!();
+    }
+
+    if wanted("create") {
+        println!(
+            "{}",
+            writes::create_units(&http, &base, &token, &meter).await?
+        );
     }
 
     if wanted("imports") {

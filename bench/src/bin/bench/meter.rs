@@ -22,7 +22,8 @@ pub struct Units {
     /// Of `write`, what `TransactWriteItems` calls reported.
     pub transact_write: f64,
     /// Items of the `TransactWriteItems` calls sent (condition checks included), and the
-    /// local-index copies their puts carry (an `LSI1SK`).
+    /// local-index copies their puts carry (an `LSI1SK`) or their deletes remove (a
+    /// transaction's).
     pub transact_items: u32,
     pub index_copies: u32,
 }
@@ -83,9 +84,17 @@ impl Meter {
         let copies = items
             .iter()
             .filter(|i| {
-                i.put
+                let put = i
+                    .put
                     .as_ref()
-                    .is_some_and(|p| p.item.contains_key("LSI1SK"))
+                    .is_some_and(|p| p.item.contains_key("LSI1SK"));
+                let delete = i.delete.as_ref().is_some_and(|d| {
+                    d.key
+                        .get("SK")
+                        .and_then(|sk| sk.as_s().ok())
+                        .is_some_and(|sk| sk.starts_with("TXN#"))
+                });
+                put || delete
             })
             .count();
         if let Ok(mut u) = self.0.lock() {

@@ -1,12 +1,23 @@
-//! `make bench`, the change feed: the cost of one sync page (p50 and consumed read units)
-//! with 10,000 changes in the user's feed, then with 100,000 other users' items in the
-//! table. A page should cost the same in both: O(its changes).
+//! `make bench`, the change feed against the list and the export, side by side in one run
+//! for one user of 200 transactions and 10,000 changes: a sync page of 200 from a cursor in
+//! the middle of the feed, the first page of a first sync, a list page of 200 and the first
+//! export pages (JSON, CSV), each with p50, p99 and the read units one request consumes;
+//! then the sync and list pages again with 100,000 other users' items in the table. A page
+//! should cost the same in both: O(its changes).
 
-use std::collections::HashMap;
+use std::time::Instant;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 use shared::app::sync::Position;
 use shared::http::AppState;
+use shared::store::batch::key;
+use shared::store::feed::Feed;
+use shared::store::keys::{user_pk, WALLET};
+use shared::store::Item;
+
+use super::endpoints::send;
+use super::meter::Meter;
+use super::stats::{Stats, ROUNDS, WARMUP};
 
 const CHANGES: u64 = 10_000;
 const TRANSACTIONS: u64 = 200;
@@ -20,169 +31,263 @@ fn n(v: impl ToString) -> AttributeValue {
     AttributeValue::N(v.to_string())
 }
 
-/// `count` change entries in `pk`'s feed about `ids` in turn (edits of the same items).
-fn entries(
-    pk: &str,
-    first_seq: u64,
-    count: u64,
-    ids: &[u64],
-) -> Vec<HashMap<String, AttributeValue>> {
+/// `count` change entries in `pk`'s feed from `first_seq` about `items` in turn (edits of
+/// the same transactions), each carrying the item as the service's entries of a
+/// transaction's create or update do (the attribute `item`).
+fn entries(pk: &str, first_seq: u64, count: u64, items: &[(u64, Item)]) -> Vec<Item> {
+    let now_ms = time::OffsetDateTime::now_utc().unix_timestamp() as u64 * 1000;
     (0..count)
-        .map(|i| {
+        .filter_map(|i| {
             let seq = first_seq + i;
-            HashMap::from([
+            let (id, item) = items.get((i as usize) % items.len().max(1))?;
+            Some(Item::from([
                 ("PK".to_owned(), s(pk)),
-                ("SK".to_owned(), s(format!("CHG#{seq:016}"))),
+                ("SK".to_owned(), s(shared::store::feed::change_sk(seq))),
                 ("entity".to_owned(), s("transaction")),
-                ("id".to_owned(), n(ids[(i as usize) % ids.len().max(1)])),
+                ("id".to_owned(), n(id)),
                 ("op".to_owned(), s("upsert")),
                 ("version".to_owned(), n(1)),
-                ("atMs".to_owned(), n(1_790_000_000_000u64 + seq)),
+                ("atMs".to_owned(), n(now_ms + seq)),
                 ("expiresAt".to_owned(), n(4_000_000_000u64)),
-            ])
+                ("item".to_owned(), AttributeValue::M(item.clone())),
+            ]))
         })
         .collect()
 }
 
-/// Read units of the page's raw calls: the feed `Query` and the items' `BatchGetItem`s.
-async fn page_capacity(
-    state: &AppState,
-    pk: &str,
-    after: u64,
-    ids: &[u64],
-) -> anyhow::Result<(f64, f64)> {
-    let client = state.store.client();
-    let table = state.store.table();
-    let query = client
-        .query()
-        .table_name(table)
-        .key_condition_expression("PK = :pk AND SK BETWEEN :a AND :b")
-        .expression_attribute_values(":pk", s(pk))
-        .expression_attribute_values(":a", s(format!("CHG#{:016}", after + 1)))
-        .expression_attribute_values(":b", s(format!("CHG#{:016}", u64::MAX / 10)))
-        .consistent_read(true)
-        .limit(PAGE as i32 + 1)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send()
-        .await?;
-    let query_units = query
-        .consumed_capacity
-        .and_then(|c| c.capacity_units)
-        .unwrap_or_default();
-    let mut batch_units = 0.0;
-    for chunk in ids.chunks(100) {
-        let keys = chunk
-            .iter()
-            .map(|id| {
-                HashMap::from([
-                    ("PK".to_owned(), s(pk)),
-                    ("SK".to_owned(), s(format!("TXN#{id:016}"))),
-                ])
-            })
-            .collect();
-        let request = aws_sdk_dynamodb::types::KeysAndAttributes::builder()
-            .set_keys(Some(keys))
-            .consistent_read(true)
-            .build()?;
-        let out = client
-            .batch_get_item()
-            .request_items(table, request)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+/// The user's transactions as stored (`TXN#` items), by id.
+async fn stored_transactions(state: &AppState, user_id: u64) -> anyhow::Result<Vec<(u64, Item)>> {
+    let mut found = Vec::new();
+    let mut start = None;
+    loop {
+        let out = state
+            .store
+            .client()
+            .query()
+            .table_name(state.store.table())
+            .key_condition_expression("PK = :pk AND begins_with(SK, :p)")
+            .expression_attribute_values(":pk", s(user_pk(user_id)))
+            .expression_attribute_values(":p", s("TXN#"))
+            .set_exclusive_start_key(start)
             .send()
             .await?;
-        batch_units += out
-            .consumed_capacity
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|c| c.capacity_units)
-            .sum::<f64>();
+        for item in out.items.unwrap_or_default() {
+            let id = item
+                .get("SK")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|sk| sk.strip_prefix("TXN#")?.parse().ok())
+                .unwrap_or_default();
+            found.push((id, item));
+        }
+        start = out.last_evaluated_key;
+        if start.is_none() {
+            return Ok(found);
+        }
     }
-    Ok((query_units, batch_units))
+}
+
+/// Read units of the raw calls a page from `after` makes, as the service makes them: the
+/// user's feed `Query`, the shard's feed `Query`, the `BatchGetItem` of both heads (at
+/// once), then the `BatchGetItem` of the wallet.
+async fn page_capacity(
+    state: &AppState,
+    meter: &Meter,
+    user_id: u64,
+    (after, global_after): (u64, u64),
+) -> anyhow::Result<[f64; 4]> {
+    let store = &state.store;
+    let fetch = PAGE as i32 + 1;
+    let (mine, global) = (Feed::User(user_id), Feed::global_of(user_id));
+    let own = meter.measure(store.feed_entries(mine, after, fetch)).await;
+    let shared = meter
+        .measure(store.feed_entries(global, global_after, fetch))
+        .await;
+    let heads = [mine, global].map(|f| {
+        let (pk, sk) = f.head_key();
+        key(&pk, sk)
+    });
+    let heads = meter.measure(store.batch_get(heads.to_vec())).await;
+    let wallet = vec![key(&user_pk(user_id), WALLET)];
+    let wallet = meter.measure(store.batch_get_all(wallet)).await;
+    own.1?;
+    shared.1?;
+    heads.1?;
+    wallet.1?;
+    Ok([own.0.read, shared.0.read, heads.0.read, wallet.0.read])
+}
+
+/// GETs `urls` round-robin ([`WARMUP`] untimed rounds, then [`ROUNDS`] timed), the order
+/// turned every round, so each is measured under the same conditions as the others.
+async fn side_by_side(http: &reqwest::Client, token: &str, urls: &[String]) -> Vec<Stats> {
+    let mut samples = vec![Vec::with_capacity(ROUNDS); urls.len()];
+    for round in 0..WARMUP + ROUNDS {
+        for k in 0..urls.len() {
+            let i = (round + k) % urls.len();
+            let start = Instant::now();
+            send(http.get(&urls[i]).bearer_auth(token)).await;
+            if round >= WARMUP {
+                samples[i].push(start.elapsed());
+            }
+        }
+    }
+    samples.into_iter().map(Stats::of).collect()
+}
+
+/// The read units one GET of each of `urls` consumes.
+async fn read_units(
+    meter: &Meter,
+    http: &reqwest::Client,
+    token: &str,
+    urls: &[String],
+) -> Vec<f64> {
+    let mut units = Vec::new();
+    for url in urls {
+        units.push(
+            meter
+                .measure(send(http.get(url).bearer_auth(token)))
+                .await
+                .0
+                .read,
+        );
+    }
+    units
+}
+
+/// 100,000 items of 100 other users: their transactions and their feeds.
+async fn other_users(state: &AppState) -> anyhow::Result<usize> {
+    let mut foreign = Vec::new();
+    for u in 0..100u64 {
+        let other = user_pk(9_000_000 + u);
+        let txns: Vec<(u64, Item)> = (0..500u64)
+            .map(|i| {
+                let item = Item::from([
+                    ("PK".to_owned(), s(&other)),
+                    ("SK".to_owned(), s(format!("TXN#{i:016}"))),
+                    ("note".to_owned(), s("x".repeat(200))),
+                ]);
+                (i, item)
+            })
+            .collect();
+        foreign.extend(entries(&other, 1, 500, &txns[..3]));
+        foreign.extend(txns.into_iter().map(|(_, item)| item));
+    }
+    let count = foreign.len();
+    super::fixture::put_all(state, foreign).await?;
+    Ok(count)
 }
 
 pub async fn run(
     state: &AppState,
+    meter: &Meter,
     base: &str,
     http: &reqwest::Client,
-    token: &str,
-    user_id: u64,
 ) -> anyhow::Result<()> {
-    let pk = format!("USER#{user_id}");
+    let (user_id, token) = super::fixture::sign_up(http, base, "sync@example.com").await?;
+    let token = token.as_str();
     // The user's transactions the changes are about, written through the API.
-    let mut ids = Vec::new();
     for i in 0..TRANSACTIONS {
         let body = serde_json::json!({"amount": "1.00", "categoryId": 4, "date": format!("2020-01-{:02}", 1 + i % 28)});
-        let r: serde_json::Value = http
-            .post(format!("{base}/api/transactions"))
+        http.post(format!("{base}/api/transactions"))
             .bearer_auth(token)
             .json(&body)
             .send()
             .await?
-            .json()
-            .await?;
-        ids.push(r["id"].as_u64().unwrap_or_default());
+            .error_for_status()?;
     }
-    // 10,000 more changes in the user's feed, after what the writes above recorded.
-    let head = state
-        .store
-        .feed_head(shared::store::feed::Feed::User(user_id))
+    // 10,000 more changes in the user's feed, after what the writes above recorded, each
+    // carrying its transaction's item; the head (`seq` on the wallet) moved past them.
+    let txns = stored_transactions(state, user_id).await?;
+    let store = &state.store;
+    let head = store.feed_head(Feed::User(user_id)).await?;
+    let global_head = store.feed_head(Feed::global_of(user_id)).await?;
+    let pk = user_pk(user_id);
+    super::fixture::put_all(state, entries(&pk, head + 1, CHANGES, &txns)).await?;
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(key(&pk, WALLET)))
+        .update_expression("SET seq = :s")
+        .expression_attribute_values(":s", n(head + CHANGES))
+        .send()
         .await?;
-    super::fixture::put_all(state, entries(&pk, head + 1, CHANGES, &ids)).await?;
-    let mut feed_head = HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s("FEED"))]);
-    feed_head.insert("seq".to_owned(), n(head + CHANGES));
-    super::fixture::put_all(state, vec![feed_head]).await?;
 
-    // A page from the middle of the history.
-    let cursors = state.tokens.cursors();
+    // A later sync from the middle of the history (past every global change).
+    let after = (head + CHANGES / 2, global_head);
     let position = Position::Log {
-        user_seq: head + CHANGES / 2,
-        global_seq: 0,
+        user_seq: after.0,
+        global_seq: after.1,
         issued_ms: time::OffsetDateTime::now_utc().unix_timestamp() * 1000,
     };
-    let cursor: String = form_urlencoded::byte_serialize(
-        cursors.seal("sync", user_id, &position.encode()).as_bytes(),
-    )
-    .collect();
-    let url = format!("{base}/api/sync?limit={PAGE}&cursor={cursor}");
-    let page = |http: &reqwest::Client| {
-        let req = http.get(&url).bearer_auth(token);
-        async move {
-            let _ = req.send().await.and_then(|r| r.error_for_status());
-        }
-    };
-    let before = super::stats::single(|_| page(http)).await.p50;
-    let (q1, b1) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
+    let sealed = state
+        .tokens
+        .cursors()
+        .seal("sync", user_id, &position.encode());
+    let cursor: String = form_urlencoded::byte_serialize(sealed.as_bytes()).collect();
+    let urls = [
+        format!("{base}/api/transactions?limit={PAGE}"),
+        format!("{base}/api/sync?limit={PAGE}&cursor={cursor}"),
+        format!("{base}/api/sync?limit={PAGE}"),
+        format!("{base}/api/export?format=json"),
+        format!("{base}/api/export?format=csv"),
+    ];
+    let names = [
+        format!("`GET /api/transactions?limit={PAGE}` (list page)"),
+        format!("`GET /api/sync?limit={PAGE}&cursor=…` (mid-feed)"),
+        format!("`GET /api/sync?limit={PAGE}` (first page of a first sync)"),
+        "`GET /api/export?format=json` (first page)".to_owned(),
+        "`GET /api/export?format=csv` (first page)".to_owned(),
+    ];
+    let stats = side_by_side(http, token, &urls).await;
+    let units = read_units(meter, http, token, &urls).await;
+    let raw = page_capacity(state, meter, user_id, after).await?;
 
-    // 100,000 items of other users: their transactions and their feeds.
-    let mut foreign = Vec::new();
-    for u in 0..100u64 {
-        let other = format!("USER#{}", 9_000_000 + u);
-        foreign.extend(entries(&other, 1, 500, &[1, 2, 3]));
-        for i in 0..500u64 {
-            foreign.push(HashMap::from([
-                ("PK".to_owned(), s(&other)),
-                ("SK".to_owned(), s(format!("TXN#{i:016}"))),
-                ("note".to_owned(), s("x".repeat(200))),
-            ]));
-        }
+    let foreign = other_users(state).await?;
+    let again = side_by_side(http, token, &urls[..2]).await;
+    let units_again = read_units(meter, http, token, &urls[..2]).await;
+    let raw_again = page_capacity(state, meter, user_id, after).await?;
+
+    println!("## A sync page against a list page and an export page\n");
+    println!(
+        "One user with {TRANSACTIONS} transactions (written through the API) and {CHANGES} more changes \
+         in their feed about them (each entry carrying its transaction's item, as the service writes \
+         them; the head is `seq` on the wallet). The five requests are sent round-robin, \
+         {WARMUP} untimed rounds then {ROUNDS} timed, the order turned every round; RCU: what one \
+         request consumed (the meter on the service's client). Ratios are to the list page.\n"
+    );
+    println!("| request | p50 | p99 | RCU | p50 ratio | RCU ratio |");
+    println!("|---|---|---|---|---|---|");
+    let (list_p50, list_units) = (stats[0].p50_ms(), units[0]);
+    for ((name, st), u) in names.iter().zip(&stats).zip(&units) {
+        println!(
+            "| {name} | {:.2} ms | {:.2} ms | {u} | {:.2} | {:.2} |",
+            st.p50_ms(),
+            st.p99_ms(),
+            st.p50_ms() / list_p50,
+            u / list_units
+        );
     }
-    let foreign_count = foreign.len();
-    super::fixture::put_all(state, foreign).await?;
-    let after = super::stats::single(|_| page(http)).await.p50;
-    let (q2, b2) = page_capacity(state, &pk, head + CHANGES / 2, &ids).await?;
-
-    println!("## A sync page\n");
-    println!("`GET /api/sync?limit={PAGE}` from the middle of {CHANGES} changes about {TRANSACTIONS} transactions:");
     println!();
-    println!("| table | p50 | feed Query RCU | items BatchGetItem RCU |");
+    let line = |r: [f64; 4]| {
+        format!(
+            "user's feed `Query` {} RCU, shard's feed `Query` {} RCU, heads `BatchGetItem` {} RCU, wallet `BatchGetItem` {} RCU",
+            r[0], r[1], r[2], r[3]
+        )
+    };
+    println!(
+        "The mid-feed page's raw calls, made as the service makes them: {}.\n",
+        line(raw)
+    );
+    println!("With {foreign} other users' items (their transactions and feeds) in the table:\n");
+    println!("| request | p50 | p99 | RCU |");
     println!("|---|---|---|---|");
-    println!(
-        "| the user's {CHANGES} changes | {:.2} ms | {q1} | {b1} |",
-        before.as_secs_f64() * 1e3
-    );
-    println!(
-        "| plus {foreign_count} other users' items | {:.2} ms | {q2} | {b2} |",
-        after.as_secs_f64() * 1e3
-    );
+    for ((name, st), u) in names.iter().zip(&again).zip(&units_again) {
+        println!(
+            "| {name} | {:.2} ms | {:.2} ms | {u} |",
+            st.p50_ms(),
+            st.p99_ms()
+        );
+    }
+    println!("\nThe mid-feed page's raw calls: {}.", line(raw_again));
     Ok(())
 }

@@ -182,3 +182,34 @@ impl Bench<'_> {
         Ok(())
     }
 }
+
+/// Write units of one create in a global category as AWS bills `TransactWriteItems` (2 per
+/// item of up to 1 KB, the local-index copy included), next to the previous layout's.
+pub async fn create_units(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    meter: &super::meter::Meter,
+) -> anyhow::Result<String> {
+    let post = || {
+        http.post(format!("{base}/api/transactions"))
+            .bearer_auth(token)
+            .json(&body())
+    };
+    send(post()).await;
+    let (u, _) = meter.measure(send(post())).await;
+    Ok(format!(
+        "## Write units of a create\n\n\
+         One `POST /api/transactions` in a global category, metered: {} calls, a \
+         `TransactWriteItems` of {} items plus {} local-index copy: **{} WCU** as AWS bills \
+         transactions (DynamoDB Local reported {} for the whole request), {} RCU. Before \
+         (the previous layout, docs/CAPACITY.md history: a feed head item of its own and a \
+         `ConditionCheck` on the global category's copy, 7 items): **14 WCU**.\n",
+        u.calls,
+        u.transact_items,
+        u.index_copies,
+        u.aws_write(),
+        u.write,
+        u.read
+    ))
+}
