@@ -74,7 +74,34 @@ async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
 
 /// Runs a function's router on the Lambda runtime.
 pub async fn run(router: axum::Router) -> Result<(), lambda_http::Error> {
+    let router = router.layer(axum::middleware::from_fn(within_deadline));
     lambda_http::run(crate::http::with_fallback(router)).await
+}
+
+/// Serves a request within its invocation's deadline: retries stop in time to answer
+/// (see [`crate::store::retry`]).
+async fn within_deadline(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use lambda_http::RequestExt;
+    let left = request
+        .lambda_context_ref()
+        .map(|c| time_left(c.deadline()));
+    match left {
+        Some(left) => {
+            let end = std::time::Instant::now() + left;
+            crate::store::retry::within(end, next.run(request)).await
+        }
+        None => next.run(request).await,
+    }
+}
+
+/// The time left until an invocation's deadline.
+fn time_left(deadline: std::time::SystemTime) -> std::time::Duration {
+    deadline
+        .duration_since(std::time::SystemTime::now())
+        .unwrap_or_default()
 }
 
 /// Makes sure the global categories exist before the first request is served, so a fresh
@@ -157,27 +184,29 @@ where
     R: serde::Serialize,
     E: std::fmt::Display,
 {
+    use crate::store::retry::within;
     use lambda_http::request::LambdaRequest;
     use lambda_http::{Adapter, LambdaEvent, Service};
     use serde_json::Value;
+
+    /// A job stops this long before the invocation's deadline.
+    const JOB_MARGIN: std::time::Duration = std::time::Duration::from_secs(2);
 
     let adapter = Adapter::from(crate::http::with_fallback(router));
     let handler = lambda_http::service_fn(move |event: LambdaEvent<Value>| {
         let (mut adapter, is_event, job) = (adapter.clone(), is_event.clone(), job.clone());
         async move {
             let LambdaEvent { payload, context } = event;
+            let left = time_left(context.deadline());
+            let end = std::time::Instant::now() + left;
             if is_event(&payload) {
-                let left = context
-                    .deadline()
-                    .duration_since(std::time::SystemTime::now())
-                    .unwrap_or_default();
-                let deadline = std::time::Instant::now()
-                    + left.saturating_sub(std::time::Duration::from_secs(2));
-                let report = job(payload, deadline).await.map_err(|e| e.to_string())?;
+                // Boxed: a job's future is deep (the compiler's query depth).
+                let work = Box::pin(job(payload, end - left.min(JOB_MARGIN)));
+                let report = within(end, work).await.map_err(|e| e.to_string())?;
                 return Ok::<Value, lambda_http::Error>(serde_json::to_value(report)?);
             }
             let request: LambdaRequest = serde_json::from_value(payload)?;
-            let response = adapter.call(LambdaEvent::new(request, context)).await?;
+            let response = within(end, adapter.call(LambdaEvent::new(request, context))).await?;
             Ok(serde_json::to_value(response)?)
         }
     });

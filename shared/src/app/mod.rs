@@ -16,7 +16,7 @@ pub mod users;
 pub mod wallet;
 
 use crate::domain::Violation;
-use crate::store::StoreError;
+use crate::store::{retry, Again, StoreError};
 
 /// What a service refuses, in domain terms (the HTTP layer maps each to a status).
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +64,15 @@ impl AppError {
     /// `NotFound` with the message every service uses: "`what` not found".
     pub fn not_found(what: &str) -> Self {
         AppError::NotFound(format!("{what} not found"))
+    }
+
+    /// How a service's retry (see [`crate::store::retry`]) retries this error: a store
+    /// error as the store does, any other not at all.
+    pub fn again(&self) -> Again {
+        match self {
+            AppError::Store(e) => e.again(),
+            _ => Again::No,
+        }
     }
 }
 
@@ -114,9 +123,6 @@ impl From<anyhow::Error> for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
-
-/// Attempts at a read-modify-write that lost a race before giving up.
-pub(crate) const WRITE_ATTEMPTS: usize = 5;
 
 /// The version a change is based on (`If-Match`): any current one, or one version (`None`
 /// for a tag this service never issued, which matches nothing).
@@ -171,22 +177,29 @@ where
     R: std::future::Future<Output = AppResult<Option<u64>>>,
     D: std::future::Future<Output = crate::store::StoreResult<()>>,
 {
-    for _ in 0..3 {
+    let moved = |e: &AppError| match e {
+        AppError::Store(StoreError::Conflict(crate::store::ConflictKind::Changed)) => Again::Now,
+        e => e.again(),
+    };
+    let (read, delete) = (&read, &delete);
+    let deleted = retry(moved, |_| async move {
         let version = read().await?.ok_or_else(|| AppError::not_found(what))?;
         check_version(expected, version)?;
         match delete(version).await {
-            Ok(()) => return Ok(()),
-            Err(StoreError::NotFound) => return Err(AppError::not_found(what)),
+            Err(StoreError::NotFound) => Err(AppError::not_found(what)),
             Err(StoreError::Conflict(_)) if matches!(expected, Some(IfMatch::Version(_))) => {
-                return Err(stale())
+                Err(stale())
             }
-            Err(StoreError::Conflict(_)) => continue,
-            Err(e) => return Err(e.into()),
+            other => Ok(other?),
         }
-    }
-    Err(AppError::Conflict(format!(
-        "the {what} changed meanwhile; retry"
-    )))
+    })
+    .await;
+    deleted.map_err(|e| match e {
+        AppError::Store(StoreError::Conflict(_)) => {
+            AppError::Conflict(format!("the {what} changed meanwhile; retry"))
+        }
+        e => e,
+    })
 }
 
 #[cfg(test)]

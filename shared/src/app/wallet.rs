@@ -3,12 +3,12 @@
 
 use rust_decimal::Decimal;
 
-use super::{AppError, AppResult, IfMatch, WRITE_ATTEMPTS};
+use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
 use crate::domain::{Currency, Money, Violation};
 use crate::store::wallet::Wallet;
-use crate::store::{ConflictKind, Store, StoreError};
+use crate::store::{retry, Again, ConflictKind, Store, StoreError};
 
 /// The new values of a wallet, as parsed from the request: `None` where a value could not
 /// be read at all (not a decimal, not a supported currency).
@@ -70,7 +70,13 @@ pub async fn update(
     expected: Option<IfMatch>,
 ) -> AppResult<Wallet> {
     let (name, initial, currency) = check(&change)?;
-    for _ in 0..WRITE_ATTEMPTS {
+    let (name, expected) = (&name, expected);
+    // A transaction or another change landed meanwhile (`Changed`): read again.
+    let moved = |e: &AppError| match e {
+        AppError::Store(StoreError::Conflict(ConflictKind::Changed)) => Again::Now,
+        e => e.again(),
+    };
+    let updated = retry(moved, |_| async move {
         let (current, head) = store.get_wallet_and_head(user_id).await?;
         let current = current.ok_or_else(|| AppError::not_found("wallet"))?;
         super::check_version(expected, current.version)?;
@@ -86,26 +92,26 @@ pub async fn update(
             ..current.clone()
         };
         match store.update_wallet(&current, &next, head).await {
-            Ok(()) => return Ok(next),
-            Err(StoreError::NotFound) => return Err(AppError::not_found("wallet")),
-            Err(StoreError::Conflict(ConflictKind::HasTransactions)) => {
-                return Err(has_transactions())
-            }
-            Err(StoreError::Conflict(ConflictKind::HasBudgets)) => return Err(AppError::Conflict(
+            Ok(()) => Ok(next),
+            Err(StoreError::NotFound) => Err(AppError::not_found("wallet")),
+            Err(StoreError::Conflict(ConflictKind::HasTransactions)) => Err(has_transactions()),
+            Err(StoreError::Conflict(ConflictKind::HasBudgets)) => Err(AppError::Conflict(
                 "the currency can change only while the wallet has no budgets: delete them first"
                     .into(),
             )),
             Err(StoreError::Conflict(ConflictKind::Changed)) if expected.is_some() => {
-                return Err(super::stale())
+                Err(super::stale())
             }
-            // A transaction or another change landed meanwhile: read again.
-            Err(StoreError::Conflict(ConflictKind::Changed)) => continue,
-            Err(e) => return Err(AppError::Store(e)),
+            Err(e) => Err(AppError::Store(e)),
         }
-    }
-    Err(AppError::Conflict(
-        "the wallet keeps changing; retry".into(),
-    ))
+    })
+    .await;
+    updated.map_err(|e| match e {
+        AppError::Store(StoreError::Conflict(ConflictKind::Changed)) => {
+            AppError::Conflict("the wallet keeps changing; retry".into())
+        }
+        e => e,
+    })
 }
 
 fn has_transactions() -> AppError {

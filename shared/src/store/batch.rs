@@ -1,12 +1,13 @@
 //! Reads by key: one item (`GetItem`) or many (`BatchGetItem`, retrying what DynamoDB
-//! leaves unprocessed), strongly consistent; every page of a `Query`; and the retry of a
-//! batch operation's unprocessed remainder.
+//! leaves unprocessed, or once), strongly consistent; every page of a `Query`; and the
+//! retry of a batch operation's unprocessed remainder (under [`super::retry`]).
 
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 
 use super::attr::{s, Item};
-use super::{backoff, sdk_error, ConflictKind, Store, StoreError, StoreResult, MAX_ATTEMPTS};
+use super::retry::{retry, Again};
+use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 
 /// The key of an item.
 pub fn key(pk: &str, sk: &str) -> Item {
@@ -30,27 +31,38 @@ impl Store {
 
     /// The items that exist among `keys` (at most 100), in no particular order.
     pub async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
-        until_processed(keys, |batch| async move {
-            let request = KeysAndAttributes::builder()
-                .set_keys(Some(batch))
-                .consistent_read(true)
-                .build()
-                .map_err(anyhow::Error::from)?;
-            let out = self
-                .client
-                .batch_get_item()
-                .request_items(&self.table, request)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            let found = out.responses.and_then(|mut r| r.remove(&self.table));
-            let unprocessed = out.unprocessed_keys.and_then(|mut u| u.remove(&self.table));
-            Ok((
-                found.unwrap_or_default(),
-                unprocessed.map(|k| k.keys).unwrap_or_default(),
-            ))
-        })
-        .await
+        until_processed(keys, |batch| self.batch_get_page(batch)).await
+    }
+
+    /// [`Store::batch_get`] in one `BatchGetItem`, for a caller whose own retry reads
+    /// again: keys left unprocessed are `Contention`.
+    pub async fn batch_get_once(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
+        match self.batch_get_page(keys).await? {
+            (found, left) if left.is_empty() => Ok(found),
+            _ => Err(StoreError::Conflict(ConflictKind::Contention)),
+        }
+    }
+
+    /// One `BatchGetItem`: the items found and the keys left unprocessed.
+    async fn batch_get_page(&self, keys: Vec<Item>) -> StoreResult<(Vec<Item>, Vec<Item>)> {
+        let request = KeysAndAttributes::builder()
+            .set_keys(Some(keys))
+            .consistent_read(true)
+            .build()
+            .map_err(anyhow::Error::from)?;
+        let out = self
+            .client
+            .batch_get_item()
+            .request_items(&self.table, request)
+            .send()
+            .await
+            .map_err(sdk_error)?;
+        let found = out.responses.and_then(|mut r| r.remove(&self.table));
+        let unprocessed = out.unprocessed_keys.and_then(|mut u| u.remove(&self.table));
+        Ok((
+            found.unwrap_or_default(),
+            unprocessed.map(|k| k.keys).unwrap_or_default(),
+        ))
     }
 
     /// Every item of partition `pk` whose sort key starts with `prefix`, all pages of one
@@ -86,30 +98,40 @@ pub(crate) async fn query_all(query: QueryFluentBuilder) -> StoreResult<Vec<Item
 }
 
 /// Sends a batch operation's requests with `send`, which answers what it got back and
-/// what DynamoDB left unprocessed (it may, under load), and sends that again after a
-/// backoff until nothing is left; `Contention` when some is still left after
-/// `MAX_ATTEMPTS`. Answers everything got back.
-pub(crate) async fn until_processed<T, R, F, Fut>(
-    mut pending: Vec<T>,
-    mut send: F,
-) -> StoreResult<Vec<R>>
+/// what DynamoDB left unprocessed (it may, under load), and sends that again under the
+/// one retry policy until nothing is left; `Contention` when some is still left at its
+/// bounds. Answers everything got back.
+pub(crate) async fn until_processed<T, R, F, Fut>(pending: Vec<T>, send: F) -> StoreResult<Vec<R>>
 where
-    F: FnMut(Vec<T>) -> Fut,
+    F: Fn(Vec<T>) -> Fut,
     Fut: std::future::Future<Output = StoreResult<(Vec<R>, Vec<T>)>>,
 {
-    let mut got = Vec::new();
-    let mut attempt = 0;
-    while !pending.is_empty() {
-        attempt += 1;
-        let (answered, left) = send(pending).await?;
-        got.extend(answered);
-        pending = left;
-        if !pending.is_empty() {
-            if attempt >= MAX_ATTEMPTS {
-                return Err(StoreError::Conflict(ConflictKind::Contention));
-            }
-            backoff(attempt).await;
+    // The requests still to send and the answers so far, across attempts. An attempt
+    // fails with `None` when some are left, with the error when one failed.
+    let state = std::sync::Mutex::new((pending, Vec::new()));
+    let (state_ref, send) = (&state, &send);
+    let left = |e: &Option<StoreError>| match e {
+        None => Again::Backoff,
+        Some(_) => Again::No,
+    };
+    let done = retry(left, |_| async move {
+        let batch = std::mem::take(&mut state_ref.lock().expect("not poisoned").0);
+        if batch.is_empty() {
+            return Ok(());
         }
+        let (answered, rest) = send(batch).await.map_err(Some)?;
+        let mut state = state_ref.lock().expect("not poisoned");
+        state.1.extend(answered);
+        state.0 = rest;
+        if state.0.is_empty() {
+            Ok(())
+        } else {
+            Err(None)
+        }
+    })
+    .await;
+    match done {
+        Ok(()) => Ok(state.into_inner().expect("not poisoned").1),
+        Err(e) => Err(e.unwrap_or(StoreError::Conflict(ConflictKind::Contention))),
     }
-    Ok(got)
 }

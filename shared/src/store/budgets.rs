@@ -7,13 +7,11 @@ use rust_decimal::Decimal;
 use super::attr::{get_decimal, get_s, get_timestamp, n, s, Item};
 use super::items::category::category_pk;
 use super::keys::{budget_sk, cat_ref, cat_sk, user_pk, BUDGET_PREFIX, WALLET};
+use super::retry::{retry, Again};
 use super::transact::TxItems;
 use super::{ConflictKind, Ref, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 use crate::domain::{Category, CategoryType, Currency, Month};
-
-/// Rounds of create-then-replace before giving up (each loses only to a concurrent write).
-const WRITE_ATTEMPTS: usize = 6;
 
 /// A month's budget for one category, in the wallet's currency.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,11 +97,15 @@ impl Store {
         budget: &Budget,
         currency: Currency,
     ) -> StoreResult<()> {
-        let pk = user_pk(user_id);
-        for attempt in 0..WRITE_ATTEMPTS {
-            // Try a new budget first, then a replacement; a concurrent delete or create
-            // between the two sends us round again.
-            let create = attempt % 2 == 0;
+        let pk = &user_pk(user_id);
+        // Try a new budget first, then a replacement; a concurrent delete or create
+        // between the two sends us round again.
+        let other = |e: &StoreError| match e {
+            StoreError::Conflict(ConflictKind::Changed) => Again::Now,
+            e => e.again(),
+        };
+        retry(other, |attempt| async move {
+            let create = attempt % 2 == 1;
             let mut tx = TxItems::new(self);
             let condition = if create {
                 "attribute_not_exists(PK)"
@@ -114,7 +116,7 @@ impl Store {
             let currency_is = Item::from([(":cur".into(), s(currency.code()))]);
             if create {
                 tx.update(
-                    &pk,
+                    pk,
                     WALLET,
                     "ADD budgetCount :one",
                     Some("attribute_exists(PK) AND currencyCode = :cur"),
@@ -126,7 +128,7 @@ impl Store {
                 )?;
             } else {
                 tx.check(
-                    &pk,
+                    pk,
                     WALLET,
                     "attribute_exists(PK) AND currencyCode = :cur",
                     Some(currency_is),
@@ -140,12 +142,9 @@ impl Store {
                 Some(Item::from([(":t".into(), s(CategoryType::Debit.as_str()))])),
             )?;
             tx.on_conflict(ConflictKind::Reference(Ref::Category));
-            match self.transact(tx).await {
-                Err(StoreError::Conflict(ConflictKind::Changed)) => continue,
-                other => return other,
-            }
-        }
-        Err(StoreError::Conflict(ConflictKind::Contention))
+            self.transact_once(tx).await
+        })
+        .await
     }
 
     /// Deletes a budget and uncounts it on the wallet: `NotFound` when there is none.

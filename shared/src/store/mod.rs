@@ -24,6 +24,7 @@ pub mod named;
 pub mod pages;
 pub mod pictures;
 pub mod recurring;
+pub mod retry;
 pub mod rules;
 pub mod seed;
 pub mod sessions;
@@ -49,6 +50,7 @@ pub use attr::Item;
 pub use counter::CallCounter;
 use error::{done_unless_other_error, is_condition_failure, sdk_error};
 pub use error::{ConflictKind, Ref, StoreError, StoreResult};
+pub use retry::{retry, with_fresh_id, Again};
 
 /// `condition` and, with an `expected` version (`If-Match`), that the item is still at it
 /// (items written before versions existed are at 1). Adds `:ver` to `values`.
@@ -89,9 +91,6 @@ pub struct Store {
     counter: CallCounter,
     limits: crate::config::Limits,
 }
-
-/// Retries of a transaction that DynamoDB cancelled for a conflict with another writer.
-const MAX_ATTEMPTS: u32 = 8;
 
 impl Store {
     pub fn new(client: Client, table: impl Into<String>, counter: CallCounter) -> Self {
@@ -191,30 +190,11 @@ impl Store {
     }
 }
 
-/// Generated ids tried before a write gives up (each clash is astronomically rare).
-const ID_ATTEMPTS: usize = 5;
-
-/// Runs `write` with a fresh id until it does not clash with an existing item (the write
-/// reports a clash as `Conflict(IdTaken)`): ids are retried, never overwritten. This is
-/// the one place that loop lives.
-pub async fn with_fresh_id<T, F, Fut>(mut write: F) -> StoreResult<T>
-where
-    F: FnMut(u64) -> Fut,
-    Fut: std::future::Future<Output = StoreResult<T>>,
-{
-    for _ in 0..ID_ATTEMPTS {
-        match write(crate::domain::ids::new_id()).await {
-            Err(e) if e.is_conflict(ConflictKind::IdTaken) => continue,
-            other => return other,
-        }
-    }
-    Err(StoreError::Conflict(ConflictKind::Contention))
-}
-
 /// Every SDK call is bounded: a connection within [`CONNECT_TIMEOUT`], each attempt within
 /// [`ATTEMPT_TIMEOUT`], all attempts ([`SDK_MAX_ATTEMPTS`], the standard retry mode with
 /// backoff) within [`OPERATION_TIMEOUT`], well under API Gateway's 30 s: an unreachable or
-/// hanging DynamoDB becomes a 503 with `Retry-After`, never a request that hangs.
+/// hanging DynamoDB becomes a 503 with `Retry-After`, never a request that hangs. These
+/// retry one call; an operation that lost a race is retried by [`retry`].
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(3);
 pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(6);
@@ -233,12 +213,4 @@ pub fn sdk_defaults() -> aws_config::ConfigLoader {
         .retry_config(
             aws_config::retry::RetryConfig::standard().with_max_attempts(SDK_MAX_ATTEMPTS),
         )
-}
-
-/// Backoff before retry `attempt` (1-based): 10 ms doubling, with jitter, capped at 320 ms.
-async fn backoff(attempt: u32) {
-    use rand::Rng;
-    let base = 10u64 << attempt.min(5);
-    let jitter = rand::rng().random_range(0..=base);
-    tokio::time::sleep(Duration::from_millis(base / 2 + jitter / 2)).await;
 }

@@ -13,15 +13,13 @@ use super::attr::{get_opt_u64, n, s, Item};
 use super::categories::{Category, GLOBAL_CATEGORIES};
 use super::items::category::to_item;
 use super::keys::{global_pk, GLOBAL_PK, SHARDS};
+use super::retry::{retry, Again};
 use super::transact::{TxItems, MAX_TRANSACT_ITEMS};
-use super::{ConflictKind, Store, StoreError, StoreResult};
+use super::{Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
 
 /// Sort key of the marker that every shard holds its copies (written after all of them).
 pub const SEEDED_SK: &str = "SEEDED";
-
-/// Tries at copying into a shard while others (a concurrent seeding, an admin) write it.
-const COPY_ATTEMPTS: usize = 3;
 
 impl Store {
     /// Writes what is missing of the global categories and their copies (see the module).
@@ -80,43 +78,33 @@ impl Store {
         Ok(marker.map_or(0, |m| defaults_of(&m)))
     }
 
-    /// Copies the source categories a shard lacks into it.
+    /// Copies the source categories a shard lacks into it, looking again at what is
+    /// missing when others (a concurrent seeding, an admin) wrote it meanwhile.
     async fn seed_shard(&self, shard: u64, source: &[Category]) -> StoreResult<()> {
-        let pk = global_pk(shard);
-        let mut complete = false;
-        for _ in 0..COPY_ATTEMPTS {
+        let pk = &global_pk(shard);
+        let written = |e: &StoreError| match e {
+            StoreError::Conflict(_) if e.again() == Again::No => Again::Now,
+            e => e.again(),
+        };
+        retry(written, |_| async move {
             let present: HashSet<u64> = self
-                .list_categories_in(&pk)
+                .list_categories_in(pk)
                 .await?
                 .iter()
                 .map(|c| c.id)
                 .collect();
             let missing: Vec<&Category> =
                 source.iter().filter(|c| !present.contains(&c.id)).collect();
-            complete = true;
             for chunk in missing.chunks(MAX_TRANSACT_ITEMS) {
                 let mut tx = TxItems::new(self);
                 for c in chunk {
-                    tx.put(to_item(c, &pk), Some("attribute_not_exists(PK)"), None)?;
+                    tx.put(to_item(c, pk), Some("attribute_not_exists(PK)"), None)?;
                 }
-                match self.transact(tx).await {
-                    Ok(()) => {}
-                    // Written meanwhile: look again at what is missing.
-                    Err(StoreError::Conflict(_)) => {
-                        complete = false;
-                        break;
-                    }
-                    Err(e) => return Err(e),
-                }
+                self.transact_once(tx).await?;
             }
-            if complete {
-                break;
-            }
-        }
-        if !complete {
-            return Err(StoreError::Conflict(ConflictKind::Contention));
-        }
-        Ok(())
+            Ok(())
+        })
+        .await
     }
 
     /// Puts an item unless one with its key exists.

@@ -35,7 +35,8 @@ impl Store {
     /// (`Conflict(Changed)` otherwise, or `NotFound` when it is gone); a currency change
     /// requires an empty wallet, without transactions or budgets (`budgetCount`, kept by
     /// `store::budgets`), checked in the same conditional write, so a concurrent
-    /// transaction or budget cannot slip in (`HasTransactions`, `HasBudgets`).
+    /// transaction or budget cannot slip in (`HasTransactions`, `HasBudgets`). One
+    /// attempt: the caller retries, reading the wallet and `head` again.
     pub async fn update_wallet(
         &self,
         current: &Wallet,
@@ -67,7 +68,7 @@ impl Store {
             Some(std::collections::HashMap::from([("#name".to_owned(), "name".to_owned())])),
         )?;
         tx.upserted(current.user_id, Entity::Wallet, current.id, next.version);
-        match self.transact(tx).await {
+        match self.transact_once(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
                 match self.get_wallet(current.user_id).await? {
                     None => Err(StoreError::NotFound),

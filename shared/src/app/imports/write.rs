@@ -11,13 +11,11 @@ use crate::app::AppError;
 use crate::app::AppResult;
 use crate::domain::time::Timestamp;
 use crate::store::transactions::Transaction;
-use crate::store::{ConflictKind, Store, StoreError};
+use crate::store::{retry, Again, ConflictKind, Store, StoreError, StoreResult};
 
 /// Transactions offered to one `TransactWriteItems` (two items each, plus the counters;
 /// the store takes fewer when they do not fit in 100 items).
 const CHUNK: usize = 48;
-/// Passes over one chunk that a concurrent import keeps cancelling before giving up.
-const CHUNK_ATTEMPTS: usize = 5;
 
 /// A row to write.
 #[derive(Debug, Clone)]
@@ -93,8 +91,7 @@ pub(super) async fn create(
 }
 
 /// Writes the records in chunks (one `TransactWriteItems` each, markers included) until
-/// `deadline`. A chunk cancelled by a marker (a concurrent import of the same rows) is
-/// re-read and retried without those rows.
+/// `deadline`.
 pub(super) async fn write(
     store: &Store,
     user_id: u64,
@@ -103,7 +100,6 @@ pub(super) async fn write(
 ) -> AppResult<Written> {
     let mut queue: VecDeque<Record> = records.into();
     let mut done = Written::default();
-    let mut attempts = 0;
     let now = Timestamp::now().to_string();
     while !queue.is_empty() {
         if Instant::now() >= deadline {
@@ -111,50 +107,66 @@ pub(super) async fn write(
             return Ok(done);
         }
         let take = queue.len().min(CHUNK);
-        let mut chunk: Vec<Record> = queue.drain(..take).collect();
-        let batch: Vec<(Transaction, String)> = chunk
-            .iter()
-            .map(|r| (r.txn.clone(), r.import_id.clone()))
-            .collect();
-        match store.insert_transactions(&batch, &now).await {
-            Ok(written) => {
-                done.created += written;
-                done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
-                attempts = 0;
-                for rest in chunk.drain(written..).rev() {
-                    queue.push_front(rest);
-                }
-            }
-            Err(e) if attempts >= CHUNK_ATTEMPTS => return Err(write_error(e)),
-            Err(StoreError::Conflict(ConflictKind::AlreadyImported)) => {
-                attempts += 1;
-                let ids: Vec<&str> = chunk.iter().map(|r| r.import_id.as_str()).collect();
-                let imported = store.imported(user_id, &ids).await?;
-                chunk.retain(|r| !imported.contains(&r.import_id));
-                done.raced += take - chunk.len();
-                for rest in chunk.into_iter().rev() {
-                    queue.push_front(rest);
-                }
-            }
-            Err(StoreError::Conflict(ConflictKind::IdTaken)) => {
-                attempts += 1;
-                let mut fresh = std::collections::HashSet::new();
-                for r in &mut chunk {
-                    r.txn.id = loop {
-                        let id = crate::domain::ids::new_id();
-                        if fresh.insert(id) {
-                            break id;
-                        }
-                    };
-                }
-                for rest in chunk.into_iter().rev() {
-                    queue.push_front(rest);
-                }
-            }
-            Err(e) => return Err(write_error(e)),
+        let chunk: Vec<Record> = queue.drain(..take).collect();
+        let (written, mut chunk) = write_chunk(store, user_id, chunk, &now)
+            .await
+            .map_err(write_error)?;
+        done.raced += take - chunk.len();
+        done.created += written;
+        done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
+        for rest in chunk.drain(written..).rev() {
+            queue.push_front(rest);
         }
     }
     Ok(done)
+}
+
+/// Writes the start of `chunk` under the one retry: how many were written, and the chunk
+/// without its rows found imported meanwhile (a concurrent import of the same rows
+/// cancelled an attempt). A taken id is drawn again.
+async fn write_chunk(
+    store: &Store,
+    user_id: u64,
+    chunk: Vec<Record>,
+    now: &str,
+) -> StoreResult<(usize, Vec<Record>)> {
+    let chunk = std::sync::Mutex::new(chunk);
+    let rows = &chunk;
+    let raced = |e: &StoreError| match e {
+        StoreError::Conflict(ConflictKind::AlreadyImported) => Again::Now,
+        e => e.again(),
+    };
+    let written = retry(raced, |_| async move {
+        let batch: Vec<(Transaction, String)> = rows
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .map(|r| (r.txn.clone(), r.import_id.clone()))
+            .collect();
+        let e = match store.insert_transactions(&batch, now).await {
+            Err(e) => e,
+            written => return written,
+        };
+        if e.is_conflict(ConflictKind::AlreadyImported) {
+            let ids: Vec<&str> = batch.iter().map(|(_, id)| id.as_str()).collect();
+            let imported = store.imported(user_id, &ids).await?;
+            let mut rows = rows.lock().expect("not poisoned");
+            rows.retain(|r| !imported.contains(&r.import_id));
+        } else if e.is_conflict(ConflictKind::IdTaken) {
+            let mut fresh = std::collections::HashSet::new();
+            for r in rows.lock().expect("not poisoned").iter_mut() {
+                r.txn.id = loop {
+                    let id = crate::domain::ids::new_id();
+                    if fresh.insert(id) {
+                        break id;
+                    }
+                };
+            }
+        }
+        Err(e)
+    })
+    .await?;
+    Ok((written, chunk.into_inner().expect("not poisoned")))
 }
 
 /// A write refused midway: what was written stays (with its markers), so the client

@@ -10,12 +10,12 @@ pub use record::{
 };
 
 pub use super::IfMatch;
-use super::{stale, AppError, AppResult, WRITE_ATTEMPTS};
+use super::{stale, AppError, AppResult};
 use crate::domain::time::Timestamp;
 use crate::store::transactions::{
     IdempotencyRecord, RefKeys, Refs, Transaction, TxnFilter, TxnPage,
 };
-use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+use crate::store::{retry, Again, ConflictKind, Store, StoreError};
 pub use refusals::check_replay;
 use refusals::write_error;
 
@@ -51,7 +51,8 @@ fn keys<'a>(
 
 /// Creates a transaction in the user's wallet (one `BatchGetItem`, one
 /// `TransactWriteItems`). With an idempotency key, a repeated request gets the first
-/// result again.
+/// result again. Each attempt of the one retry reads the references (and the feed head)
+/// again and draws a new id; one a concurrent request with the same key won replays it.
 pub async fn create(
     store: &Store,
     user_id: u64,
@@ -61,10 +62,10 @@ pub async fn create(
     if input.category_id.is_none() {
         choose::category(store, user_id, &mut input).await?;
     }
-    // A second pass only when a concurrent request with the same key won: then it replays.
-    for _ in 0..2 {
-        let keys = keys(Some(&input), None, idempotency);
-        let refs = store.fetch_refs(user_id, keys).await?;
+    let input = &input;
+    retry(write_again, |_| async move {
+        let keys = keys(Some(input), None, idempotency);
+        let refs = store.fetch_refs_once(user_id, keys).await?;
         if let (Some(stored), Some(i)) = (&refs.idempotency, idempotency) {
             let id = check_replay(stored, i.request_hash)?;
             let transaction = store.get_transaction(user_id, id).await?.ok_or_else(|| {
@@ -80,41 +81,24 @@ pub async fn create(
         }
         let now = Timestamp::now();
         let stamp = Stamp {
-            id: 0,
+            id: crate::domain::ids::new_id(),
             version: 1,
             created_at: None,
             now,
         };
-        let draft = build_record(user_id, input.clone(), &refs, stamp)?;
-        let now = now.to_string();
-        let head = Some(refs.feed_head);
-        let written = with_fresh_id(|id| {
-            let record = Transaction {
-                id,
-                ..draft.clone()
-            };
-            let now = &now;
-            async move {
-                let idem = idempotency.map(|i| (i.key, i.request_hash));
-                store.insert_transaction(&record, idem, head, now).await?;
-                Ok(record)
-            }
+        let transaction = build_record(user_id, input.clone(), &refs, stamp)?;
+        let idem = idempotency.map(|i| (i.key, i.request_hash));
+        let (head, now) = (Some(refs.feed_head), now.to_string());
+        store
+            .insert_transaction(&transaction, idem, head, &now)
+            .await?;
+        Ok(Created {
+            transaction,
+            replayed: false,
         })
-        .await;
-        match written {
-            Ok(transaction) => {
-                return Ok(Created {
-                    transaction,
-                    replayed: false,
-                })
-            }
-            Err(e) if e.is_conflict(ConflictKind::IdempotencyKey) => continue,
-            Err(e) => return Err(write_error(e)),
-        }
-    }
-    Err(AppError::Conflict(
-        "could not store the transaction; retry".into(),
-    ))
+    })
+    .await
+    .map_err(refused)
 }
 
 /// One of the user's transactions.
@@ -161,9 +145,10 @@ pub async fn update(
             "is required when replacing a transaction",
         ));
     }
-    for _ in 0..WRITE_ATTEMPTS {
-        let keys = keys(Some(&input), Some(id), idempotency);
-        let refs = store.fetch_refs(user_id, keys).await?;
+    let input = &input;
+    retry(write_again, |_| async move {
+        let keys = keys(Some(input), Some(id), idempotency);
+        let refs = store.fetch_refs_once(user_id, keys).await?;
         if let Some(first) = replay_of(&refs, idempotency, "update")? {
             let result = first
                 .result
@@ -187,21 +172,16 @@ pub async fn update(
         if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(stale());
         }
-        match store
-            .replace_transaction(
-                &old,
-                &new,
-                Some(refs.feed_head),
-                idempotency.map(|i| (i.key, i.request_hash)),
-                &now.to_string(),
-            )
+        let idem = idempotency.map(|i| (i.key, i.request_hash));
+        let (head, now) = (Some(refs.feed_head), now.to_string());
+        store
+            .replace_transaction(&old, &new, head, idem, &now)
             .await
-        {
-            Ok(()) => return Ok((new, false)),
-            Err(e) => retry_after(e, expected)?,
-        }
-    }
-    Err(keeps_changing())
+            .map_err(|e| changed(e, expected))?;
+        Ok((new, false))
+    })
+    .await
+    .map_err(refused)
 }
 
 /// Deletes one of the user's transactions and reverts its effect on the balance;
@@ -214,9 +194,9 @@ pub async fn delete(
     expected: Option<IfMatch>,
     idempotency: Option<Idempotency<'_>>,
 ) -> AppResult<bool> {
-    for _ in 0..WRITE_ATTEMPTS {
+    retry(write_again, |_| async move {
         let refs = store
-            .fetch_refs(user_id, keys(None, Some(id), idempotency))
+            .fetch_refs_once(user_id, keys(None, Some(id), idempotency))
             .await?;
         if replay_of(&refs, idempotency, "delete")?.is_some() {
             return Ok(true);
@@ -225,37 +205,49 @@ pub async fn delete(
             .transaction
             .ok_or_else(|| AppError::not_found("transaction"))?;
         super::check_version(expected, old.version)?;
-        match store
-            .remove_transaction(
-                &old,
-                Some(refs.feed_head),
-                idempotency.map(|i| (i.key, i.request_hash)),
-                &Timestamp::now().to_string(),
-            )
+        let idem = idempotency.map(|i| (i.key, i.request_hash));
+        let now = Timestamp::now().to_string();
+        store
+            .remove_transaction(&old, Some(refs.feed_head), idem, &now)
             .await
-        {
-            Ok(()) => return Ok(false),
-            Err(e) => retry_after(e, expected)?,
-        }
-    }
-    Err(keeps_changing())
+            .map_err(|e| changed(e, expected))?;
+        Ok(false)
+    })
+    .await
+    .map_err(refused)
 }
 
-/// Whether a failed update or delete of a read transaction is worth another pass
-/// (`Ok`), or what it answers.
-fn retry_after(e: StoreError, expected: Option<IfMatch>) -> AppResult<()> {
+/// How an attempt at a transaction write retries: as every write (a conflict with
+/// another writer, a taken id), and at once when a concurrent request with the same key
+/// won (the next attempt replays it) or, without `If-Match`, the transaction changed
+/// since it was read (the next attempt reads it again; a deletion then answers 404).
+fn write_again(e: &AppError) -> Again {
     match e {
-        // A concurrent request with the same key won: the next pass replays it.
-        e if e.is_conflict(ConflictKind::IdempotencyKey) => Ok(()),
-        e if e.is_conflict(ConflictKind::Changed) && expected.is_some() => Err(stale()),
-        // Changed or deleted since read: read again (a deletion then answers 404).
-        e if e.is_conflict(ConflictKind::Changed) => Ok(()),
-        e => Err(write_error(e)),
+        AppError::Store(StoreError::Conflict(
+            ConflictKind::IdempotencyKey | ConflictKind::Changed,
+        )) => Again::Now,
+        e => e.again(),
     }
 }
 
-fn keeps_changing() -> AppError {
-    AppError::Conflict("the transaction keeps changing; retry".into())
+/// A write refused because the transaction changed since it was read: with `If-Match`
+/// naming a version, the answer (412); otherwise for the retry.
+fn changed(e: StoreError, expected: Option<IfMatch>) -> AppError {
+    match e {
+        e if e.is_conflict(ConflictKind::Changed) && expected.is_some() => stale(),
+        e => AppError::Store(e),
+    }
+}
+
+/// What a transaction write the retry gave up on answers.
+fn refused(e: AppError) -> AppError {
+    match e {
+        AppError::Store(e) if e.is_conflict(ConflictKind::Changed) => {
+            AppError::Conflict("the transaction keeps changing; retry".into())
+        }
+        AppError::Store(e) => write_error(e),
+        e => e,
+    }
 }
 
 /// One page of the user's transactions from `position` (as the store issued it).

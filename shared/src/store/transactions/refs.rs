@@ -49,8 +49,19 @@ pub struct RefKeys<'a> {
 }
 
 impl Store {
-    /// Fetches the wallet and everything a write refers to in one `BatchGetItem`.
+    /// Fetches the wallet and everything a write refers to in one `BatchGetItem` (sent
+    /// again for keys DynamoDB leaves unprocessed).
     pub async fn fetch_refs(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
+        self.read_refs(user_id, keys, false).await
+    }
+
+    /// [`Store::fetch_refs`] in exactly one `BatchGetItem`, for a write's retry (which
+    /// reads again): keys left unprocessed are `Contention`.
+    pub async fn fetch_refs_once(&self, user_id: u64, keys: RefKeys<'_>) -> StoreResult<Refs> {
+        self.read_refs(user_id, keys, true).await
+    }
+
+    async fn read_refs(&self, user_id: u64, keys: RefKeys<'_>, once: bool) -> StoreResult<Refs> {
         let pk = user_pk(user_id);
         // The wallet also holds the user's feed head.
         let mut wanted = vec![key(&pk, WALLET)];
@@ -71,7 +82,11 @@ impl Store {
         if let Some(k) = keys.idempotency_key {
             wanted.push(key(&pk, &idem_sk(k)));
         }
-        let found = self.batch_get(wanted).await?;
+        let found = if once {
+            self.batch_get_once(wanted).await?
+        } else {
+            self.batch_get(wanted).await?
+        };
 
         let mut refs = Refs::default();
         let mut categories = Vec::new();

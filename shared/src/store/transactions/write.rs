@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
 use super::Transaction;
@@ -27,7 +28,8 @@ const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
 
 impl Store {
     /// Writes a new transaction, its balance change and reference counts atomically, and
-    /// the idempotency record `(key, request hash)` when given.
+    /// the idempotency record `(key, request hash)` when given: one attempt, for the
+    /// caller's retry (which reads `head` again).
     pub async fn insert_transaction(
         &self,
         txn: &Transaction,
@@ -38,10 +40,12 @@ impl Store {
         let idem = |tx: &mut TxItems<'_>| {
             idempotency.map_or(Ok(()), |k| put_idempotency(tx, txn, k, "create", None))
         };
-        self.insert_transaction_with(txn, head, now, idem).await
+        self.transact_once(self.new_txn(txn, head, now, idem)?)
+            .await
     }
 
-    /// A new transaction as above, with what `also` adds to its `TransactWriteItems`.
+    /// A new transaction as above, with what `also` adds to its `TransactWriteItems`,
+    /// retried on conflicts with other writers.
     pub async fn insert_transaction_with(
         &self,
         txn: &Transaction,
@@ -49,6 +53,16 @@ impl Store {
         now: &str,
         also: impl FnOnce(&mut TxItems<'_>) -> anyhow::Result<()>,
     ) -> StoreResult<()> {
+        self.transact(self.new_txn(txn, head, now, also)?).await
+    }
+
+    fn new_txn(
+        &self,
+        txn: &Transaction,
+        head: Option<u64>,
+        now: &str,
+        also: impl FnOnce(&mut TxItems<'_>) -> anyhow::Result<()>,
+    ) -> StoreResult<TxItems<'_>> {
         let mut tx = TxItems::new(self);
         known_head(&mut tx, txn.user_id, head);
         put_new(&mut tx, txn)?;
@@ -56,7 +70,7 @@ impl Store {
         deltas.add(txn, 1);
         deltas.emit(&mut tx, now)?;
         also(&mut tx)?;
-        self.transact(tx).await
+        Ok(tx)
     }
 
     /// Puts new transactions, each with the marker of its import id (`IMPORT#<id>`, which
@@ -64,7 +78,7 @@ impl Store {
     /// one [`Deltas`], in ONE `TransactWriteItems`. It takes as many from the start of
     /// `batch` as fit in [`MAX_TRANSACT_ITEMS`], counted on what was built (other
     /// capabilities add items per transaction and per counter), and returns how many it
-    /// wrote: the caller passes the rest again.
+    /// wrote: the caller passes the rest again. One attempt: the caller retries.
     pub async fn insert_transactions(
         &self,
         batch: &[(Transaction, String)],
@@ -96,7 +110,7 @@ impl Store {
                     .into());
                 }
                 if take > 0 {
-                    self.transact(tx).await?;
+                    self.transact_once(tx).await?;
                 }
                 return Ok(take);
             }
@@ -133,7 +147,7 @@ impl Store {
 
     /// Replaces `old` by `new`, or deletes it without one, in one transaction with the
     /// counters, the feed entry and the idempotency record; conditional on `old` still
-    /// being the stored version.
+    /// being the stored version. One attempt: the caller retries (reading `head` again).
     async fn write_over(
         &self,
         old: &Transaction,
@@ -167,7 +181,7 @@ impl Store {
         if let Some(key) = idempotency {
             put_idempotency(&mut tx, new.unwrap_or(old), key, op, new)?;
         }
-        self.transact(tx).await
+        self.transact_once(tx).await
     }
 }
 
@@ -191,10 +205,7 @@ fn put_idempotency(
     ]);
     if let Some(r) = result {
         let stored = crate::store::items::transaction::to_item(r);
-        item.insert(
-            "result".into(),
-            aws_sdk_dynamodb::types::AttributeValue::M(stored),
-        );
+        item.insert("result".into(), AttributeValue::M(stored));
     }
     tx.put(item, Some("attribute_not_exists(PK)"), None)?;
     tx.on_conflict(ConflictKind::IdempotencyKey);
@@ -211,12 +222,8 @@ fn known_head(tx: &mut TxItems<'_>, user_id: u64, head: Option<u64>) {
 /// Puts a transaction that must not exist yet, and records it in the user's feed.
 pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result<()> {
     let item = crate::store::items::transaction::to_item(txn);
-    tx.upserted_as(
-        txn.user_id,
-        Entity::Transaction,
-        (txn.id, txn.version),
-        &item,
-    );
+    let at = (txn.id, txn.version);
+    tx.upserted_as(txn.user_id, Entity::Transaction, at, &item);
     tx.put(item, Some("attribute_not_exists(PK)"), None)?;
     tx.on_conflict(ConflictKind::IdTaken);
     Ok(())
