@@ -3,9 +3,10 @@
 //!
 //! Reads, at once: one `Query` per feed and one `BatchGetItem` of both feed heads (to tell
 //! a cursor whose changes expired). Entries of transactions carry the item their write put,
-//! so nothing is read again for them; afterwards one `BatchGetItem` reads the wallet (its
-//! balance, when transactions changed: read after the entries, so it is at least as new as
-//! they are) and the items of entries that carry none (profile, wallet, renames).
+//! so nothing is read again for them, and the user's head is their wallet, whose balance
+//! the page ends with: a page is one round trip. Only when a write committed between the
+//! reads (the wallet's head is behind the entries), or entries carry no item (profile,
+//! wallet, renames), one more `BatchGetItem` reads those items after the entries.
 
 use std::collections::HashMap;
 
@@ -130,23 +131,33 @@ pub(super) async fn log(
     for (i, (feed, e)) in merged.iter().enumerate() {
         last.insert(item_key(user_id, *feed, e), i);
     }
-    // Every transaction change moves the wallet: it is sent after them.
+    // Every transaction change moves the wallet: it is sent after them. The wallet read
+    // with the heads is its head: when its `seq` covers the page, it is at least as new as
+    // every entry taken and serves as is; else (a write committed between the two reads)
+    // it is read again, after the entries.
     let wallet_key = (user_pk(user_id), WALLET.to_owned());
     let moves_wallet = merged.iter().any(|(_, e)| e.entity == Entity::Transaction);
-    let mut wanted: Vec<Item> = last
+    let mut current: HashMap<Key, Resource> = HashMap::new();
+    if let Some(wallet) = heads.iter().find(|h| key_of(h) == wallet_key) {
+        if head_seq(wallet) >= next_user {
+            if let Some(r) = Resource::from_item(wallet)? {
+                current.insert(wallet_key.clone(), r);
+            }
+        }
+    }
+    let wanted: Vec<Item> = last
         .iter()
         .filter(|(_, &i)| merged[i].1.item.is_none() && merged[i].1.op == Op::Upsert)
-        .map(|((pk, sk), _)| key(pk, sk))
+        .map(|(k, _)| k)
+        .chain((moves_wallet && !last.contains_key(&wallet_key)).then_some(&wallet_key))
+        .filter(|k| !current.contains_key(*k))
+        .map(|(pk, sk)| key(pk, sk))
         .collect();
-    if moves_wallet && !last.contains_key(&wallet_key) {
-        wanted.push(key(&wallet_key.0, &wallet_key.1));
-    }
     let found = if wanted.is_empty() {
         Vec::new()
     } else {
         store.batch_get_all(wanted).await?
     };
-    let mut current: HashMap<Key, Resource> = HashMap::new();
     for item in &found {
         if let Some(r) = Resource::from_item(item)? {
             current.insert(key_of(item), r);

@@ -4,7 +4,8 @@
 //! shard's feed of global categories merged by commit time. A page of the feed costs what
 //! a list page of its items costs: one `Query` per feed, whose entries carry the items
 //! their writes put whole (transactions), and a `BatchGetItem` of the feed heads at the
-//! same time; only the wallet and items written by partial updates are read afterwards.
+//! same time (the user's head is their wallet); only items written by partial updates are
+//! read afterwards.
 //!
 //! Each change carries the item as its write left it or as it is now (or a delete when
 //! it is gone), so a later change of the same item may already show in an earlier one;
