@@ -702,12 +702,16 @@ async fn the_local_upgrade_moves_a_feed_head_onto_the_wallet() {
         .send()
         .await
         .unwrap();
-    assert_eq!(local::upgrade::run(store).await.unwrap(), 1);
+    assert_eq!(local::upgrade::move_heads(store).await.unwrap(), 1);
     assert_eq!(
-        local::upgrade::run(store).await.unwrap(),
+        local::upgrade::move_heads(store).await.unwrap(),
         0,
         "nothing left to move"
     );
+    // A start of the local server records the layout once and scans no more.
+    assert_eq!(local::upgrade::run(store).await.unwrap(), 0);
+    let (pk_marker, sk_marker) = local::upgrade::MARKER;
+    assert!(store.get(pk_marker, sk_marker).await.unwrap().is_some());
     assert!(store.get(&pk, "FEED").await.unwrap().is_none());
     let feed = shared::store::feed::Feed::User(user.id);
     assert_eq!(store.feed_head(feed).await.unwrap(), head);
