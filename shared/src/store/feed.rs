@@ -159,7 +159,7 @@ pub struct Entry {
 }
 
 /// The entry of `change` as `seq`, carrying `snapshot` (the item the change put) if any.
-pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64, snapshot: Option<&Item>) -> Item {
+pub fn entry_item(change: &Change, seq: u64, at_ms: i64, snapshot: Option<&Item>) -> Item {
     let op = match change.op {
         Op::Upsert => "upsert",
         Op::Delete => "delete",
@@ -175,9 +175,31 @@ pub(crate) fn entry_item(change: &Change, seq: u64, at_ms: i64, snapshot: Option
         ("expiresAt".into(), n(at_ms / 1000 + TTL_SECS)),
     ]);
     if let (Some(item), Op::Upsert) = (snapshot, change.op) {
-        entry.insert(SNAPSHOT.into(), AttributeValue::M(item.clone()));
+        let carried = item
+            .iter()
+            .filter(|(name, _)| !DERIVED.contains(&name.as_str()))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        entry.insert(SNAPSHOT.into(), AttributeValue::M(carried));
     }
     entry
+}
+
+/// Attributes of an item an entry does not carry: its key and id (the entry's own and
+/// [`Entry::restore`]d on reading), and what is computed from the rest for indexes and
+/// searches. A page's entries are read as fast as a list page's items when they are
+/// about as large.
+const DERIVED: [&str; 5] = ["PK", "SK", "id", "LSI1SK", "noteLc"];
+
+impl Entry {
+    /// The item this entry carries, whole again under its key `(pk, sk)`.
+    pub fn restore(&self, (pk, sk): (String, String)) -> Option<Item> {
+        let mut item = self.item.clone()?;
+        item.insert("PK".into(), s(pk));
+        item.insert("SK".into(), s(sk));
+        item.entry("id".into()).or_insert_with(|| n(self.id));
+        Some(item)
+    }
 }
 
 /// The attribute of an entry that holds the item it wrote.

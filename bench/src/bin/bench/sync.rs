@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use shared::app::sync::Position;
 use shared::http::AppState;
 use shared::store::batch::key;
-use shared::store::feed::Feed;
+use shared::store::feed::{entry_item, Change, Entity, Feed};
 use shared::store::keys::{user_pk, WALLET};
 use shared::store::Item;
 
@@ -33,24 +33,15 @@ fn n(v: impl ToString) -> AttributeValue {
 
 /// `count` change entries in `pk`'s feed from `first_seq` about `items` in turn (edits of
 /// the same transactions), each carrying the item as the service's entries of a
-/// transaction's create or update do (the attribute `item`).
-fn entries(pk: &str, first_seq: u64, count: u64, items: &[(u64, Item)]) -> Vec<Item> {
-    let now_ms = time::OffsetDateTime::now_utc().unix_timestamp() as u64 * 1000;
+/// transaction's create or update do (built by the service's own `entry_item`).
+fn entries(user_id: u64, first_seq: u64, count: u64, items: &[(u64, Item)]) -> Vec<Item> {
+    let now_ms = time::OffsetDateTime::now_utc().unix_timestamp() * 1000;
     (0..count)
         .filter_map(|i| {
             let seq = first_seq + i;
             let (id, item) = items.get((i as usize) % items.len().max(1))?;
-            Some(Item::from([
-                ("PK".to_owned(), s(pk)),
-                ("SK".to_owned(), s(shared::store::feed::change_sk(seq))),
-                ("entity".to_owned(), s("transaction")),
-                ("id".to_owned(), n(id)),
-                ("op".to_owned(), s("upsert")),
-                ("version".to_owned(), n(1)),
-                ("atMs".to_owned(), n(now_ms + seq)),
-                ("expiresAt".to_owned(), n(4_000_000_000u64)),
-                ("item".to_owned(), AttributeValue::M(item.clone())),
-            ]))
+            let change = Change::upsert(Feed::User(user_id), Entity::Transaction, *id, 1);
+            Some(entry_item(&change, seq, now_ms + seq as i64, Some(item)))
         })
         .collect()
 }
@@ -87,14 +78,14 @@ async fn stored_transactions(state: &AppState, user_id: u64) -> anyhow::Result<V
 }
 
 /// Read units of the raw calls a page from `after` makes, as the service makes them: the
-/// user's feed `Query`, the shard's feed `Query`, the `BatchGetItem` of both heads (at
-/// once), then the `BatchGetItem` of the wallet.
+/// user's feed `Query`, the shard's feed `Query` and the `BatchGetItem` of both heads (the
+/// user's wallet and the shard's head), all at once.
 async fn page_capacity(
     state: &AppState,
     meter: &Meter,
     user_id: u64,
     (after, global_after): (u64, u64),
-) -> anyhow::Result<[f64; 4]> {
+) -> anyhow::Result<[f64; 3]> {
     let store = &state.store;
     let fetch = PAGE as i32 + 1;
     let (mine, global) = (Feed::User(user_id), Feed::global_of(user_id));
@@ -107,13 +98,37 @@ async fn page_capacity(
         key(&pk, sk)
     });
     let heads = meter.measure(store.batch_get(heads.to_vec())).await;
-    let wallet = vec![key(&user_pk(user_id), WALLET)];
-    let wallet = meter.measure(store.batch_get_all(wallet)).await;
     own.1?;
     shared.1?;
     heads.1?;
-    wallet.1?;
-    Ok([own.0.read, shared.0.read, heads.0.read, wallet.0.read])
+    Ok([own.0.read, shared.0.read, heads.0.read])
+}
+
+/// The store calls under the two pages, side by side like the requests: the list page's
+/// `Query` of 200 items and the sync page's `Query` of 201 entries: what DynamoDB itself
+/// takes for each, the floor under each page.
+async fn raw_side_by_side(state: &AppState, user_id: u64, after: u64) -> [Stats; 2] {
+    let store = &state.store;
+    let filter = shared::store::transactions::TxnFilter::default();
+    let mut samples = [Vec::with_capacity(ROUNDS), Vec::with_capacity(ROUNDS)];
+    for round in 0..WARMUP + ROUNDS {
+        for k in 0..2 {
+            let i = (round + k) % 2;
+            let start = Instant::now();
+            let ok = if i == 0 {
+                let page = store.list_transactions(user_id, &filter, PAGE as i32, None);
+                page.await.is_ok()
+            } else {
+                let entries = store.feed_entries(Feed::User(user_id), after, PAGE as i32 + 1);
+                entries.await.is_ok()
+            };
+            assert!(ok, "a raw call failed");
+            if round >= WARMUP {
+                samples[i].push(start.elapsed());
+            }
+        }
+    }
+    samples.map(Stats::of)
 }
 
 /// GETs `urls` round-robin ([`WARMUP`] untimed rounds, then [`ROUNDS`] timed), the order
@@ -157,7 +172,8 @@ async fn read_units(
 async fn other_users(state: &AppState) -> anyhow::Result<usize> {
     let mut foreign = Vec::new();
     for u in 0..100u64 {
-        let other = user_pk(9_000_000 + u);
+        let other_id = 9_000_000 + u;
+        let other = user_pk(other_id);
         let txns: Vec<(u64, Item)> = (0..500u64)
             .map(|i| {
                 let item = Item::from([
@@ -168,7 +184,7 @@ async fn other_users(state: &AppState) -> anyhow::Result<usize> {
                 (i, item)
             })
             .collect();
-        foreign.extend(entries(&other, 1, 500, &txns[..3]));
+        foreign.extend(entries(other_id, 1, 500, &txns[..3]));
         foreign.extend(txns.into_iter().map(|(_, item)| item));
     }
     let count = foreign.len();
@@ -201,7 +217,7 @@ pub async fn run(
     let head = store.feed_head(Feed::User(user_id)).await?;
     let global_head = store.feed_head(Feed::global_of(user_id)).await?;
     let pk = user_pk(user_id);
-    super::fixture::put_all(state, entries(&pk, head + 1, CHANGES, &txns)).await?;
+    super::fixture::put_all(state, entries(user_id, head + 1, CHANGES, &txns)).await?;
     store
         .client()
         .update_item()
@@ -241,6 +257,7 @@ pub async fn run(
     let stats = side_by_side(http, token, &urls).await;
     let units = read_units(meter, http, token, &urls).await;
     let raw = page_capacity(state, meter, user_id, after).await?;
+    let floor = raw_side_by_side(state, user_id, after.0).await;
 
     let foreign = other_users(state).await?;
     let again = side_by_side(http, token, &urls[..2]).await;
@@ -268,15 +285,24 @@ pub async fn run(
         );
     }
     println!();
-    let line = |r: [f64; 4]| {
+    let line = |r: [f64; 3]| {
         format!(
-            "user's feed `Query` {} RCU, shard's feed `Query` {} RCU, heads `BatchGetItem` {} RCU, wallet `BatchGetItem` {} RCU",
-            r[0], r[1], r[2], r[3]
+            "user's feed `Query` {} RCU, shard's feed `Query` {} RCU, heads `BatchGetItem` (the user's wallet and the shard's head) {} RCU",
+            r[0], r[1], r[2]
         )
     };
     println!(
-        "The mid-feed page's raw calls, made as the service makes them: {}.\n",
+        "The mid-feed page's raw calls, made as the service makes them (at once): {}.\n",
         line(raw)
+    );
+    println!(
+        "The two pages' main store calls alone, side by side ({WARMUP} untimed and {ROUNDS} timed rounds): \
+         the list page's `Query` of {PAGE} transactions p50 {:.2} ms, the sync page's `Query` of {} entries \
+         p50 {:.2} ms ({:.2}×).\n",
+        floor[0].p50_ms(),
+        PAGE + 1,
+        floor[1].p50_ms(),
+        floor[1].p50_ms() / floor[0].p50_ms()
     );
     println!("With {foreign} other users' items (their transactions and feeds) in the table:\n");
     println!("| request | p50 | p99 | RCU |");

@@ -170,8 +170,8 @@ pub(super) async fn log(
         if last.get(&at) != Some(&i) {
             continue;
         }
-        let carried = match (&e.item, e.op) {
-            (Some(item), Op::Upsert) => Resource::from_item(item)?,
+        let carried = match (e.restore(at.clone()), e.op) {
+            (Some(item), Op::Upsert) => Resource::from_item(&item)?,
             _ => None,
         };
         changes.push(match carried.or_else(|| current.remove(&at)) {
