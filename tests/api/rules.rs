@@ -17,6 +17,12 @@ async fn post(app: &TestApp, user: &TestUser, path: &str, body: Value) -> reqwes
     app.call(Method::POST, path, Some(user), Some(&body)).await
 }
 
+/// `POST /api/rules/apply{query}`: the report.
+async fn apply(app: &TestApp, user: &TestUser, query: &str, body: Value) -> Value {
+    let r = post(app, user, &format!("/api/rules/apply{query}"), body).await;
+    r.json().await.unwrap()
+}
+
 async fn own_category(app: &TestApp, user: &TestUser, name: &str, kind: &str) -> u64 {
     let r = post(
         app,
@@ -198,16 +204,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     )
     .await;
 
-    let dry: Value = post(
-        &app,
-        &user,
-        "/api/rules/apply?dryRun=true",
-        json!({"from": "2026-10-01"}),
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
+    let dry = apply(&app, &user, "?dryRun=true", json!({"from": "2026-10-01"})).await;
     assert_eq!(
         (
             dry["examined"].as_u64(),
@@ -226,11 +223,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
         .unwrap();
     assert_eq!(t["categoryId"], GROCERIES, "the dry run wrote nothing");
 
-    let real: Value = post(&app, &user, "/api/rules/apply", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let real = apply(&app, &user, "", json!({})).await;
     assert_eq!(real["changed"], 2);
     assert!(real.get("changes").is_none());
     for t in &by_rule {
@@ -262,11 +255,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     let text = months.to_string();
     assert!(text.contains("40.00"), "{text}");
     // A second run finds nothing to change.
-    let again: Value = post(&app, &user, "/api/rules/apply", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let again = apply(&app, &user, "", json!({})).await;
     assert_eq!(again["changed"], 0);
 }
 

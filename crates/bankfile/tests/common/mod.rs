@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod expected;
+pub mod samples;
 
 use std::path::PathBuf;
 
