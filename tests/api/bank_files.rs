@@ -191,20 +191,8 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
 async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_default_fits_its_type() {
     let app = spawn_app().await;
     let (ann, bob) = (app.new_user().await, app.new_user().await);
-    let bobs = app
-        .create(
-            &bob,
-            "/api/categories",
-            &json!({"categoryName": "Paycheck", "type": "CREDIT"}),
-        )
-        .await;
-    let gifts = app
-        .create(
-            &ann,
-            "/api/categories",
-            &json!({"categoryName": "Gifts", "type": "CREDIT"}),
-        )
-        .await;
+    let bobs = app.create_category(&bob, "Paycheck", "CREDIT").await;
+    let gifts = app.create_category(&ann, "Gifts", "CREDIT").await;
     // Mint's categories: Groceries and Rent (global DEBIT ones), Paycheck and Television
     // (created as ann's own, never bob's).
     let r = app

@@ -353,6 +353,12 @@ impl TestApp {
             .expect("id")
     }
 
+    /// Creates a category of `user`'s (`kind` DEBIT or CREDIT) and returns its id.
+    pub async fn create_category(&self, user: &TestUser, name: &str, kind: &str) -> u64 {
+        let body = json!({"categoryName": name, "type": kind});
+        self.create(user, "/api/categories", &body).await
+    }
+
     /// Creates a tag, a provider and a DEBIT category of `user`'s, with these names;
     /// returns their ids in that order.
     pub async fn create_refs(
@@ -372,13 +378,7 @@ impl TestApp {
                 &json!({"providerName": provider_name}),
             )
             .await;
-        let category = self
-            .create(
-                user,
-                "/api/categories",
-                &json!({"categoryName": category_name, "type": "DEBIT"}),
-            )
-            .await;
+        let category = self.create_category(user, category_name, "DEBIT").await;
         (tag, provider, category)
     }
 

@@ -260,13 +260,7 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
     let mut rng = rand::rng();
     for case in 0..3 {
         let source = app.new_user().await;
-        let pets = app
-            .create(
-                &source,
-                "/api/categories",
-                &json!({"categoryName": "Pets", "type": "DEBIT"}),
-            )
-            .await;
+        let pets = app.create_category(&source, "Pets", "DEBIT").await;
         let tags: Vec<u64> = {
             let mut ids = Vec::new();
             for name in ["=cmd", "weekly", "food", "a;b", "back\\slash"] {
@@ -317,12 +311,7 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
         assert_formulas_escaped(&exported);
 
         let target = app.new_user().await;
-        app.create(
-            &target,
-            "/api/categories",
-            &json!({"categoryName": "Pets", "type": "DEBIT"}),
-        )
-        .await;
+        app.create_category(&target, "Pets", "DEBIT").await;
         let file = exported.concat();
         let report = app.import_ok(&target, "", &file, 201).await;
         assert_eq!(report["errors"], json!([]), "case {case}");
@@ -423,12 +412,7 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
 async fn another_users_categories_and_tags_are_never_matched_by_name() {
     let app = spawn_app().await;
     let (ann, bob) = (app.new_user().await, app.new_user().await);
-    app.create(
-        &bob,
-        "/api/categories",
-        &json!({"categoryName": "Secret", "type": "DEBIT"}),
-    )
-    .await;
+    app.create_category(&bob, "Secret", "DEBIT").await;
     let bobs_tag = app
         .create(&bob, "/api/tags", &json!({"tagName": "mine"}))
         .await;

@@ -353,13 +353,7 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
     let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
-    let theirs = app
-        .create(
-            &other,
-            "/api/categories",
-            &json!({"categoryName": "Theirs", "type": "DEBIT"}),
-        )
-        .await;
+    let theirs = app.create_category(&other, "Theirs", "DEBIT").await;
     // The default category must be one the caller sees.
     for missing in [theirs, 999_999_999] {
         let body = json!({"providerName": "Shop", "defaultCategoryId": missing});

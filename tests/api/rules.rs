@@ -23,18 +23,6 @@ async fn apply(app: &TestApp, user: &TestUser, query: &str, body: Value) -> Valu
     r.json().await.unwrap()
 }
 
-async fn own_category(app: &TestApp, user: &TestUser, name: &str, kind: &str) -> u64 {
-    let r = post(
-        app,
-        user,
-        "/api/categories",
-        json!({"categoryName": name, "type": kind}),
-    )
-    .await;
-    assert_eq!(r.status(), 201);
-    r.json::<Value>().await.unwrap()["id"].as_u64().unwrap()
-}
-
 async fn provider(app: &TestApp, user: &TestUser, name: &str) -> u64 {
     let r = post(app, user, "/api/providers", json!({"providerName": name})).await;
     assert_eq!(r.status(), 201);
@@ -55,7 +43,7 @@ async fn balance(app: &TestApp, user: &TestUser) -> String {
 #[tokio::test]
 async fn rules_keep_their_order_explain_a_match_and_stop_when_told() {
     let (app, user) = spawn_app_and_user().await;
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
     let first = rule(
         &app,
         &user,
@@ -135,7 +123,7 @@ async fn a_create_without_category_is_categorised_by_a_rule_else_refused() {
     let problem = assert_problem(r, 400).await;
     assert_eq!(error_fields(&problem), ["categoryId"]);
 
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
     rule(
         &app,
         &user,
@@ -175,7 +163,7 @@ async fn a_create_without_category_is_categorised_by_a_rule_else_refused() {
 async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_did_not_choose() {
     let (app, user) = spawn_app_and_user().await;
     let rewe = provider(&app, &user, "REWE Markt GmbH").await;
-    let food = own_category(&app, &user, "Food", "DEBIT").await;
+    let food = app.create_category(&user, "Food", "DEBIT").await;
     // Chosen by the user: stays. Categorised by a rule: may change.
     let chosen = app.add(&user, "12.00", GROCERIES, "2026-10-01").await;
     let mut by_rule = Vec::new();
@@ -315,7 +303,7 @@ async fn bad_rules_name_the_field_and_pathological_patterns_answer_at_once() {
 async fn another_users_rules_and_categories_stay_invisible() {
     let (app, owner) = spawn_app_and_user().await;
     let other = app.new_user().await;
-    let theirs = own_category(&app, &other, "Secret", "DEBIT").await;
+    let theirs = app.create_category(&other, "Secret", "DEBIT").await;
     let body = json!({"name": "x", "conditions": [{"field": "note", "op": "contains", "value": "a"}],
         "actions": {"categoryId": theirs}});
     assert_problem(post(&app, &owner, "/api/rules", body).await, 404).await;
@@ -359,8 +347,8 @@ async fn another_users_rules_and_categories_stay_invisible() {
 #[tokio::test]
 async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_uncategorized() {
     let (app, user) = spawn_app_and_user().await;
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
-    let food = own_category(&app, &user, "Food", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
+    let food = app.create_category(&user, "Food", "DEBIT").await;
     rule(
         &app,
         &user,
