@@ -353,6 +353,12 @@ impl TestApp {
             .expect("id")
     }
 
+    /// `POST /api/transactions/batch` with these operations.
+    pub async fn post_batch(&self, user: &TestUser, operations: &Value) -> Response {
+        let body = json!({"operations": operations});
+        self.post(user, "/api/transactions/batch", &body).await
+    }
+
     /// Creates a category of `user`'s (`kind` DEBIT or CREDIT) and returns its id.
     pub async fn create_category(&self, user: &TestUser, name: &str, kind: &str) -> u64 {
         let body = json!({"categoryName": name, "type": kind});

@@ -309,13 +309,7 @@ async fn a_batch_applies_the_operations_beside_a_malformed_one() {
         {"op": "create", "body": {"amount": "2.00", "categoryId": GROCERIES, "date": "2026-11-01"}, "extra": 1},
         create("3.00"),
     ]);
-    let r = app
-        .post(
-            &user,
-            "/api/transactions/batch",
-            &json!({"operations": operations}),
-        )
-        .await;
+    let r = app.post_batch(&user, &operations).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
     let statuses: Vec<_> = body["results"]

@@ -545,8 +545,7 @@ async fn every_resource_answers_304_and_412() {
 }
 
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
-    let body = json!({"operations": operations});
-    let r = app.post(user, "/api/transactions/batch", &body).await;
+    let r = app.post_batch(user, &operations).await;
     assert_eq!(r.status(), 200);
     r.json::<Value>().await.unwrap()["results"]
         .as_array()
@@ -629,21 +628,9 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     let too_many: Vec<Value> = (0..101)
         .map(|_| json!({"op": "delete", "id": kept}))
         .collect();
-    let r = app
-        .post(
-            &ann,
-            "/api/transactions/batch",
-            &json!({"operations": too_many}),
-        )
-        .await;
+    let r = app.post_batch(&ann, &json!(too_many)).await;
     assert_problem(r, 400).await;
-    let r = app
-        .post(
-            &ann,
-            "/api/transactions/batch",
-            &json!({"operations": [{"op": "merge"}]}),
-        )
-        .await;
+    let r = app.post_batch(&ann, &json!([{"op": "merge"}])).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["results"][0]["status"], 400, "{body}");
