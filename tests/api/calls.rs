@@ -49,9 +49,7 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
         ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
     );
 
-    let id = app.add(&user, "6.00", 4, "2026-08-02").await["id"]
-        .as_u64()
-        .unwrap();
+    let id = app.add_id(&user, "6.00", 4, "2026-08-02").await;
     assert_eq!(
         calls_of(&app, app.get_transaction(&user, id)).await,
         ops(&[("GetItem", 1)])

@@ -194,6 +194,12 @@ impl TestApp {
         r.json().await.expect("json")
     }
 
+    /// Creates a valid transaction and returns its id.
+    pub async fn add_id(&self, user: &TestUser, amount: &str, category_id: u64, date: &str) -> u64 {
+        let t = self.add(user, amount, category_id, date).await;
+        t["id"].as_u64().expect("id")
+    }
+
     pub async fn get_transaction(&self, user: &TestUser, id: u64) -> Response {
         let path = format!("/api/transactions/{id}");
         self.call(Method::GET, &path, Some(user), None).await

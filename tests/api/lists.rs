@@ -449,36 +449,17 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
         .await
         .unwrap();
     assert_eq!(kept["defaultCategoryId"], GROCERIES);
-    assert_problem(
-        app.put(
-            &user,
-            &path,
-            &json!({"providerName": "Shop", "defaultCategoryId": theirs}),
-        )
-        .await,
-        404,
-    )
-    .await;
-    let cleared = put_json(
-        &app,
-        &user,
-        &path,
-        &json!({"providerName": "Shop", "defaultCategoryId": null}),
-    )
-    .await;
+    let with_default = |id: Value| json!({"providerName": "Shop", "defaultCategoryId": id});
+    let r = app.put(&user, &path, &with_default(json!(theirs))).await;
+    assert_problem(r, 404).await;
+    let cleared = put_json(&app, &user, &path, &with_default(Value::Null)).await;
     assert_eq!(cleared["defaultCategoryId"], Value::Null);
     let r = app.create_transaction(&user, &txn(shop, "bread")).await;
     assert_eq!(
         assert_problem(r, 400).await["errors"][0]["field"],
         "categoryId"
     );
-    let set = put_json(
-        &app,
-        &user,
-        &path,
-        &json!({"providerName": "Shop", "defaultCategoryId": SALARY}),
-    )
-    .await;
+    let set = put_json(&app, &user, &path, &with_default(json!(SALARY))).await;
     assert_eq!(set["defaultCategoryId"], SALARY);
 }
 
