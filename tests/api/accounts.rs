@@ -39,6 +39,26 @@ async fn post(app: &TestApp, path: &str, body: Value) -> Response {
     app.call(Method::POST, path, None, Some(&body)).await
 }
 
+/// `POST /auth/refresh` with a refresh token.
+async fn refresh(app: &TestApp, refresh_token: &Value) -> Response {
+    post(app, "/auth/refresh", json!({"refreshToken": refresh_token})).await
+}
+
+/// `POST /auth/logout` with a refresh token.
+async fn logout(app: &TestApp, refresh_token: &Value) -> Response {
+    post(app, "/auth/logout", json!({"refreshToken": refresh_token})).await
+}
+
+/// `POST /auth/password-reset` for an address.
+async fn request_reset(app: &TestApp, email: &str) -> Response {
+    post(app, "/auth/password-reset", json!({"email": email})).await
+}
+
+/// `POST /auth/verify-email` with a link's token.
+async fn verify_email(app: &TestApp, token: &str) -> Response {
+    post(app, "/auth/verify-email", json!({"token": token})).await
+}
+
 /// The claims of an access token (its payload, unverified: the test only reads it).
 fn claims(token: &str) -> Value {
     let payload = token.split('.').nth(1).unwrap();
@@ -122,15 +142,11 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
     tokio::time::sleep(Duration::from_millis(2100)).await;
 
     // A refresh gives a new access token with the same auth_time: still an old login.
-    let refreshed: Value = post(
-        &app,
-        "/auth/refresh",
-        json!({"refreshToken": login["refreshToken"]}),
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
+    let refreshed: Value = refresh(&app, &login["refreshToken"])
+        .await
+        .json()
+        .await
+        .unwrap();
     let second = claims(refreshed["token"].as_str().unwrap());
     assert_eq!(second["auth_time"], first["auth_time"]);
     assert!(second["iat"].as_i64() > first["iat"].as_i64());
@@ -283,12 +299,7 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     let user = register(&app, &email).await;
     let old = app.login_json(&email, PASSWORD).await;
 
-    let r = post(
-        &app,
-        "/auth/password-reset",
-        json!({"email": email.to_uppercase()}),
-    )
-    .await;
+    let r = request_reset(&app, &email.to_uppercase()).await;
     assert_eq!(r.status(), 202);
     let token = link_token(&email, "reset-password", 2).await;
     assert_eq!(token.len(), 43);
@@ -308,12 +319,7 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     .await;
     assert_eq!(problem["errors"][0]["field"], "token");
     // Every session and device token of before has ended.
-    let r = post(
-        &app,
-        "/auth/refresh",
-        json!({"refreshToken": old["refreshToken"]}),
-    )
-    .await;
+    let r = refresh(&app, &old["refreshToken"]).await;
     assert_eq!(r.status(), 401);
     assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
     let fresh = app.login_json(&email, NEW_PASSWORD).await;
@@ -326,23 +332,9 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
     let app = spawn_app().await;
     let nobody = unique_email("nobody");
     let started = std::time::Instant::now();
-    assert_eq!(
-        post(&app, "/auth/password-reset", json!({"email": nobody}))
-            .await
-            .status(),
-        202
-    );
+    assert_eq!(request_reset(&app, &nobody).await.status(), 202);
     assert!(started.elapsed() >= Duration::from_millis(shared::app::accounts::RESET_MIN_MILLIS));
-    assert_eq!(
-        post(
-            &app,
-            "/auth/password-reset",
-            json!({"email": "not an address"})
-        )
-        .await
-        .status(),
-        202
-    );
+    assert_eq!(request_reset(&app, "not an address").await.status(), 202);
     assert!(
         mails_to(&nobody, 1).await.is_empty(),
         "no mail to an unknown address"
@@ -369,12 +361,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
     }
     // At most 3 reset mails an hour per address.
     for _ in 0..5 {
-        assert_eq!(
-            post(&app, "/auth/password-reset", json!({"email": email}))
-                .await
-                .status(),
-            202
-        );
+        assert_eq!(request_reset(&app, &email).await.status(), 202);
     }
     // The verification mail of the registration and three resets (waits for them all).
     let resets = mails_to(&email, 4)
@@ -393,17 +380,8 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
     let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
     assert_eq!(me["emailVerified"], false);
     let token = link_token(&email, "verify-email", 1).await;
-    assert_eq!(
-        post(&app, "/auth/verify-email", json!({"token": token}))
-            .await
-            .status(),
-        204
-    );
-    assert_problem(
-        post(&app, "/auth/verify-email", json!({"token": token})).await,
-        400,
-    )
-    .await;
+    assert_eq!(verify_email(&app, &token).await.status(), 204);
+    assert_problem(verify_email(&app, &token).await, 400).await;
     let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
     assert_eq!(me["emailVerified"], true);
     assert_eq!(
@@ -443,12 +421,7 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
         "the change's mail and two resends"
     );
     let token = link_token(&moved, "verify-email", 3).await;
-    assert_eq!(
-        post(&app, "/auth/verify-email", json!({"token": token}))
-            .await
-            .status(),
-        204
-    );
+    assert_eq!(verify_email(&app, &token).await.status(), 204);
 }
 
 #[tokio::test]
@@ -457,35 +430,15 @@ async fn logout_ends_exactly_the_session_of_its_current_token_and_refuses_anothe
     let email = unique_email("leaving");
     register(&app, &email).await;
     let first = app.login_json(&email, PASSWORD).await;
-    let rotated: Value = post(
-        &app,
-        "/auth/refresh",
-        json!({"refreshToken": first["refreshToken"]}),
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
+    let rotated: Value = refresh(&app, &first["refreshToken"])
+        .await
+        .json()
+        .await
+        .unwrap();
     // The first token is an old one of a live session: refused, nothing ended.
-    let r = post(
-        &app,
-        "/auth/logout",
-        json!({"refreshToken": first["refreshToken"]}),
-    )
-    .await;
-    assert_problem(r, 401).await;
-    let r = post(
-        &app,
-        "/auth/logout",
-        json!({"refreshToken": rotated["refreshToken"]}),
-    )
-    .await;
+    assert_problem(logout(&app, &first["refreshToken"]).await, 401).await;
+    let r = logout(&app, &rotated["refreshToken"]).await;
     assert_eq!(r.status(), 204);
-    let r = post(
-        &app,
-        "/auth/refresh",
-        json!({"refreshToken": rotated["refreshToken"]}),
-    )
-    .await;
+    let r = refresh(&app, &rotated["refreshToken"]).await;
     assert_eq!(r.status(), 401);
 }

@@ -19,250 +19,10 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// A fixture and what importing it gives: rows, signed sum, payees (empty: the file
-/// names none), dates (ISO, file order) and the statement's currency.
-struct Case {
-    file: &'static str,
-    count: u64,
-    sum: &'static str,
-    payees: &'static [&'static str],
-    dates: &'static [&'static str],
-    currency: Option<&'static str>,
-}
-
-const fn case(
-    file: &'static str,
-    count: u64,
-    sum: &'static str,
-    payees: &'static [&'static str],
-    dates: &'static [&'static str],
-    currency: Option<&'static str>,
-) -> Case {
-    Case {
-        file,
-        count,
-        sum,
-        payees,
-        dates,
-        currency,
-    }
-}
-
-const EUR: Option<&str> = Some("EUR");
-
-const CASES: &[Case] = &[
-    case(
-        "de_ing_diba_latin1.csv",
-        4,
-        "1732.55",
-        &[
-            "Vermieter GmbH",
-            "ACME Gehaltsbüro",
-            "REWE Markt GmbH",
-            "Stadtwerke München",
-        ],
-        &["2024-01-31", "2024-01-25", "2024-01-15", "2024-01-02"],
-        EUR,
-    ),
-    case(
-        "de_dkb_cp1252.csv",
-        3,
-        "115.61",
-        &["EDEKA Center", "Erika Mustermann", "Spotify AB"],
-        &["2024-03-28", "2024-03-15", "2024-03-01"],
-        EUR,
-    ),
-    case(
-        "de_sparkasse_camt_v2.csv",
-        3,
-        "2733.83",
-        &[
-            "Arbeitgeber AG",
-            "HUK-Coburg Versicherung",
-            "Aral Station Köln",
-        ],
-        &["2024-04-30", "2024-04-15", "2024-04-02"],
-        EUR,
-    ),
-    case(
-        "ch_ubs_fr_debit_credit.csv",
-        3,
-        "9137.49",
-        &[],
-        &["2024-05-31", "2024-05-28", "2024-05-03"],
-        Some("CHF"),
-    ),
-    case(
-        "us_chase_checking.csv",
-        4,
-        "1613.78",
-        &[],
-        &["2022-08-17", "2022-08-15", "2022-08-03", "2022-08-01"],
-        None,
-    ),
-    case(
-        "us_withdrawal_deposit_summary.csv",
-        4,
-        "-596.10",
-        &[],
-        &["2022-08-17", "2022-08-19", "2022-08-22", "2022-08-31"],
-        None,
-    ),
-    case(
-        "es_caixabank.csv",
-        4,
-        "1719.45",
-        &[],
-        &["2024-02-28", "2024-02-15", "2024-02-05", "2024-02-03"],
-        None,
-    ),
-    case(
-        "es_lowercase_english.csv",
-        4,
-        "137.60",
-        &[],
-        &["2024-03-01", "2024-03-05", "2024-03-14", "2024-03-21"],
-        None,
-    ),
-    case(
-        "fr_credit_agricole.csv",
-        3,
-        "2323.58",
-        &[],
-        &["2024-01-30", "2024-01-18", "2024-01-05"],
-        EUR,
-    ),
-    case(
-        "budget_app_mint_cr.csv",
-        4,
-        "598.39",
-        &[],
-        &["2022-08-17", "2022-08-15", "2022-08-12", "2022-08-01"],
-        None,
-    ),
-    case(
-        "utf16le_bom_n26.csv",
-        3,
-        "-33.44",
-        &["Lidl Berlin", "Jane Doe", "Vodafone GmbH"],
-        &["2024-06-28", "2024-06-25", "2024-06-03"],
-        EUR,
-    ),
-    case(
-        "utf16le_nobom_ing_nl.csv",
-        3,
-        "2603.44",
-        &["Albert Heijn 1234", "Werkgever BV", "Eneco"],
-        &["2024-07-15", "2024-07-12", "2024-07-01"],
-        EUR,
-    ),
-    case(
-        "negatives_parens_trailing_minus.csv",
-        4,
-        "945.50",
-        &[],
-        &["2024-02-01", "2024-02-03", "2024-02-05", "2024-02-07"],
-        None,
-    ),
-    case(
-        "export_roundtrip.csv",
-        4,
-        "1595.33",
-        &["ACME Corp", "@Market", "Landlord", "Cafe"],
-        &["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-05"],
-        None,
-    ),
-    case(
-        "ofx1_bank_cp1252.ofx",
-        3,
-        "2307.83",
-        &["Café Olé", "ACME PAYROLL", "CHECK 1042"],
-        &["2024-01-05", "2024-01-15", "2024-01-20"],
-        Some("USD"),
-    ),
-    case(
-        "ofx1_creditcard.qfx",
-        3,
-        "466.01",
-        &["AMAZON.CA", "PAYMENT - THANK YOU", "TIM HORTONS REFUND"],
-        &["2024-02-03", "2024-02-15", "2024-02-20"],
-        Some("CAD"),
-    ),
-    case(
-        "ofx2_bank.ofx",
-        3,
-        "530.01",
-        &[
-            "Netflix International B.V.",
-            "Muster & Partner GmbH",
-            "Transfer to savings",
-        ],
-        &["2024-02-03", "2024-02-15", "2024-02-28"],
-        EUR,
-    ),
-    case(
-        "ofx2_unclosed_tags.ofx",
-        3,
-        "87.75",
-        &[
-            "Coffee Shop Sydney",
-            "Opal Transport",
-            "Transfer from J Smith",
-        ],
-        &["2024-04-02", "2024-04-05", "2024-04-09"],
-        Some("AUD"),
-    ),
-    case(
-        "qif_bank.qif",
-        4,
-        "2007.83",
-        &[
-            "Whole Foods",
-            "ACME Payroll",
-            "John Doe",
-            "Transfer to Savings",
-        ],
-        &["2024-01-05", "2024-01-15", "2024-01-20", "2024-01-25"],
-        None,
-    ),
-    case(
-        "qif_ccard.qif",
-        3,
-        "441.71",
-        &["Amazon.com", "Starbucks", "Payment - Thank You"],
-        &["2024-01-05", "2024-01-18", "2024-01-28"],
-        None,
-    ),
-    case(
-        "camt053_v02_batch.xml",
-        4,
-        "2150.10",
-        &[
-            "ACME GmbH",
-            "Telekom Deutschland GmbH",
-            "Stadtwerke Köln",
-            "Hausverwaltung Rhein & Co",
-        ],
-        &["2024-01-31", "2024-01-15", "2024-01-20", "2024-01-20"],
-        EUR,
-    ),
-    case(
-        "camt053_v08.xml",
-        2,
-        "-1159.56",
-        &["Hausverwaltung Schmidt AG", "Max Mustermann"],
-        &["2024-03-01", "2024-03-12"],
-        Some("CHF"),
-    ),
-    case(
-        "camt052_v08_report.xml",
-        1,
-        "-8.50",
-        &["Bakkerij de Vries"],
-        &["2024-05-02"],
-        EUR,
-    ),
-];
+/// What each fixture reads as: the bank file crate's table (`tests/expected.csv`).
+#[path = "../../crates/bankfile/tests/common/expected.rs"]
+#[allow(dead_code)] // what the crate's own tests check more of
+mod expected;
 
 impl TestApp {
     async fn upload(
@@ -314,46 +74,46 @@ fn multipart(part_name: &str, file: &[u8]) -> (String, Vec<u8>) {
 #[tokio::test]
 async fn every_bank_fixture_imports_its_rows_once_with_their_sum_payees_and_dates() {
     let app = spawn_app().await;
-    for c in CASES {
-        let user = app.user_in(c.currency.unwrap_or("EUR")).await;
+    for c in expected::all() {
+        let (file, count) = (c.file(), c.count() as u64);
+        let user = app.user_in(c.currency().unwrap_or("EUR")).await;
         // Half of them as a browser's multipart upload, the rest as the raw body.
-        let r = if c.count % 2 == 0 {
-            let (content_type, body) = multipart("file", &fixture(c.file));
+        let r = if count % 2 == 0 {
+            let (content_type, body) = multipart("file", &fixture(file));
             app.upload(&user, "", &content_type, body).await
         } else {
-            app.upload(&user, "", "application/octet-stream", fixture(c.file))
+            app.upload(&user, "", "application/octet-stream", fixture(file))
                 .await
         };
-        assert_eq!(r.status(), 201, "{}", c.file);
+        assert_eq!(r.status(), 201, "{file}");
         let report: Value = r.json().await.unwrap();
-        assert_eq!(report["errors"], json!([]), "{}: {report}", c.file);
-        assert_eq!(report["created"], c.count, "{}: {report}", c.file);
-        assert_eq!(app.balance(&user).await, c.sum, "{}", c.file);
+        assert_eq!(report["errors"], json!([]), "{file}: {report}");
+        assert_eq!(report["created"], count, "{file}: {report}");
+        assert_eq!(app.balance(&user).await, c.sum(), "{file}");
         let txns = app.all_transactions(&user).await;
         let dates: BTreeSet<&str> = txns.iter().map(|t| t["date"].as_str().unwrap()).collect();
-        let expected: BTreeSet<&str> = c.dates.iter().copied().collect();
-        assert_eq!(dates, expected, "{}", c.file);
+        let expected: BTreeSet<&str> = c.dates().into_iter().collect();
+        assert_eq!(dates, expected, "{file}");
         let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
         let names: BTreeSet<&str> = providers
             .iter()
             .map(|p| p["providerName"].as_str().unwrap())
             .collect();
-        let expected: BTreeSet<&str> = c.payees.iter().copied().collect();
-        assert_eq!(names, expected, "{}", c.file);
+        let expected: BTreeSet<&str> = c.payees().into_iter().collect();
+        assert_eq!(names, expected, "{file}");
 
         let again = app
-            .upload(&user, "", "text/plain", fixture(c.file))
+            .upload(&user, "", "text/plain", fixture(file))
             .await
             .json::<Value>()
             .await
             .unwrap();
         assert_eq!(
             (&again["created"], &again["duplicates"]),
-            (&json!(0), &json!(c.count)),
-            "{}: {again}",
-            c.file
+            (&json!(0), &json!(count)),
+            "{file}: {again}"
         );
-        assert_eq!(app.all_transactions(&user).await.len() as u64, c.count);
+        assert_eq!(app.all_transactions(&user).await.len() as u64, count);
     }
 }
 
@@ -431,20 +191,8 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
 async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_default_fits_its_type() {
     let app = spawn_app().await;
     let (ann, bob) = (app.new_user().await, app.new_user().await);
-    let bobs = app
-        .create(
-            &bob,
-            "/api/categories",
-            &json!({"categoryName": "Paycheck", "type": "CREDIT"}),
-        )
-        .await;
-    let gifts = app
-        .create(
-            &ann,
-            "/api/categories",
-            &json!({"categoryName": "Gifts", "type": "CREDIT"}),
-        )
-        .await;
+    let bobs = app.create_category(&bob, "Paycheck", "CREDIT").await;
+    let gifts = app.create_category(&ann, "Gifts", "CREDIT").await;
     // Mint's categories: Groceries and Rent (global DEBIT ones), Paycheck and Television
     // (created as ann's own, never bob's).
     let r = app

@@ -3,26 +3,35 @@
 //! after one BatchGetItem (or GetItem) of what they depend on.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 
 use serde_json::json;
 
 use crate::helpers::{spawn_app_and_user, TestApp};
 
-async fn calls_of<F: std::future::Future<Output = reqwest::Response>>(
-    app: &TestApp,
-    f: F,
-) -> BTreeMap<String, u64> {
+/// What `f` gives and the DynamoDB calls made while it ran, by operation.
+async fn calls_during<T>(app: &TestApp, f: impl Future<Output = T>) -> (T, BTreeMap<String, u64>) {
     let before = app.state.store.calls().snapshot();
-    let r = f.await;
-    assert!(r.status().is_success(), "{}", r.status());
+    let out = f.await;
     let after = app.state.store.calls().snapshot();
-    after
+    let made = after
         .into_iter()
         .filter_map(|(op, n)| {
             let d = n - before.get(&op).copied().unwrap_or(0);
             (d > 0).then_some((op, d))
         })
-        .collect()
+        .collect();
+    (out, made)
+}
+
+/// The DynamoDB calls of a request that succeeds.
+async fn calls_of(
+    app: &TestApp,
+    f: impl Future<Output = reqwest::Response>,
+) -> BTreeMap<String, u64> {
+    let (r, made) = calls_during(app, f).await;
+    assert!(r.status().is_success(), "{}", r.status());
+    made
 }
 
 fn ops(list: &[(&str, u64)]) -> BTreeMap<String, u64> {
@@ -40,9 +49,7 @@ async fn each_transaction_endpoint_makes_its_budgeted_dynamodb_calls() {
         ops(&[("BatchGetItem", 1), ("TransactWriteItems", 1)])
     );
 
-    let id = app.add(&user, "6.00", 4, "2026-08-02").await["id"]
-        .as_u64()
-        .unwrap();
+    let id = app.add_id(&user, "6.00", 4, "2026-08-02").await;
     assert_eq!(
         calls_of(&app, app.get_transaction(&user, id)).await,
         ops(&[("GetItem", 1)])
@@ -86,20 +93,10 @@ async fn the_recurring_job_finds_due_schedules_with_one_index_query_per_shard() 
     let list = calls_of(&app, app.get(&user, "/api/recurring")).await;
     assert_eq!(list, ops(&[("Query", 1)]));
 
-    let before = app.state.store.calls().snapshot();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let report = shared::app::recurring::run_due(&app.state.store, today, deadline)
-        .await
-        .unwrap();
-    assert_eq!(report.created, 1);
-    let after = app.state.store.calls().snapshot();
-    let job: BTreeMap<String, u64> = after
-        .into_iter()
-        .filter_map(|(op, n)| {
-            let d = n - before.get(&op).copied().unwrap_or(0);
-            (d > 0).then_some((op, d))
-        })
-        .collect();
+    let run = shared::app::recurring::run_due(&app.state.store, today, deadline);
+    let (report, job) = calls_during(&app, run).await;
+    assert_eq!(report.unwrap().created, 1);
     // One Query of the due-date index per shard (no Scan), then per due schedule: its
     // item, the references and one TransactWriteItems per occurrence.
     let shards = shared::store::keys::SHARDS;
@@ -143,18 +140,9 @@ async fn a_sync_page_reads_its_entries_not_the_items_again() {
     );
     assert_eq!(app.delete_transaction(&user, ids[5]).await.status(), 204);
 
-    let before = app.state.store.calls().snapshot();
-    let r = app.sync_from(&user, &cursor).await;
+    let (r, made) = calls_during(&app, app.sync_from(&user, &cursor)).await;
     assert_eq!(r.status(), 200);
     let page: serde_json::Value = r.json().await.unwrap();
-    let after = app.state.store.calls().snapshot();
-    let made: BTreeMap<String, u64> = after
-        .into_iter()
-        .filter_map(|(op, n)| {
-            let d = n - before.get(&op).copied().unwrap_or(0);
-            (d > 0).then_some((op, d))
-        })
-        .collect();
     assert_eq!(made, ops(&[("Query", 2), ("BatchGetItem", 1)]));
 
     // 28 transactions as they are now, the deleted one's tombstone, then the wallet.

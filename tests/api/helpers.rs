@@ -194,6 +194,12 @@ impl TestApp {
         r.json().await.expect("json")
     }
 
+    /// Creates a valid transaction and returns its id.
+    pub async fn add_id(&self, user: &TestUser, amount: &str, category_id: u64, date: &str) -> u64 {
+        let t = self.add(user, amount, category_id, date).await;
+        t["id"].as_u64().expect("id")
+    }
+
     pub async fn get_transaction(&self, user: &TestUser, id: u64) -> Response {
         let path = format!("/api/transactions/{id}");
         self.call(Method::GET, &path, Some(user), None).await
@@ -353,6 +359,18 @@ impl TestApp {
             .expect("id")
     }
 
+    /// `POST /api/transactions/batch` with these operations.
+    pub async fn post_batch(&self, user: &TestUser, operations: &Value) -> Response {
+        let body = json!({"operations": operations});
+        self.post(user, "/api/transactions/batch", &body).await
+    }
+
+    /// Creates a category of `user`'s (`kind` DEBIT or CREDIT) and returns its id.
+    pub async fn create_category(&self, user: &TestUser, name: &str, kind: &str) -> u64 {
+        let body = json!({"categoryName": name, "type": kind});
+        self.create(user, "/api/categories", &body).await
+    }
+
     /// Creates a tag, a provider and a DEBIT category of `user`'s, with these names;
     /// returns their ids in that order.
     pub async fn create_refs(
@@ -372,13 +390,7 @@ impl TestApp {
                 &json!({"providerName": provider_name}),
             )
             .await;
-        let category = self
-            .create(
-                user,
-                "/api/categories",
-                &json!({"categoryName": category_name, "type": "DEBIT"}),
-            )
-            .await;
+        let category = self.create_category(user, category_name, "DEBIT").await;
         (tag, provider, category)
     }
 

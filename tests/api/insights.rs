@@ -43,11 +43,6 @@ async fn put_budget(
     app.put(user, &path, body).await
 }
 
-async fn own_category(app: &TestApp, user: &TestUser, name: &str, kind: &str) -> u64 {
-    let body = json!({"categoryName": name, "type": kind});
-    app.create(user, "/api/categories", &body).await
-}
-
 /// Per (month, category): (total, count), recomputed from the listed transactions.
 type Recomputed = BTreeMap<(String, u64), (Decimal, u64)>;
 
@@ -85,8 +80,8 @@ async fn every_months_insight_and_every_budget_equal_a_recomputation_after_rando
 ) {
     let app = Arc::new(spawn_app().await);
     let user = Arc::new(app.new_user().await);
-    let pets = own_category(&app, &user, "Pets", "DEBIT").await;
-    let gigs = own_category(&app, &user, "Gigs", "CREDIT").await;
+    let pets = app.create_category(&user, "Pets", "DEBIT").await;
+    let gigs = app.create_category(&user, "Gigs", "CREDIT").await;
     let categories = [1, 2, 4, 5, 8, pets, gigs];
     let budgeted = [("2025-12", 4), ("2026-01", pets), ("2026-02", 5)];
     for (month, category) in budgeted {
@@ -266,7 +261,7 @@ async fn bad_ranges_months_and_amounts_are_400_problems() {
 async fn another_users_category_is_404_and_users_never_see_each_others_totals() {
     let app = spawn_app().await;
     let (ann, bob) = (app.new_user().await, app.new_user().await);
-    let bobs = own_category(&app, &bob, "Bob's", "DEBIT").await;
+    let bobs = app.create_category(&bob, "Bob's", "DEBIT").await;
     app.add(&bob, "50.00", bobs, "2026-03-05").await;
     let r = put_budget(&app, &bob, "2026-03", bobs, &json!({"amount": 100})).await;
     assert_eq!(r.status(), 200);
@@ -311,7 +306,7 @@ async fn leftovers(app: &TestApp, user: &TestUser, category: u64) -> usize {
 #[tokio::test]
 async fn deleting_a_category_leaves_no_total_or_budget_of_it_behind() {
     let (app, user) = spawn_app_and_user().await;
-    let pets = own_category(&app, &user, "Pets", "DEBIT").await;
+    let pets = app.create_category(&user, "Pets", "DEBIT").await;
     let a = app.add(&user, "10.00", pets, "2026-01-05").await;
     let b = app.add(&user, "20.00", pets, "2026-02-05").await;
     for month in ["2026-01", "2026-03"] {
@@ -362,7 +357,7 @@ async fn the_currency_cannot_change_while_budgets_exist() {
 #[tokio::test]
 async fn a_renamed_category_shows_its_new_name() {
     let (app, user) = spawn_app_and_user().await;
-    let pets = own_category(&app, &user, "Pets", "DEBIT").await;
+    let pets = app.create_category(&user, "Pets", "DEBIT").await;
     app.add(&user, "7.25", pets, "2026-04-01").await;
     let r = put_budget(&app, &user, "2026-04", pets, &json!({"amount": 10})).await;
     assert_eq!(r.json::<Value>().await.unwrap()["categoryName"], "Pets");

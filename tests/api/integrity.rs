@@ -121,9 +121,7 @@ async fn a_delete_racing_a_create_never_leaves_a_dangling_reference() {
 async fn a_write_based_on_a_version_that_moved_meanwhile_is_refused_and_moves_nothing() {
     use shared::store::{ConflictKind, StoreError};
     let (app, user) = spawn_app_and_user().await;
-    let id = app.add(&user, "10.00", 4, "2026-03-01").await["id"]
-        .as_u64()
-        .unwrap();
+    let id = app.add_id(&user, "10.00", 4, "2026-03-01").await;
     let store = &app.state.store;
     let read_before = store.get_transaction(user.id, id).await.unwrap().unwrap();
     let body = json!({"amount": "20.00", "categoryId": 4, "date": "2026-03-01"});

@@ -309,13 +309,7 @@ async fn a_batch_applies_the_operations_beside_a_malformed_one() {
         {"op": "create", "body": {"amount": "2.00", "categoryId": GROCERIES, "date": "2026-11-01"}, "extra": 1},
         create("3.00"),
     ]);
-    let r = app
-        .post(
-            &user,
-            "/api/transactions/batch",
-            &json!({"operations": operations}),
-        )
-        .await;
+    let r = app.post_batch(&user, &operations).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
     let statuses: Vec<_> = body["results"]
@@ -353,13 +347,7 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
     let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
-    let theirs = app
-        .create(
-            &other,
-            "/api/categories",
-            &json!({"categoryName": "Theirs", "type": "DEBIT"}),
-        )
-        .await;
+    let theirs = app.create_category(&other, "Theirs", "DEBIT").await;
     // The default category must be one the caller sees.
     for missing in [theirs, 999_999_999] {
         let body = json!({"providerName": "Shop", "defaultCategoryId": missing});
@@ -461,36 +449,17 @@ async fn a_create_without_category_takes_a_rule_then_the_providers_default_else_
         .await
         .unwrap();
     assert_eq!(kept["defaultCategoryId"], GROCERIES);
-    assert_problem(
-        app.put(
-            &user,
-            &path,
-            &json!({"providerName": "Shop", "defaultCategoryId": theirs}),
-        )
-        .await,
-        404,
-    )
-    .await;
-    let cleared = put_json(
-        &app,
-        &user,
-        &path,
-        &json!({"providerName": "Shop", "defaultCategoryId": null}),
-    )
-    .await;
+    let with_default = |id: Value| json!({"providerName": "Shop", "defaultCategoryId": id});
+    let r = app.put(&user, &path, &with_default(json!(theirs))).await;
+    assert_problem(r, 404).await;
+    let cleared = put_json(&app, &user, &path, &with_default(Value::Null)).await;
     assert_eq!(cleared["defaultCategoryId"], Value::Null);
     let r = app.create_transaction(&user, &txn(shop, "bread")).await;
     assert_eq!(
         assert_problem(r, 400).await["errors"][0]["field"],
         "categoryId"
     );
-    let set = put_json(
-        &app,
-        &user,
-        &path,
-        &json!({"providerName": "Shop", "defaultCategoryId": SALARY}),
-    )
-    .await;
+    let set = put_json(&app, &user, &path, &with_default(json!(SALARY))).await;
     assert_eq!(set["defaultCategoryId"], SALARY);
 }
 

@@ -17,16 +17,10 @@ async fn post(app: &TestApp, user: &TestUser, path: &str, body: Value) -> reqwes
     app.call(Method::POST, path, Some(user), Some(&body)).await
 }
 
-async fn own_category(app: &TestApp, user: &TestUser, name: &str, kind: &str) -> u64 {
-    let r = post(
-        app,
-        user,
-        "/api/categories",
-        json!({"categoryName": name, "type": kind}),
-    )
-    .await;
-    assert_eq!(r.status(), 201);
-    r.json::<Value>().await.unwrap()["id"].as_u64().unwrap()
+/// `POST /api/rules/apply{query}`: the report.
+async fn apply(app: &TestApp, user: &TestUser, query: &str, body: Value) -> Value {
+    let r = post(app, user, &format!("/api/rules/apply{query}"), body).await;
+    r.json().await.unwrap()
 }
 
 async fn provider(app: &TestApp, user: &TestUser, name: &str) -> u64 {
@@ -49,7 +43,7 @@ async fn balance(app: &TestApp, user: &TestUser) -> String {
 #[tokio::test]
 async fn rules_keep_their_order_explain_a_match_and_stop_when_told() {
     let (app, user) = spawn_app_and_user().await;
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
     let first = rule(
         &app,
         &user,
@@ -129,7 +123,7 @@ async fn a_create_without_category_is_categorised_by_a_rule_else_refused() {
     let problem = assert_problem(r, 400).await;
     assert_eq!(error_fields(&problem), ["categoryId"]);
 
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
     rule(
         &app,
         &user,
@@ -169,7 +163,7 @@ async fn a_create_without_category_is_categorised_by_a_rule_else_refused() {
 async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_did_not_choose() {
     let (app, user) = spawn_app_and_user().await;
     let rewe = provider(&app, &user, "REWE Markt GmbH").await;
-    let food = own_category(&app, &user, "Food", "DEBIT").await;
+    let food = app.create_category(&user, "Food", "DEBIT").await;
     // Chosen by the user: stays. Categorised by a rule: may change.
     let chosen = app.add(&user, "12.00", GROCERIES, "2026-10-01").await;
     let mut by_rule = Vec::new();
@@ -198,16 +192,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     )
     .await;
 
-    let dry: Value = post(
-        &app,
-        &user,
-        "/api/rules/apply?dryRun=true",
-        json!({"from": "2026-10-01"}),
-    )
-    .await
-    .json()
-    .await
-    .unwrap();
+    let dry = apply(&app, &user, "?dryRun=true", json!({"from": "2026-10-01"})).await;
     assert_eq!(
         (
             dry["examined"].as_u64(),
@@ -226,11 +211,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
         .unwrap();
     assert_eq!(t["categoryId"], GROCERIES, "the dry run wrote nothing");
 
-    let real: Value = post(&app, &user, "/api/rules/apply", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let real = apply(&app, &user, "", json!({})).await;
     assert_eq!(real["changed"], 2);
     assert!(real.get("changes").is_none());
     for t in &by_rule {
@@ -262,11 +243,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     let text = months.to_string();
     assert!(text.contains("40.00"), "{text}");
     // A second run finds nothing to change.
-    let again: Value = post(&app, &user, "/api/rules/apply", json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let again = apply(&app, &user, "", json!({})).await;
     assert_eq!(again["changed"], 0);
 }
 
@@ -326,7 +303,7 @@ async fn bad_rules_name_the_field_and_pathological_patterns_answer_at_once() {
 async fn another_users_rules_and_categories_stay_invisible() {
     let (app, owner) = spawn_app_and_user().await;
     let other = app.new_user().await;
-    let theirs = own_category(&app, &other, "Secret", "DEBIT").await;
+    let theirs = app.create_category(&other, "Secret", "DEBIT").await;
     let body = json!({"name": "x", "conditions": [{"field": "note", "op": "contains", "value": "a"}],
         "actions": {"categoryId": theirs}});
     assert_problem(post(&app, &owner, "/api/rules", body).await, 404).await;
@@ -370,8 +347,8 @@ async fn another_users_rules_and_categories_stay_invisible() {
 #[tokio::test]
 async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_uncategorized() {
     let (app, user) = spawn_app_and_user().await;
-    let coffee = own_category(&app, &user, "Coffee", "DEBIT").await;
-    let food = own_category(&app, &user, "Food", "DEBIT").await;
+    let coffee = app.create_category(&user, "Coffee", "DEBIT").await;
+    let food = app.create_category(&user, "Food", "DEBIT").await;
     rule(
         &app,
         &user,

@@ -301,9 +301,7 @@ fn rng_bool(step: usize) -> bool {
 #[tokio::test]
 async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_order() {
     let (app, user) = spawn_app_and_user().await;
-    let old = app.add(&user, "12.00", 4, "2019-01-15").await["id"]
-        .as_u64()
-        .unwrap();
+    let old = app.add_id(&user, "12.00", 4, "2019-01-15").await;
     let mut device = Device::default();
     device.sync(&app, &user, 200).await;
     assert!(device.items.contains_key(&("transaction".to_owned(), old)));
@@ -315,9 +313,7 @@ async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_ord
         app.update_transaction(&user, old, &edit).await.status(),
         200
     );
-    let newer = app.add(&user, "1.00", 1, "2026-11-01").await["id"]
-        .as_u64()
-        .unwrap();
+    let newer = app.add_id(&user, "1.00", 1, "2026-11-01").await;
     assert_eq!(app.delete_transaction(&user, newer).await.status(), 204);
 
     let r = app.sync_from(&user, device.cursor.as_ref().unwrap()).await;
@@ -453,9 +449,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 async fn every_resource_answers_304_and_412() {
     let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
-    let txn = app.add(&user, "5.00", 4, "2026-02-02").await["id"]
-        .as_u64()
-        .unwrap();
+    let txn = app.add_id(&user, "5.00", 4, "2026-02-02").await;
     let resources = [
         (format!("/api/tags/{tag}"), json!({"tagName": "a2"}), true),
         (
@@ -545,8 +539,7 @@ async fn every_resource_answers_304_and_412() {
 }
 
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
-    let body = json!({"operations": operations});
-    let r = app.post(user, "/api/transactions/batch", &body).await;
+    let r = app.post_batch(user, &operations).await;
     assert_eq!(r.status(), 200);
     r.json::<Value>().await.unwrap()["results"]
         .as_array()
@@ -561,15 +554,9 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     let app = spawn_app().await;
     let ann = app.new_user().await;
     let bob = app.new_user().await;
-    let bobs = app.add(&bob, "1.00", 4, "2026-01-01").await["id"]
-        .as_u64()
-        .unwrap();
-    let kept = app.add(&ann, "10.00", 4, "2026-01-01").await["id"]
-        .as_u64()
-        .unwrap();
-    let gone = app.add(&ann, "20.00", 4, "2026-01-02").await["id"]
-        .as_u64()
-        .unwrap();
+    let bobs = app.add_id(&bob, "1.00", 4, "2026-01-01").await;
+    let kept = app.add_id(&ann, "10.00", 4, "2026-01-01").await;
+    let gone = app.add_id(&ann, "20.00", 4, "2026-01-02").await;
     let ops = json!([
         {"op": "create", "idempotencyKey": "c1", "body": {"amount": "5.00", "categoryId": 1, "date": "2026-03-01"}},
         {"op": "create", "idempotencyKey": "c2", "body": {"amount": "1", "categoryId": 999999, "date": "2026-03-01"}},
@@ -629,21 +616,9 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     let too_many: Vec<Value> = (0..101)
         .map(|_| json!({"op": "delete", "id": kept}))
         .collect();
-    let r = app
-        .post(
-            &ann,
-            "/api/transactions/batch",
-            &json!({"operations": too_many}),
-        )
-        .await;
+    let r = app.post_batch(&ann, &json!(too_many)).await;
     assert_problem(r, 400).await;
-    let r = app
-        .post(
-            &ann,
-            "/api/transactions/batch",
-            &json!({"operations": [{"op": "merge"}]}),
-        )
-        .await;
+    let r = app.post_batch(&ann, &json!([{"op": "merge"}])).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["results"][0]["status"], 400, "{body}");

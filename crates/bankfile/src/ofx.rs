@@ -58,22 +58,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         ));
     }
     let cap = options.row_cap();
-    let mut statement = Statement {
-        detected: Detected {
-            format: Format::Ofx,
-            encoding: encoding.to_owned(),
-            delimiter: None,
-            date_format: None,
-            decimal: None,
-            columns: Default::default(),
-            account: None,
-            currency: None,
-        },
-        rows: Vec::new(),
-        errors: Vec::new(),
-        total_rows: 0,
-        pending_skipped: 0,
-    };
+    let mut statement = Statement::new(Detected::new(Format::Ofx, encoding));
     let mut path: Vec<&str> = Vec::new();
     let mut account: Option<String> = None;
     let mut txn: Option<Txn> = None;

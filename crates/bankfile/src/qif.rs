@@ -170,22 +170,13 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         Some(c) => return Err(FileError::bad("decimal", format!("{c:?} is not . or ,"))),
         None => detect_decimal(&totals, '.'),
     };
-    let mut statement = Statement {
-        detected: Detected {
-            format: Format::Qif,
-            encoding: encoding.to_owned(),
-            delimiter: None,
-            date_format: format.map(|f| f.to_string()),
-            decimal: Some(decimal),
-            columns: Default::default(),
-            account: account.clone(),
-            currency: None,
-        },
-        rows: Vec::new(),
-        errors: Vec::new(),
-        total_rows: records.len(),
-        pending_skipped: 0,
-    };
+    let mut statement = Statement::new(Detected {
+        date_format: format.map(|f| f.to_string()),
+        decimal: Some(decimal),
+        account: account.clone(),
+        ..Detected::new(Format::Qif, encoding)
+    });
+    statement.total_rows = records.len();
     for (i, (record, (date, _))) in records.into_iter().zip(&dates).enumerate() {
         let row = i + 1;
         let date = match (record.date.is_some(), format) {

@@ -204,6 +204,23 @@ pub struct Detected {
     pub currency: Option<String>,
 }
 
+impl Detected {
+    /// What every reader knows at the start: the format and the encoding; nothing else
+    /// detected yet.
+    pub(crate) fn new(format: Format, encoding: &str) -> Self {
+        Self {
+            format,
+            encoding: encoding.to_owned(),
+            delimiter: None,
+            date_format: None,
+            decimal: None,
+            columns: BTreeMap::new(),
+            account: None,
+            currency: None,
+        }
+    }
+}
+
 /// One transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -251,6 +268,19 @@ pub struct Statement {
     pub total_rows: usize,
     /// Pending (CAMT `PDNG`) and informational (`INFO`) entries skipped.
     pub pending_skipped: usize,
+}
+
+impl Statement {
+    /// A statement with no rows read yet.
+    pub(crate) fn new(detected: Detected) -> Self {
+        Self {
+            detected,
+            rows: Vec::new(),
+            errors: Vec::new(),
+            total_rows: 0,
+            pending_skipped: 0,
+        }
+    }
 }
 
 /// Why a whole file is refused. Nothing of such a file should be stored.

@@ -1,5 +1,7 @@
 //! What the CSV reader this crate replaces did still holds (functions/imports/src/parse).
 
+mod common;
+
 use bankfile::{parse, Options, Statement};
 
 fn read(text: &str, options: &Options) -> Statement {
@@ -90,19 +92,7 @@ fn bad_rows_keep_their_numbers() {
 
 #[test]
 fn the_api_tests_malformed_file() {
-    let huge = "x".repeat(5000);
-    let file = format!(
-        "date,amount,category,note\n\
-         2026-11-01,-1.00,Groceries,good\n\
-         2026-11-02,-2.00,Groceries\n\
-         2026-11-03,-3.00,Groceries,extra,field\n\
-         2026-11-04,=1+2,Groceries,formula amount\n\
-         2026-11-05,-5.00,Groceries,{huge}\n\
-         2026-11-06,-6.00,Groceries,=HYPERLINK(\"http://x\")\n\
-         2026-13-01,-7.00,Groceries,bad date\n\
-         2026-11-08,-8.00,Groceries,\"bad \"quoting\n\
-         2026-11-09,-9.00,Groceries,\"unclosed\n"
-    );
+    let file = common::samples::malformed_csv();
     let s = read(&file, &Options::default());
     assert_eq!(s.total_rows, 9);
     let bad: Vec<usize> = s.errors.iter().map(|e| e.row).collect();

@@ -6,7 +6,7 @@ use crate::date::DateFormat;
 use crate::{amount, scoped_id, FileError, Row, RowError, Statement};
 
 #[derive(Default)]
-pub struct Detail {
+struct Detail {
     amount: Option<String>,
     direction: Option<String>,
     end_to_end: Option<String>,
@@ -22,7 +22,7 @@ pub struct Detail {
 
 impl Detail {
     /// Stores the text of the element at `below` (the path under `TxDtls`).
-    pub fn text(&mut self, below: &[&str], value: &str) {
+    fn text(&mut self, below: &[&str], value: &str) {
         let slot = match below {
             ["Amt"] | ["AmtDtls", "TxAmt", "Amt"] => &mut self.amount,
             ["CdtDbtInd"] => &mut self.direction,
@@ -77,15 +77,15 @@ impl Detail {
 
 #[derive(Default)]
 pub struct Entry {
-    pub amount: Option<String>,
-    pub direction: Option<String>,
-    pub status: Option<String>,
-    pub booked: Option<String>,
-    pub value_date: Option<String>,
-    pub bank_ref: Option<String>,
-    pub entry_ref: Option<String>,
-    pub info: Option<String>,
-    pub details: Vec<Detail>,
+    amount: Option<String>,
+    direction: Option<String>,
+    status: Option<String>,
+    booked: Option<String>,
+    value_date: Option<String>,
+    bank_ref: Option<String>,
+    entry_ref: Option<String>,
+    info: Option<String>,
+    details: Vec<Detail>,
 }
 
 /// `DBIT` is money out, `CRDT` money in.
@@ -98,6 +98,36 @@ fn out(direction: Option<&str>) -> Option<bool> {
 }
 
 impl Entry {
+    /// Stores the text of the element at `below` (the path under `Ntry`, outside
+    /// `TxDtls`).
+    pub fn text(&mut self, below: &[&str], value: &str) {
+        let slot = match below {
+            ["Amt"] => &mut self.amount,
+            ["CdtDbtInd"] => &mut self.direction,
+            ["Sts"] | ["Sts", "Cd"] => &mut self.status,
+            ["BookgDt", "Dt" | "DtTm"] => &mut self.booked,
+            ["ValDt", "Dt" | "DtTm"] => &mut self.value_date,
+            ["AcctSvcrRef"] => &mut self.bank_ref,
+            ["NtryRef"] => &mut self.entry_ref,
+            ["AddtlNtryInf"] => &mut self.info,
+            _ => return,
+        };
+        slot.get_or_insert_with(|| value.to_owned());
+    }
+
+    /// A `TxDtls` element opens: the details' text goes to a new one.
+    pub fn open_detail(&mut self) {
+        self.details.push(Detail::default());
+    }
+
+    /// Stores the text of the element at `below` (the path under `TxDtls`) in the last
+    /// detail opened.
+    pub fn detail_text(&mut self, below: &[&str], value: &str) {
+        if let Some(d) = self.details.last_mut() {
+            d.text(below, value);
+        }
+    }
+
     /// Adds the entry's rows (or errors) to the statement; a pending one is counted.
     pub fn into_rows(
         self,

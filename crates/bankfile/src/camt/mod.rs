@@ -18,7 +18,7 @@ use quick_xml::Reader;
 
 use crate::markup::line_at;
 use crate::{capped, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
-use entry::{Detail, Entry};
+use entry::Entry;
 
 fn local(e: &BytesStart<'_>) -> String {
     String::from_utf8_lossy(e.local_name().as_ref()).into_owned()
@@ -47,22 +47,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(true);
     let cap = options.row_cap();
-    let mut statement = Statement {
-        detected: Detected {
-            format: Format::Camt,
-            encoding: encoding.to_owned(),
-            delimiter: None,
-            date_format: None,
-            decimal: None,
-            columns: Default::default(),
-            account: None,
-            currency: None,
-        },
-        rows: Vec::new(),
-        errors: Vec::new(),
-        total_rows: 0,
-        pending_skipped: 0,
-    };
+    let mut statement = Statement::new(Detected::new(Format::Camt, encoding));
     let mut path = Path(Vec::new());
     let mut seen_statement = false;
     let mut entry: Option<Entry> = None;
@@ -101,7 +86,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                     "Ntry" => entry = Some(Entry::default()),
                     "TxDtls" => {
                         if let Some(en) = entry.as_mut() {
-                            en.details.push(Detail::default());
+                            en.open_detail();
                         }
                     }
                     "Amt" if path.0.last().is_some_and(|p| p == "Ntry") => entry_ccy = ccy(&e),
@@ -178,26 +163,11 @@ fn text_of(path: &Path, value: &str, entry: &mut Option<Entry>, detected: &mut D
     if value.is_empty() {
         return;
     }
-    let set = |slot: &mut Option<String>| {
-        slot.get_or_insert_with(|| value.to_owned());
-    };
     if let Some(en) = entry.as_mut() {
         if let Some(below) = path.below("TxDtls") {
-            if let Some(d) = en.details.last_mut() {
-                d.text(&below, value);
-            }
-            return;
-        }
-        match path.below("Ntry").as_deref() {
-            Some(["Amt"]) => set(&mut en.amount),
-            Some(["CdtDbtInd"]) => set(&mut en.direction),
-            Some(["Sts"] | ["Sts", "Cd"]) => set(&mut en.status),
-            Some(["BookgDt", "Dt" | "DtTm"]) => set(&mut en.booked),
-            Some(["ValDt", "Dt" | "DtTm"]) => set(&mut en.value_date),
-            Some(["AcctSvcrRef"]) => set(&mut en.bank_ref),
-            Some(["NtryRef"]) => set(&mut en.entry_ref),
-            Some(["AddtlNtryInf"]) => set(&mut en.info),
-            _ => {}
+            en.detail_text(&below, value);
+        } else if let Some(below) = path.below("Ntry") {
+            en.text(&below, value);
         }
         return;
     }

@@ -96,22 +96,16 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         account: account.as_deref(),
     };
     let account = account.clone();
-    let mut statement = Statement {
-        detected: Detected {
-            format: crate::Format::Csv,
-            encoding: encoding.to_owned(),
-            delimiter: Some(char::from(layout.delimiter)),
-            date_format: date_format.map(|f| f.to_string()),
-            decimal: Some(decimal),
-            columns: columns.detected(),
-            account,
-            currency,
-        },
-        rows: Vec::new(),
-        errors: Vec::new(),
-        total_rows: records.len(),
-        pending_skipped: 0,
-    };
+    let mut statement = Statement::new(Detected {
+        delimiter: Some(char::from(layout.delimiter)),
+        date_format: date_format.map(|f| f.to_string()),
+        decimal: Some(decimal),
+        columns: columns.detected(),
+        account,
+        currency,
+        ..Detected::new(crate::Format::Csv, encoding)
+    });
+    statement.total_rows = records.len();
     for (row, cells) in &records {
         match reading.row(*row, cells) {
             Ok(r) => statement.rows.push(r),

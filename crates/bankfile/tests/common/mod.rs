@@ -1,6 +1,9 @@
 //! Shared helpers of the fixture tests.
 #![allow(dead_code)]
 
+pub mod expected;
+pub mod samples;
+
 use std::path::PathBuf;
 
 use bankfile::{parse, FileError, Options, Statement};
@@ -61,4 +64,23 @@ pub fn check(s: &Statement, count: usize, sum: &str, payees: &[&str], dates: &[&
     }
     let got: Vec<String> = s.rows.iter().map(|r| r.date.to_string()).collect();
     assert_eq!(got, dates);
+}
+
+/// Reads a fixture and checks it against its row of `tests/expected.csv` (with
+/// [`check`], and the format, encoding and currency detected).
+pub fn read_expected(name: &str) -> Statement {
+    let s = read(name);
+    let e = expected::of(name);
+    check(&s, e.count(), e.sum(), &e.payees(), &e.dates());
+    let d = &s.detected;
+    assert_eq!(
+        (
+            d.format.as_str(),
+            d.encoding.as_str(),
+            d.currency.as_deref()
+        ),
+        (e.format(), e.encoding(), e.currency()),
+        "{name}"
+    );
+    s
 }
