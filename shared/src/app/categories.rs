@@ -120,7 +120,7 @@ pub async fn create(
     })
     .await
     .map_err(|e| match e {
-        StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
+        StoreError::NotFound => super::users::account_gone(),
         e => store_error(store, e),
     })
 }

@@ -7,6 +7,11 @@ use crate::domain::time::Timestamp;
 use crate::store::named::{Kind, NamedRecord};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
+/// Every one of `kind` the user owns, by id.
+pub async fn list_all(store: &Store, user_id: u64, kind: Kind) -> AppResult<Vec<NamedRecord>> {
+    Ok(store.list_named(user_id, kind).await?)
+}
+
 /// One kind, with the names the API gives it (for messages and fields at fault).
 #[derive(Debug, Clone, Copy)]
 pub struct Named {
@@ -84,7 +89,7 @@ impl Named {
         let now = Timestamp::now();
         let create = |id| store.create_named(user_id, self.kind, id, &name, default_category, now);
         with_fresh_id(create).await.map_err(|e| match e {
-            StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
+            StoreError::NotFound => super::users::account_gone(),
             e => self.error(store.limits(), e),
         })
     }

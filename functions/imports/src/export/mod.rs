@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use shared::app::transactions::invalid_cursor;
-use shared::app::{categories, transactions as txns, AppError};
+use shared::app::{categories, named, transactions as txns};
 use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
 use shared::http::money::MoneyDto;
@@ -113,8 +113,8 @@ impl Names {
         let store = &state.store;
         let (cats, providers, tags) = tokio::try_join!(
             categories::list(store, user_id, None),
-            async { Ok::<_, AppError>(store.list_named(user_id, Kind::Provider).await?) },
-            async { Ok::<_, AppError>(store.list_named(user_id, Kind::Tag).await?) },
+            named::list_all(store, user_id, Kind::Provider),
+            named::list_all(store, user_id, Kind::Tag),
         )?;
         let label = |l: &shared::domain::Label| json!({"id": l.id, "name": l.name});
         let lists = json!({

@@ -33,8 +33,7 @@ impl Names {
             async { Ok(store.list_named(user_id, Kind::Provider).await?) },
             async { Ok(store.list_named(user_id, Kind::Tag).await?) },
         )?;
-        let wallet =
-            wallet.ok_or_else(|| AppError::Forbidden("this account no longer exists".into()))?;
+        let wallet = wallet.ok_or_else(crate::app::users::account_gone)?;
         let index =
             |list: Vec<NamedRecord>| list.into_iter().map(|r| (fold(&r.name), r.id)).collect();
         Ok(Self::new(wallet, categories, index(providers), index(tags)))
