@@ -12,8 +12,8 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts::{self, ProfileUpdate};
-use shared::app::users;
+use shared::app;
+use shared::app::accounts::ProfileUpdate;
 use shared::domain::User;
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
@@ -87,10 +87,10 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
             cursors
                 .open("users", me.id, c)
                 .and_then(|p| p.parse::<u64>().ok())
-                .ok_or_else(shared::app::transactions::invalid_cursor)?,
+                .ok_or_else(app::transactions::invalid_cursor)?,
         ),
     };
-    let (found, next) = users::list(me.store(), limit as i32, after).await?;
+    let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
     Ok(Page {
         items: found.into_iter().map(UserResponse::from).collect(),
         next: next.map(|next| {
@@ -112,7 +112,7 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
     )
 )]
 async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
-    Ok(versioned(&users::get(me.store(), me.id).await?))
+    Ok(versioned(&app::users::get(me.store(), me.id).await?))
 }
 
 /// A profile: one's own, or anyone's for an admin.
@@ -128,7 +128,7 @@ async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
 )]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<UserResponse>> {
     require_self_or_admin(&me, id).await?;
-    Ok(versioned(&users::get(me.store(), id).await?))
+    Ok(versioned(&app::users::get(me.store(), id).await?))
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
@@ -191,7 +191,8 @@ async fn update(
         role: body.role,
     };
     let (links, actor) = (me.state.links(), me.actor(&client));
-    let updated = accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
+    let updated =
+        app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
     Ok(versioned(&updated))
 }
 
@@ -265,7 +266,7 @@ async fn remove(
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
     let (store, actor) = (me.store(), me.actor(&client));
-    let purge = accounts::delete_user(store, actor, id, password, deadline, expected);
+    let purge = app::accounts::delete_user(store, actor, id, password, deadline, expected);
     Ok(match purge.await? {
         Purge::Complete { .. } => StatusCode::NO_CONTENT,
         Purge::Partial { .. } => StatusCode::ACCEPTED,

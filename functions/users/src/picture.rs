@@ -5,7 +5,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use shared::app::users;
+use shared::app;
 use shared::http::auth::{require_self_or_admin, Caller};
 use shared::http::extract::Path;
 use shared::http::{docs, ApiError, ApiResult};
@@ -51,7 +51,7 @@ pub async fn store(
 ) -> ApiResult<StatusCode> {
     require_self_or_admin(&me, id).await?;
     let picture = parse_picture(&headers, body)?;
-    users::put_picture(me.store(), id, &picture).await?;
+    app::users::put_picture(me.store(), id, &picture).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -95,7 +95,7 @@ fn parse_picture(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Ap
 )]
 pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
     require_self_or_admin(&me, id).await?;
-    let picture = users::get_picture(me.store(), id).await?;
+    let picture = app::users::get_picture(me.store(), id).await?;
     Ok((
         [
             (header::CONTENT_TYPE, picture.content_type),
@@ -118,7 +118,7 @@ pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
 )]
 pub async fn remove(me: Caller, Path(id): Path<u64>) -> ApiResult<StatusCode> {
     require_self_or_admin(&me, id).await?;
-    users::delete_picture(me.store(), id).await?;
+    app::users::delete_picture(me.store(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

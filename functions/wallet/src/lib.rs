@@ -6,6 +6,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use shared::app;
 use shared::domain::Currency;
 
 use shared::app::wallet::WalletChange;
@@ -73,7 +74,7 @@ impl TryFrom<&Wallet> for WalletResponse {
     )
 )]
 async fn read(me: Caller) -> ApiResult<Versioned<WalletResponse>> {
-    let wallet = shared::app::wallet::get(me.store(), me.id).await?;
+    let wallet = app::wallet::get(me.store(), me.id).await?;
     versioned(&wallet)
 }
 
@@ -129,6 +130,6 @@ async fn update(
         initial_balance: decimal::from_json(&body.initial_balance, true),
         currency: parse_currency(&body.currency),
     };
-    let wallet = shared::app::wallet::update(me.store(), me.id, change, expected).await?;
+    let wallet = app::wallet::update(me.store(), me.id, change, expected).await?;
     versioned(&wallet)
 }

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use shared::app;
 use shared::app::transactions::invalid_cursor;
-use shared::app::{categories, named, transactions as txns};
 use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
 use shared::http::money::MoneyDto;
@@ -112,9 +112,9 @@ impl Names {
     async fn load(state: &AppState, user_id: u64) -> ApiResult<(Self, Value)> {
         let store = &state.store;
         let (cats, providers, tags) = tokio::try_join!(
-            categories::list(store, user_id, None),
-            named::list_all(store, user_id, Kind::Provider),
-            named::list_all(store, user_id, Kind::Tag),
+            app::categories::list(store, user_id, None),
+            app::named::list_all(store, user_id, Kind::Provider),
+            app::named::list_all(store, user_id, Kind::Tag),
         )?;
         let label = |l: &shared::domain::Label| json!({"id": l.id, "name": l.name});
         let lists = json!({
@@ -159,7 +159,7 @@ async fn each_transaction(
 ) -> ApiResult<Option<String>> {
     let filter = TxnFilter::default();
     loop {
-        let page = txns::list(
+        let page = app::transactions::list(
             &state.store,
             user_id,
             &filter,
