@@ -108,7 +108,7 @@ pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<Catego
     ))
 }
 
-fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryResponse> {
+fn versioned(c: shared::domain::Category) -> Versioned<CategoryResponse> {
     Versioned::new(c.version, c.into())
 }
 

@@ -237,7 +237,7 @@ fn input_of(c: &mut Checked) -> ApiResult<TransactionDraft> {
 
 fn transaction(
     status: StatusCode,
-    t: &shared::store::transactions::Transaction,
+    t: &shared::domain::Transaction,
     replayed: bool,
 ) -> ApiResult<OperationResult> {
     let body = serde_json::to_value(TransactionResponse::from(t))

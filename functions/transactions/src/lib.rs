@@ -14,11 +14,11 @@ use dto::{TransactionRequest, TransactionResponse};
 use list::ListQuery;
 use shared::app;
 use shared::app::transactions::{Idempotency, TransactionDraft};
+use shared::domain::Transaction;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
-use shared::store::transactions::Transaction;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

@@ -14,7 +14,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use shared::app;
 use shared::app::accounts::ProfileUpdate;
-use shared::domain::User;
+use shared::domain::{Role, User};
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
@@ -22,7 +22,6 @@ use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::accounts::Purge;
-use shared::store::users::Role;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

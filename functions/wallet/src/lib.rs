@@ -7,7 +7,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use shared::app;
-use shared::domain::Currency;
+use shared::domain::{Currency, Wallet};
 
 use shared::app::wallet::WalletChange;
 use shared::http::auth::Caller;
@@ -15,7 +15,6 @@ use shared::http::extract::{IfMatchHeader, Json};
 use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::respond::Versioned;
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
-use shared::store::wallet::Wallet;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

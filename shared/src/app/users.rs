@@ -2,10 +2,9 @@
 
 use super::{AppError, AppResult};
 use crate::domain::time::now_local_date_time;
-use crate::domain::User;
+use crate::domain::{Role, User};
 use crate::store::accounts::UserSummary;
 use crate::store::pictures::Picture;
-use crate::store::users::Role;
 use crate::store::{Store, StoreError};
 
 /// Allows admins only, by their role as stored now (a demoted admin's token still says

@@ -12,11 +12,11 @@ use shared::app;
 use shared::app::transactions::invalid_cursor;
 use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
+use shared::domain::{LabelKind, Transaction};
 use shared::http::money::MoneyDto;
 use shared::http::{ApiError, ApiResult, AppState};
 use shared::store::keys::{txn_lsi, txn_sk};
-use shared::store::named::Kind;
-use shared::store::transactions::{Transaction, TxnFilter};
+use shared::store::transactions::TxnFilter;
 
 use bankfile::{escape_cell as escape, join_tags};
 
@@ -113,8 +113,8 @@ impl Names {
         let store = &state.store;
         let (cats, providers, tags) = tokio::try_join!(
             app::categories::list(store, user_id, None),
-            app::named::list_all(store, user_id, Kind::Provider),
-            app::named::list_all(store, user_id, Kind::Tag),
+            app::labels::list_all(store, user_id, LabelKind::Provider),
+            app::labels::list_all(store, user_id, LabelKind::Tag),
         )?;
         let label = |l: &shared::domain::Label| json!({"id": l.id, "name": l.name});
         let lists = json!({

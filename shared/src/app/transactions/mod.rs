@@ -12,9 +12,8 @@ pub use record::{
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult, WRITE_ATTEMPTS};
 use crate::domain::time::Timestamp;
-use crate::store::transactions::{
-    IdempotencyRecord, RefKeys, Refs, Transaction, TxnFilter, TxnPage,
-};
+use crate::domain::Transaction;
+use crate::store::transactions::{IdempotencyRecord, RefKeys, Refs, TxnFilter, TxnPage};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 pub use refusals::check_replay;
 use refusals::write_error;
