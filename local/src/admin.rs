@@ -3,8 +3,8 @@
 //! AWS, the local endpoint locally), never an HTTP call: registration never grants a role.
 
 use shared::domain::time::now_local_date_time;
-use shared::domain::Email;
-use shared::store::users::{Role, RoleChange};
+use shared::domain::{Email, Role};
+use shared::store::users::RoleChange;
 use shared::store::Store;
 
 pub const USAGE: &str = "usage: admin promote <email> | admin demote <email>";

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts::{self, Registration, Session};
+use shared::app;
+use shared::app::accounts::{Registration, Session};
 use shared::auth::token::ACCESS_TTL_SECS;
 use shared::domain::text::{parse_name, NAME_MAX_LEN};
 use shared::domain::{Email, Password};
@@ -127,7 +128,8 @@ async fn register(
     let per_hour = state.config.registrations_per_hour;
     let links = state.links();
     let (user, _wallet) =
-        accounts::register(&state.store, links, client.as_str(), per_hour, registration).await?;
+        app::accounts::register(&state.store, links, client.as_str(), per_hour, registration)
+            .await?;
     Ok(Created::at(
         format!("/users/{}", user.id),
         UserResponse::from(&user),
@@ -203,7 +205,7 @@ async fn login(
     let (store, tokens) = (&state.store, &state.tokens);
     let device = body.device_token.as_deref();
     let origin = state.origin(&client);
-    let session = accounts::login(store, tokens, origin, &body.email, body.password, device);
+    let session = app::accounts::login(store, tokens, origin, &body.email, body.password, device);
     Ok(NoStore(Json(LoginResponse::from(session.await?))))
 }
 
@@ -261,7 +263,7 @@ async fn refresh(
     axum::extract::State(state): axum::extract::State<AppState>,
     Json(body): Json<RefreshRequest>,
 ) -> ApiResult<NoStore<Json<LoginResponse>>> {
-    let session = accounts::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
+    let session = app::accounts::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
     Ok(NoStore(Json(LoginResponse::from(session))))
 }
 
@@ -290,7 +292,7 @@ async fn logout(
         )]));
     }
     // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
-    accounts::logout(&state.store, &body.refresh_token).await?;
+    app::accounts::logout(&state.store, &body.refresh_token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -306,6 +308,6 @@ async fn logout(
     )
 )]
 async fn logout_all(me: Caller) -> ApiResult<StatusCode> {
-    accounts::logout_all(me.store(), me.id).await?;
+    app::accounts::logout_all(me.store(), me.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts;
+use shared::app;
 use shared::http::auth::Caller;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiResult, AppState};
@@ -51,7 +51,7 @@ async fn request_reset(
         let e = shared::http::FieldError::new("email", "must be at most 254 characters");
         return Err(shared::http::ApiError::validation(vec![e]));
     }
-    accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
+    app::accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -88,7 +88,8 @@ async fn confirm_reset(
     Json(body): Json<ConfirmRequest>,
 ) -> ApiResult<StatusCode> {
     let (token, password) = (&body.token, &body.password);
-    accounts::confirm_password_reset(&state.store, token, password, &body.confirm_password).await?;
+    app::accounts::confirm_password_reset(&state.store, token, password, &body.confirm_password)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -119,7 +120,7 @@ async fn verify(
     State(state): State<AppState>,
     Json(body): Json<VerifyRequest>,
 ) -> ApiResult<StatusCode> {
-    accounts::verify_email(&state.store, &body.token).await?;
+    app::accounts::verify_email(&state.store, &body.token).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -137,6 +138,6 @@ async fn verify(
     )
 )]
 async fn resend(me: Caller) -> ApiResult<StatusCode> {
-    accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
+    app::accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
     Ok(StatusCode::ACCEPTED)
 }

@@ -10,13 +10,13 @@ use write::{
     __path_create, __path_read, __path_remove, __path_update, create, read, remove, update,
 };
 
-use shared::domain::CategoryType;
+use shared::app;
+use shared::domain::{Category, CategoryType};
 use shared::http::auth::Caller;
 use shared::http::extract::Query;
 use shared::http::paging::Pager;
 use shared::http::respond::Page;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
-use shared::store::categories::Category;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -103,14 +103,9 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<Category
     };
     let pager = Pager::new(&me, "categories", "/api/categories");
     let (limit, position) = pager.start(q.limit.as_deref(), q.cursor.as_deref())?;
-    let (items, next) = shared::app::categories::list_page(
-        me.store(),
-        me.id,
-        wanted,
-        limit as i32,
-        position.as_deref(),
-    )
-    .await?;
+    let (items, next) =
+        app::categories::list_page(me.store(), me.id, wanted, limit as i32, position.as_deref())
+            .await?;
     let items = items.into_iter().map(CategoryResponse::from).collect();
     let filters = [("type", q.category_type.as_deref())];
     Ok(pager.page(items, next, q.limit.as_deref(), &filters))

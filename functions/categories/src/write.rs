@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::CategoryResponse;
-use shared::app::categories::{self as service, parse_fields, CategoryFields};
+use shared::app;
+use shared::app::categories::{parse_fields, CategoryFields};
 use shared::domain::CategoryType;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path};
@@ -85,7 +86,7 @@ pub async fn create(
     Json(body): Json<CategoryRequest>,
 ) -> ApiResult<Created<CategoryResponse>> {
     let fields = body.fields()?;
-    let record = service::create(me.store(), me.id, fields, body.is_global).await?;
+    let record = app::categories::create(me.store(), me.id, fields, body.is_global).await?;
     let version = record.version;
     Ok(Created::at(format!("/api/categories/{}", record.id), record.into()).versioned(version))
 }
@@ -102,10 +103,12 @@ pub async fn create(
     )
 )]
 pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<CategoryResponse>> {
-    Ok(versioned(service::get(me.store(), me.id, id).await?))
+    Ok(versioned(
+        app::categories::get(me.store(), me.id, id).await?,
+    ))
 }
 
-fn versioned(c: shared::store::categories::Category) -> Versioned<CategoryResponse> {
+fn versioned(c: shared::domain::Category) -> Versioned<CategoryResponse> {
     Versioned::new(c.version, c.into())
 }
 
@@ -127,7 +130,7 @@ pub async fn update(
     Json(body): Json<CategoryUpdateRequest>,
 ) -> ApiResult<Versioned<CategoryResponse>> {
     let fields = body.fields()?;
-    let updated = service::update(me.store(), me.id, id, fields, expected).await?;
+    let updated = app::categories::update(me.store(), me.id, id, fields, expected).await?;
     Ok(versioned(updated))
 }
 
@@ -146,6 +149,6 @@ pub async fn remove(
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(me.store(), me.id, id, expected).await?;
+    app::categories::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

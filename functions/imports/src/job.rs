@@ -9,7 +9,8 @@ use aws_sdk_lambda::primitives::Blob;
 use aws_sdk_lambda::types::InvocationType;
 use futures::future::BoxFuture;
 use serde_json::Value;
-use shared::app::imports::job::{self, Continuation, JobRef};
+use shared::app;
+use shared::app::imports::job::{Continuation, JobRef};
 use shared::app::{AppError, AppResult};
 use shared::store::Store;
 
@@ -61,9 +62,11 @@ pub async fn on_event(store: Store, event: Value, deadline: Instant) -> AppResul
     let Some(job_ref) = JobRef::from_event(&event) else {
         return Ok(Value::Null);
     };
-    let more = job::work(&store, job_ref, deadline).await?;
+    let more = app::imports::job::work(&store, job_ref, deadline).await?;
     if more {
-        job::continuation().resume(&store, job_ref).await?;
+        app::imports::job::continuation()
+            .resume(&store, job_ref)
+            .await?;
     }
     Ok(serde_json::json!({ "jobId": job_ref.job_id, "more": more }))
 }

@@ -18,7 +18,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{DryRunReport, ExportQuery, FileUpload, ImportJob, ImportQuery, ImportResult};
 use export::ExportFormat;
-use shared::app::imports::{self as service, ImportOptions, Submitted};
+use shared::app;
+use shared::app::imports::{ImportOptions, Submitted};
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::respond::with_next;
@@ -89,7 +90,7 @@ async fn import(
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<Response> {
-    let deadline = Instant::now() + service::TIME_BUDGET;
+    let deadline = Instant::now() + app::imports::TIME_BUDGET;
     let params = query.parse()?;
     let body = body.map_err(|_| {
         ApiError::PayloadTooLarge(format!("the file exceeds {} bytes", parse::MAX_FILE_BYTES))
@@ -103,8 +104,8 @@ async fn import(
         deadline,
     };
     let rows = parse::rows(statement);
-    let continuation = service::job::continuation();
-    let submitted = service::submit(me.store(), me.id, rows, options, continuation).await?;
+    let continuation = app::imports::job::continuation();
+    let submitted = app::imports::submit(me.store(), me.id, rows, options, continuation).await?;
     Ok(match submitted {
         Submitted::Report(report) if params.dry_run => {
             Json(DryRunReport::new(report, detected)).into_response()
@@ -130,7 +131,7 @@ async fn import(
     )
 )]
 async fn import_job(me: Caller, Path(id): Path<u64>) -> ApiResult<Json<ImportJob>> {
-    let job = service::job::get(me.store(), me.id, id).await?;
+    let job = app::imports::job::get(me.store(), me.id, id).await?;
     Ok(Json(job.into()))
 }
 

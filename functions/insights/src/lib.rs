@@ -9,7 +9,7 @@ use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{BudgetRequest, BudgetResponse, MonthInsightResponse, MonthlyQuery};
-use shared::app::insights;
+use shared::app;
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::{decimal, docs, finish, ApiResult, AppState};
@@ -44,8 +44,8 @@ async fn monthly(
     me: Caller,
     Query(query): Query<MonthlyQuery>,
 ) -> ApiResult<Json<Vec<MonthInsightResponse>>> {
-    let (from, to) = insights::parse_range(query.from.as_deref(), query.to.as_deref())?;
-    let insights = insights::monthly(me.store(), me.id, from, to).await?;
+    let (from, to) = app::insights::parse_range(query.from.as_deref(), query.to.as_deref())?;
+    let insights = app::insights::monthly(me.store(), me.id, from, to).await?;
     Ok(Json(dto::insights(&insights)))
 }
 
@@ -64,8 +64,8 @@ async fn list_budgets(
     me: Caller,
     Path(month): Path<String>,
 ) -> ApiResult<Json<Vec<BudgetResponse>>> {
-    let month = insights::parse_path_month(&month)?;
-    let budgets = insights::budgets(me.store(), me.id, month).await?;
+    let month = app::insights::parse_path_month(&month)?;
+    let budgets = app::insights::budgets(me.store(), me.id, month).await?;
     Ok(Json(
         budgets
             .items
@@ -96,10 +96,10 @@ async fn put_budget(
     Path((month, category_id)): Path<(String, u64)>,
     Json(body): Json<BudgetRequest>,
 ) -> ApiResult<Json<BudgetResponse>> {
-    let month = insights::parse_path_month(&month)?;
+    let month = app::insights::parse_path_month(&month)?;
     let amount = decimal::from_json(&body.amount, false);
     let (status, currency) =
-        insights::put_budget(me.store(), me.id, month, category_id, amount).await?;
+        app::insights::put_budget(me.store(), me.id, month, category_id, amount).await?;
     Ok(Json(BudgetResponse::new(&status, currency)))
 }
 
@@ -120,7 +120,7 @@ async fn delete_budget(
     me: Caller,
     Path((month, category_id)): Path<(String, u64)>,
 ) -> ApiResult<StatusCode> {
-    let month = insights::parse_path_month(&month)?;
-    insights::delete_budget(me.store(), me.id, month, category_id).await?;
+    let month = app::insights::parse_path_month(&month)?;
+    app::insights::delete_budget(me.store(), me.id, month, category_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -2,18 +2,9 @@
 //! with an optional default category for creates that name none and match no rule.
 
 use shared::http::ids::parse_id_patch;
-use shared::http::named::NamedApi;
-use shared::store::named::Kind;
 
-static API: NamedApi = NamedApi {
-    kind: Kind::Provider,
-    path: "/api/providers",
-    field: "providerName",
-    noun: "provider",
-};
-
-shared::named_resource_api!(
-    API,
+shared::label_api!(
+    Provider,
     "/api/providers",
     "/api/providers/{id}",
     "providerName",

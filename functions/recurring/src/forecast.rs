@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app::recurring::{self, Forecast};
+use shared::app;
+use shared::app::recurring::Forecast;
 use shared::domain::time::{format_date, parse_date};
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
@@ -27,7 +28,7 @@ pub(crate) async fn forecast(
 ) -> ApiResult<Json<ForecastResponse>> {
     let to =
         parse_date(&query.to).map_err(|e| ApiError::validation(vec![FieldError::new("to", e)]))?;
-    let f = recurring::forecast(me.store(), me.id, to).await?;
+    let f = app::recurring::forecast(me.store(), me.id, to).await?;
     Ok(Json(ForecastResponse::from(&f)))
 }
 

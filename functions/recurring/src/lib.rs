@@ -16,7 +16,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use dto::{
     OccurrenceRequest, OccurrenceResponse, RecurringRequest, RecurringResponse, WindowQuery,
 };
-use shared::app::recurring::{self as service, JobReport, RecurringDraft};
+use shared::app;
+use shared::app::recurring::{JobReport, RecurringDraft};
 use shared::domain::recurring::{Exception, Recurring};
 use shared::domain::time::parse_date;
 use shared::http::auth::Caller;
@@ -43,7 +44,7 @@ pub fn router(state: AppState) -> Router {
 
 /// One run of the job: every due occurrence up to today (UTC), until `deadline`.
 pub async fn run_job(store: Store, deadline: Instant) -> Result<JobReport, ApiError> {
-    let report = service::run_due(&store, service::today(), deadline).await?;
+    let report = app::recurring::run_due(&store, app::recurring::today(), deadline).await?;
     tracing::info!(?report, "recurring job");
     Ok(report)
 }
@@ -72,7 +73,7 @@ fn versioned(r: &Recurring) -> Versioned<RecurringResponse> {
 )]
 async fn create(me: Caller, Json(body): Json<RecurringRequest>) -> ApiResult<Response> {
     let draft = RecurringDraft::try_from(body)?;
-    let r = service::create(me.store(), me.id, draft).await?;
+    let r = app::recurring::create(me.store(), me.id, draft).await?;
     let location = format!("/api/recurring/{}", r.id);
     let body = Created::at(location, RecurringResponse::from(&r)).versioned(r.version);
     Ok(axum::response::IntoResponse::into_response(body))
@@ -95,10 +96,10 @@ async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<Recu
     let after = position
         .map(|p| {
             p.parse::<u64>()
-                .map_err(|_| shared::app::transactions::invalid_cursor())
+                .map_err(|_| app::transactions::invalid_cursor())
         })
         .transpose()?;
-    let (items, next) = service::list(me.store(), me.id, limit as i32, after).await?;
+    let (items, next) = app::recurring::list(me.store(), me.id, limit as i32, after).await?;
     let items = items.iter().map(RecurringResponse::from).collect();
     let next = next.map(|id| id.to_string());
     Ok(pager.page(items, next, query.limit.as_deref(), &[]))
@@ -116,7 +117,9 @@ async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<Recu
     )
 )]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RecurringResponse>> {
-    Ok(versioned(&service::get(me.store(), me.id, id).await?))
+    Ok(versioned(
+        &app::recurring::get(me.store(), me.id, id).await?,
+    ))
 }
 
 /// Replaces every field of a schedule. Occurrences already created stay as they are.
@@ -137,7 +140,7 @@ async fn update(
     Json(body): Json<RecurringRequest>,
 ) -> ApiResult<Versioned<RecurringResponse>> {
     let draft = RecurringDraft::try_from(body)?;
-    let r = service::update(me.store(), me.id, id, draft, expected).await?;
+    let r = app::recurring::update(me.store(), me.id, id, draft, expected).await?;
     Ok(versioned(&r))
 }
 
@@ -156,7 +159,7 @@ async fn remove(
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(me.store(), me.id, id, expected).await?;
+    app::recurring::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -176,8 +179,8 @@ async fn occurrences(
     Path(id): Path<u64>,
     Query(query): Query<WindowQuery>,
 ) -> ApiResult<Json<Vec<OccurrenceResponse>>> {
-    let (from, to) = service::parse_window(query.from.as_deref(), query.to.as_deref())?;
-    let r = service::get(me.store(), me.id, id).await?;
+    let (from, to) = app::recurring::parse_window(query.from.as_deref(), query.to.as_deref())?;
+    let r = app::recurring::get(me.store(), me.id, id).await?;
     let currency = r.amount.currency();
     let items = r.occurrences(from, to);
     Ok(Json(
@@ -215,8 +218,11 @@ async fn change_occurrence(
     let change = Exception::try_from(body)?;
     let store = me.store();
     let (planned, version) =
-        service::change_occurrence(store, me.id, id, nominal, change, expected).await?;
-    let currency = service::get(store, me.id, id).await?.amount.currency();
+        app::recurring::change_occurrence(store, me.id, id, nominal, change, expected).await?;
+    let currency = app::recurring::get(store, me.id, id)
+        .await?
+        .amount
+        .currency();
     Ok(Versioned::new(
         version,
         OccurrenceResponse::new(&planned, currency),
@@ -239,6 +245,6 @@ async fn restore_occurrence(
     IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
     let nominal = nominal(&date)?;
-    service::restore_occurrence(me.store(), me.id, id, nominal, expected).await?;
+    app::recurring::restore_occurrence(me.store(), me.id, id, nominal, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -7,7 +7,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app::rules::{self as service, Ruleset};
+use shared::app;
+use shared::app::rules::Ruleset;
 use shared::app::transactions::TransactionDraft;
 use shared::domain::time::{format_date, parse_date};
 use shared::http::auth::Caller;
@@ -284,7 +285,7 @@ pub async fn apply_rules(
     }
     let dry = q.dry_run.unwrap_or(false);
     let deadline = Instant::now() + BUDGET;
-    let report = service::apply(me.store(), me.id, &filter, position, dry, deadline).await?;
+    let report = app::rules::apply(me.store(), me.id, &filter, position, dry, deadline).await?;
     Ok(Json(ApplyResponse {
         examined: report.examined,
         matched: report.matched,

@@ -13,7 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
 use dto::{RuleRequest, RuleResponse};
-use shared::app::rules as service;
+use shared::app;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::paging::{PageQuery, Pager};
@@ -46,7 +46,7 @@ fn body(value: Value) -> ApiResult<rules::RuleBody> {
     })
 }
 
-fn versioned(v: service::RuleView) -> Versioned<RuleResponse> {
+fn versioned(v: app::rules::RuleView) -> Versioned<RuleResponse> {
     Versioned::new(v.version, RuleResponse::from(v))
 }
 
@@ -66,14 +66,14 @@ async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<RuleResp
     let (store, id) = (me.store(), me.id);
     pager
         .list(&q, |limit, after| async move {
-            let all = service::list(store, id).await?;
+            let all = app::rules::list(store, id).await?;
             // In run order: position, then creation (time, then id).
-            let key = |v: &service::RuleView| {
+            let key = |v: &app::rules::RuleView| {
                 let position = v.body.position.unwrap_or(0);
                 format!("{position:010}|{}|{:020}", v.created_at, v.id)
             };
             let limit = limit as usize;
-            Ok(shared::app::page_after(all, key, after.as_deref(), limit))
+            Ok(app::page_after(all, key, after.as_deref(), limit))
         })
         .await
 }
@@ -91,7 +91,7 @@ async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<RuleResp
     )
 )]
 async fn create(me: Caller, Json(value): Json<Value>) -> ApiResult<Created<RuleResponse>> {
-    let created = service::create(me.store(), me.id, body(value)?).await?;
+    let created = app::rules::create(me.store(), me.id, body(value)?).await?;
     let (id, version) = (created.id, created.version);
     Ok(Created::at(format!("/api/rules/{id}"), RuleResponse::from(created)).versioned(version))
 }
@@ -107,7 +107,7 @@ async fn create(me: Caller, Json(value): Json<Value>) -> ApiResult<Created<RuleR
     )
 )]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RuleResponse>> {
-    Ok(versioned(service::get(me.store(), me.id, id).await?))
+    Ok(versioned(app::rules::get(me.store(), me.id, id).await?))
 }
 
 /// Replaces a rule; without `position` it keeps its place.
@@ -127,7 +127,7 @@ async fn update(
     IfMatchHeader(expected): IfMatchHeader,
     Json(value): Json<Value>,
 ) -> ApiResult<Versioned<RuleResponse>> {
-    let updated = service::update(me.store(), me.id, id, body(value)?, expected).await?;
+    let updated = app::rules::update(me.store(), me.id, id, body(value)?, expected).await?;
     Ok(versioned(updated))
 }
 
@@ -146,6 +146,6 @@ async fn remove(
     Path(id): Path<u64>,
     IfMatchHeader(expected): IfMatchHeader,
 ) -> ApiResult<StatusCode> {
-    service::delete(me.store(), me.id, id, expected).await?;
+    app::rules::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -6,9 +6,8 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::sync::{
-    self as service, Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT,
-};
+use shared::app;
+use shared::app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
 use shared::auth::cursor::CursorKey;
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
@@ -141,7 +140,7 @@ fn change(c: &SyncChange) -> ApiResult<Change> {
 async fn sync(me: Caller, Query(query): Query<SyncQuery>) -> ApiResult<Json<SyncResponse>> {
     let cursors = me.state.tokens.cursors();
     let (position, limit) = query.parse(cursors, me.id)?;
-    let page = service::page(me.store(), me.id, position, limit).await?;
+    let page = app::sync::page(me.store(), me.id, position, limit).await?;
     let changes = page.changes.iter().map(change).collect::<ApiResult<_>>()?;
     Ok(Json(SyncResponse {
         changes,

@@ -1,17 +1,7 @@
 //! Tag endpoints (`/api/tags`): the caller's own tags, unique by name.
 
-use shared::http::named::NamedApi;
-use shared::store::named::Kind;
-
-static API: NamedApi = NamedApi {
-    kind: Kind::Tag,
-    path: "/api/tags",
-    field: "tagName",
-    noun: "tag",
-};
-
-shared::named_resource_api!(
-    API,
+shared::label_api!(
+    Tag,
     "/api/tags",
     "/api/tags/{id}",
     "tagName",

@@ -10,8 +10,8 @@ use utoipa::ToSchema;
 
 use crate::dto::{TransactionRequest, TransactionResponse};
 use crate::{is_idempotency_key, Keyed};
-use shared::app::transactions::TransactionDraft;
-use shared::app::transactions::{self as service, IfMatch};
+use shared::app;
+use shared::app::transactions::{IfMatch, TransactionDraft};
 use shared::http::auth::Caller;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
@@ -237,7 +237,7 @@ fn input_of(c: &mut Checked) -> ApiResult<TransactionDraft> {
 
 fn transaction(
     status: StatusCode,
-    t: &shared::store::transactions::Transaction,
+    t: &shared::domain::Transaction,
     replayed: bool,
 ) -> ApiResult<OperationResult> {
     let body = serde_json::to_value(TransactionResponse::from(t))
@@ -260,14 +260,15 @@ async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<Oper
                 return Err(ApiError::bad_request("a create takes no id or ifMatch"));
             }
             let input = input_of(&mut c)?;
-            let created = service::create(store, user_id, input, idempotency).await?;
+            let created = app::transactions::create(store, user_id, input, idempotency).await?;
             transaction(StatusCode::CREATED, &created.transaction, created.replayed)
         }
         OperationKind::Update => {
             let id = id_of(&c)?;
             let input = input_of(&mut c)?;
             let (t, replayed) =
-                service::update(store, user_id, id, input, c.if_match, idempotency).await?;
+                app::transactions::update(store, user_id, id, input, c.if_match, idempotency)
+                    .await?;
             transaction(StatusCode::OK, &t, replayed)
         }
         OperationKind::Delete => {
@@ -275,7 +276,8 @@ async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<Oper
                 return Err(ApiError::bad_request("a delete takes no body"));
             }
             let id = id_of(&c)?;
-            let replayed = service::delete(store, user_id, id, c.if_match, idempotency).await?;
+            let replayed =
+                app::transactions::delete(store, user_id, id, c.if_match, idempotency).await?;
             Ok(OperationResult {
                 status: StatusCode::NO_CONTENT.as_u16(),
                 body: None,

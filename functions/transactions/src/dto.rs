@@ -9,11 +9,10 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use shared::domain::time::{format_date, parse_date};
-use shared::domain::CategoryType;
+use shared::domain::{CategoryType, Transaction};
 use shared::http::ids::{parse_optional_id, parse_tag_ids};
 use shared::http::money::MoneyDto;
 use shared::http::{decimal, ApiError, FieldError};
-use shared::store::transactions::Transaction;
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]

@@ -12,13 +12,13 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{TransactionRequest, TransactionResponse};
 use list::ListQuery;
-use shared::app::transactions::TransactionDraft;
-use shared::app::transactions::{self as service, Idempotency};
+use shared::app;
+use shared::app::transactions::{Idempotency, TransactionDraft};
+use shared::domain::Transaction;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
-use shared::store::transactions::Transaction;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -110,7 +110,7 @@ async fn create(
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &body)?;
     let input = TransactionDraft::try_from(body)?;
-    let created = service::create(me.store(), me.id, input, keyed.idempotency()).await?;
+    let created = app::transactions::create(me.store(), me.id, input, keyed.idempotency()).await?;
     let t = &created.transaction;
     let body = Created::at(
         format!("/api/transactions/{}", t.id),
@@ -137,10 +137,11 @@ async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<Tran
     let open = |c: &String| {
         cursors
             .open("transactions", me.id, c)
-            .ok_or_else(service::invalid_cursor)
+            .ok_or_else(app::transactions::invalid_cursor)
     };
     let position = query.cursor.as_ref().map(open).transpose()?;
-    let page = service::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
+    let page =
+        app::transactions::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
     let items = page.items.iter().map(TransactionResponse::from).collect();
     let next = page.next_cursor.map(|p| {
         let query = query.next_page(&cursors.seal("transactions", me.id, &p));
@@ -162,7 +163,9 @@ async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<Tran
     )
 )]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<TransactionResponse>> {
-    Ok(versioned(&service::get(me.store(), me.id, id).await?))
+    Ok(versioned(
+        &app::transactions::get(me.store(), me.id, id).await?,
+    ))
 }
 
 /// Replaces every field of one of the caller's transactions.
@@ -188,7 +191,8 @@ async fn update(
     let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
     let input = TransactionDraft::try_from(body)?;
     let idempotency = keyed.idempotency();
-    let (t, replay) = service::update(me.store(), me.id, id, input, expected, idempotency).await?;
+    let (t, replay) =
+        app::transactions::update(me.store(), me.id, id, input, expected, idempotency).await?;
     Ok(replayed(replay, versioned(&t)))
 }
 
@@ -212,6 +216,6 @@ async fn remove(
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &("delete", id))?;
     let idempotency = keyed.idempotency();
-    let replay = service::delete(me.store(), me.id, id, expected, idempotency).await?;
+    let replay = app::transactions::delete(me.store(), me.id, id, expected, idempotency).await?;
     Ok(replayed(replay, StatusCode::NO_CONTENT))
 }

@@ -12,16 +12,16 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app::accounts::{self, ProfileUpdate};
+use shared::app;
+use shared::app::accounts::ProfileUpdate;
+use shared::domain::{Role, User};
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError, OrNotFound};
+use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 use shared::store::accounts::Purge;
-use shared::store::users::Role;
-use shared::store::Store;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -41,15 +41,7 @@ pub fn router(state: AppState) -> Router {
     finish(api().split_for_parts().0, state)
 }
 
-async fn load(store: &Store, id: u64) -> ApiResult<Versioned<UserResponse>> {
-    let user = store
-        .get_user(id)
-        .await
-        .and_then(|u| u.ok_or(shared::store::StoreError::NotFound));
-    Ok(versioned(&user.or_not_found("user not found")?))
-}
-
-fn versioned(user: &shared::store::users::UserRecord) -> Versioned<UserResponse> {
+fn versioned(user: &User) -> Versioned<UserResponse> {
     Versioned::new(user.version, UserResponse::from(user))
 }
 
@@ -94,12 +86,12 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
             cursors
                 .open("users", me.id, c)
                 .and_then(|p| p.parse::<u64>().ok())
-                .ok_or_else(shared::app::transactions::invalid_cursor)?,
+                .ok_or_else(app::transactions::invalid_cursor)?,
         ),
     };
-    let (users, next) = me.store().list_users(limit as i32, after).await?;
+    let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
     Ok(Page {
-        items: users.into_iter().map(UserResponse::from).collect(),
+        items: found.into_iter().map(UserResponse::from).collect(),
         next: next.map(|next| {
             let cursor = cursors.seal("users", me.id, &next.to_string());
             format!("/users?limit={limit}&cursor={cursor}")
@@ -119,7 +111,7 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
     )
 )]
 async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
-    load(me.store(), me.id).await
+    Ok(versioned(&app::users::get(me.store(), me.id).await?))
 }
 
 /// A profile: one's own, or anyone's for an admin.
@@ -135,7 +127,7 @@ async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
 )]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<UserResponse>> {
     require_self_or_admin(&me, id).await?;
-    load(me.store(), id).await
+    Ok(versioned(&app::users::get(me.store(), id).await?))
 }
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
@@ -198,7 +190,8 @@ async fn update(
         role: body.role,
     };
     let (links, actor) = (me.state.links(), me.actor(&client));
-    let updated = accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
+    let updated =
+        app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
     Ok(versioned(&updated))
 }
 
@@ -272,7 +265,7 @@ async fn remove(
     let password = parse_delete_body(&body)?.current_password;
     let deadline = Instant::now() + PURGE_BUDGET;
     let (store, actor) = (me.store(), me.actor(&client));
-    let purge = accounts::delete_user(store, actor, id, password, deadline, expected);
+    let purge = app::accounts::delete_user(store, actor, id, password, deadline, expected);
     Ok(match purge.await? {
         Purge::Complete { .. } => StatusCode::NO_CONTENT,
         Purge::Partial { .. } => StatusCode::ACCEPTED,

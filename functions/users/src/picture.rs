@@ -5,10 +5,10 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use shared::domain::time::now_local_date_time;
+use shared::app;
 use shared::http::auth::{require_self_or_admin, Caller};
 use shared::http::extract::Path;
-use shared::http::{docs, ApiError, ApiResult, OrNotFound};
+use shared::http::{docs, ApiError, ApiResult};
 use shared::store::pictures::Picture;
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
@@ -51,10 +51,7 @@ pub async fn store(
 ) -> ApiResult<StatusCode> {
     require_self_or_admin(&me, id).await?;
     let picture = parse_picture(&headers, body)?;
-    me.store()
-        .put_picture(id, &picture, &now_local_date_time())
-        .await
-        .or_not_found("user not found")?;
+    app::users::put_picture(me.store(), id, &picture).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -98,11 +95,7 @@ fn parse_picture(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Ap
 )]
 pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
     require_self_or_admin(&me, id).await?;
-    let picture = me
-        .store()
-        .get_picture(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound("no profile picture".into()))?;
+    let picture = app::users::get_picture(me.store(), id).await?;
     Ok((
         [
             (header::CONTENT_TYPE, picture.content_type),
@@ -125,10 +118,7 @@ pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
 )]
 pub async fn remove(me: Caller, Path(id): Path<u64>) -> ApiResult<StatusCode> {
     require_self_or_admin(&me, id).await?;
-    me.store()
-        .delete_picture(id)
-        .await
-        .or_not_found("no profile picture")?;
+    app::users::delete_picture(me.store(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

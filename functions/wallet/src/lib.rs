@@ -6,7 +6,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use shared::domain::Currency;
+use shared::app;
+use shared::domain::{Currency, Wallet};
 
 use shared::app::wallet::WalletChange;
 use shared::http::auth::Caller;
@@ -14,7 +15,6 @@ use shared::http::extract::{IfMatchHeader, Json};
 use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::respond::Versioned;
 use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
-use shared::store::wallet::Wallet;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -73,7 +73,7 @@ impl TryFrom<&Wallet> for WalletResponse {
     )
 )]
 async fn read(me: Caller) -> ApiResult<Versioned<WalletResponse>> {
-    let wallet = shared::app::wallet::get(me.store(), me.id).await?;
+    let wallet = app::wallet::get(me.store(), me.id).await?;
     versioned(&wallet)
 }
 
@@ -129,6 +129,6 @@ async fn update(
         initial_balance: decimal::from_json(&body.initial_balance, true),
         currency: parse_currency(&body.currency),
     };
-    let wallet = shared::app::wallet::update(me.store(), me.id, change, expected).await?;
+    let wallet = app::wallet::update(me.store(), me.id, change, expected).await?;
     versioned(&wallet)
 }

@@ -7,8 +7,7 @@ use super::users::require_admin;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{CategoryType, Violation};
-use crate::store::categories::Category;
+use crate::domain::{Category, CategoryType, Violation};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
 /// A category's editable fields, checked.
@@ -120,7 +119,7 @@ pub async fn create(
     })
     .await
     .map_err(|e| match e {
-        StoreError::NotFound => AppError::Forbidden("this account no longer exists".into()),
+        StoreError::NotFound => super::users::account_gone(),
         e => store_error(store, e),
     })
 }

@@ -7,7 +7,7 @@ pub mod accounts;
 pub mod categories;
 pub mod imports;
 pub mod insights;
-pub mod named;
+pub mod labels;
 pub mod recurring;
 pub mod rules;
 pub mod sync;

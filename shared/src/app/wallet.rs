@@ -6,8 +6,7 @@ use rust_decimal::Decimal;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Currency, Money, Violation};
-use crate::store::wallet::Wallet;
+use crate::domain::{Currency, Money, Violation, Wallet};
 use crate::store::{retry, Again, ConflictKind, Store, StoreError};
 
 /// The new values of a wallet, as parsed from the request: `None` where a value could not

@@ -17,7 +17,28 @@ pub struct Label {
     pub updated_at: Timestamp,
 }
 
-/// A tag of transactions.
-pub type Tag = Label;
-/// Who a transaction paid or was paid by.
-pub type Provider = Label;
+/// The two kinds of label: a tag (what a transaction was for) or a provider (who it paid,
+/// or was paid by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelKind {
+    Tag,
+    Provider,
+}
+
+impl LabelKind {
+    /// Singular noun, for messages: `tag`, `provider`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            LabelKind::Tag => "tag",
+            LabelKind::Provider => "provider",
+        }
+    }
+
+    /// The field that carries its name in the API: `tagName`, `providerName`.
+    pub fn field(self) -> &'static str {
+        match self {
+            LabelKind::Tag => "tagName",
+            LabelKind::Provider => "providerName",
+        }
+    }
+}

@@ -18,7 +18,7 @@ pub mod wallet;
 
 pub use category::{Category, CategoryType};
 pub use email::Email;
-pub use label::{Label, Provider, Tag};
+pub use label::{Label, LabelKind};
 pub use money::{Currency, Money, MoneyError};
 pub use month::Month;
 pub use password::Password;

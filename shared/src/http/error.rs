@@ -56,8 +56,21 @@ impl From<crate::app::AppError> for ApiError {
             AppError::PreconditionFailed(m) => ApiError::PreconditionFailed(m),
             AppError::Gone(m) => ApiError::Gone(m),
             AppError::Unprocessable(m) => ApiError::Unprocessable(m),
-            AppError::Store(e) => e.into(),
+            AppError::Store(e) => from_store(e),
         }
+    }
+}
+
+/// A storage failure the service passed on: an outage, a lost race, or a bug.
+fn from_store(e: StoreError) -> ApiError {
+    match e {
+        StoreError::Unavailable(e) => ApiError::Unavailable(e),
+        StoreError::NotFound => ApiError::NotFound("not found".into()),
+        StoreError::Conflict(ConflictKind::Contention) => {
+            ApiError::Conflict("too many concurrent changes; retry the request".into())
+        }
+        StoreError::Conflict(kind) => ApiError::Conflict(format!("{kind}; retry the request")),
+        StoreError::Unexpected(e) => ApiError::Internal(e),
     }
 }
 
@@ -245,34 +258,6 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Unavailable(e) => ApiError::Unavailable(e),
-            StoreError::NotFound => ApiError::NotFound("not found".into()),
-            StoreError::Conflict(ConflictKind::Contention) => {
-                ApiError::Conflict("too many concurrent changes; retry the request".into())
-            }
-            StoreError::Conflict(kind) => ApiError::Conflict(format!("{kind}; retry the request")),
-            StoreError::Unexpected(e) => ApiError::Internal(e),
-        }
-    }
-}
-
-/// Names what a store's `NotFound` means to the client; every other error maps as usual.
-pub trait OrNotFound<T> {
-    fn or_not_found(self, message: &str) -> Result<T, ApiError>;
-}
-
-impl<T> OrNotFound<T> for Result<T, StoreError> {
-    fn or_not_found(self, message: &str) -> Result<T, ApiError> {
-        self.map_err(|e| match e {
-            StoreError::NotFound => ApiError::NotFound(message.to_owned()),
-            e => e.into(),
-        })
     }
 }
 

@@ -7,8 +7,8 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod ids;
+pub mod labels;
 pub mod money;
-pub mod named;
 pub mod paging;
 pub mod respond;
 pub mod users;
@@ -26,7 +26,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use crate::auth::token::TokenKeys;
 use crate::config::Config;
 use crate::store::Store;
-pub use error::{ApiError, FieldError, OrNotFound, Problem};
+pub use error::{ApiError, FieldError, Problem};
 
 /// JSON bodies are at most 64 KiB.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
+use crate::domain::{Role, User};
 use crate::store::accounts::UserSummary;
-use crate::store::users::{Role, UserRecord};
 
 /// A user as the API shows it (never the password or its hash).
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -25,8 +25,8 @@ pub struct UserResponse {
     pub updated_at: String,
 }
 
-impl From<&UserRecord> for UserResponse {
-    fn from(u: &UserRecord) -> Self {
+impl From<&User> for UserResponse {
+    fn from(u: &User) -> Self {
         Self {
             id: u.id,
             first_name: u.first_name.clone(),

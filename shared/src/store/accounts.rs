@@ -14,9 +14,9 @@ use super::attr::{get_s, n, s, Item};
 use super::feed::Entity;
 use super::keys::{email_pk, user_pk, users_index_pk, EMAIL_SK, PROFILE, WALLET};
 use super::transact::TxItems;
-use super::users::{Role, UserRecord};
 use super::{sdk_error, ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
+use crate::domain::{Role, User};
 
 pub use super::user_list::UserSummary;
 
@@ -51,11 +51,11 @@ impl Store {
     /// otherwise; `Conflict(EmailTaken)` when the new e-mail is registered).
     pub async fn update_user(
         &self,
-        current: &UserRecord,
+        current: &User,
         changes: ProfileChanges,
         now: Timestamp,
         expected: Option<u64>,
-    ) -> StoreResult<UserRecord> {
+    ) -> StoreResult<User> {
         let mut next = current.clone();
         next.version += 1;
         // A profile of the unsharded users index (`USERS`) moves to its shard's.
@@ -162,7 +162,7 @@ impl Store {
 
     /// Removes the profile, the e-mail reservation and the wallet atomically. `NotFound`
     /// when the profile was already gone.
-    pub async fn delete_profile(&self, user: &UserRecord) -> StoreResult<()> {
+    pub async fn delete_profile(&self, user: &User) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         tx.delete(
             &user_pk(user.id),

@@ -7,9 +7,7 @@ use super::items::category::{category_pk, partitions, to_item};
 use super::keys::{cat_sk, user_pk, CAT_PREFIX, SHARDS};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
-use crate::domain::CategoryType;
-
-pub use crate::domain::Category;
+use crate::domain::{Category, CategoryType};
 
 /// Global categories every user starts with: (id, name, icon, color, type).
 /// Their ids are small and fixed so seeding is idempotent; generated ids are far larger.

@@ -10,13 +10,14 @@
 use std::collections::HashSet;
 
 use super::attr::{get_opt_u64, n, s, Item};
-use super::categories::{Category, GLOBAL_CATEGORIES};
+use super::categories::GLOBAL_CATEGORIES;
 use super::items::category::to_item;
 use super::keys::{global_pk, GLOBAL_PK, SHARDS};
 use super::retry::{retry, Again};
 use super::transact::{TxItems, MAX_TRANSACT_ITEMS};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
+use crate::domain::Category;
 
 /// Sort key of the marker that every shard holds its copies (written after all of them).
 pub const SEEDED_SK: &str = "SEEDED";

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use super::attr::{s, Item};
 use super::keys::{user_pk, users_shard_pk, GSI1, SHARDS};
-use super::users::Role;
 use super::{sdk_error, Store, StoreResult};
+use crate::domain::Role;
 
 /// A user as listed from the index (no password hash there).
 #[derive(Debug, Clone, serde::Deserialize)]

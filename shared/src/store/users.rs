@@ -5,14 +5,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::attr::{s, Item};
 use super::keys::{email_pk, user_pk, EMAIL_SK, PROFILE};
 use super::transact::TxItems;
-use super::wallet::Wallet;
 use super::{with_fresh_id, ConflictKind, Store, StoreResult};
 use crate::domain::ids::new_id;
-
-pub use crate::domain::Role;
-
-/// A user as the store returns them.
-pub type UserRecord = crate::domain::User;
+use crate::domain::{Role, User, Wallet};
 
 /// What registration supplies; the store assigns ids.
 pub struct NewUser {
@@ -28,13 +23,13 @@ pub struct NewUser {
 impl Store {
     /// Creates the user, reserves the e-mail and creates the wallet in one transaction:
     /// `Conflict(EmailTaken)` when the e-mail is registered.
-    pub async fn create_user(&self, new: NewUser) -> StoreResult<(UserRecord, Wallet)> {
+    pub async fn create_user(&self, new: NewUser) -> StoreResult<(User, Wallet)> {
         with_fresh_id(|id| self.try_create_user(&new, id)).await
     }
 
-    async fn try_create_user(&self, new: &NewUser, id: u64) -> StoreResult<(UserRecord, Wallet)> {
+    async fn try_create_user(&self, new: &NewUser, id: u64) -> StoreResult<(User, Wallet)> {
         let now = crate::domain::time::Timestamp::parse(&new.now).map_err(anyhow::Error::msg)?;
-        let user = UserRecord {
+        let user = User {
             id,
             email: new.email.clone(),
             first_name: new.first_name.clone(),
@@ -66,10 +61,7 @@ impl Store {
     }
 
     /// Finds a user by e-mail: the reservation gives the id, then the profile (two reads).
-    pub async fn find_user_by_email(
-        &self,
-        normalized_email: &str,
-    ) -> StoreResult<Option<UserRecord>> {
+    pub async fn find_user_by_email(&self, normalized_email: &str) -> StoreResult<Option<User>> {
         let out = self.get(&email_pk(normalized_email), EMAIL_SK).await?;
         let Some(item) = out else {
             return Ok(None);
@@ -78,10 +70,10 @@ impl Store {
         self.get_user(id).await
     }
 
-    pub async fn get_user(&self, id: u64) -> StoreResult<Option<UserRecord>> {
+    pub async fn get_user(&self, id: u64) -> StoreResult<Option<User>> {
         let out = self.get(&user_pk(id), PROFILE).await?;
         match out {
-            Some(item) => Ok(Some(UserRecord::try_from(&item)?)),
+            Some(item) => Ok(Some(User::try_from(&item)?)),
             None => Ok(None),
         }
     }

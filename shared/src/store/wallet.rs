@@ -9,7 +9,7 @@ use super::keys::{user_pk, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
 
-pub use crate::domain::Wallet;
+use crate::domain::Wallet;
 
 impl Store {
     /// The caller's wallet, one strongly consistent read.

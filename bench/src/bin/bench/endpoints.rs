@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use reqwest::Method;
 use serde_json::json;
-use shared::store::named::Kind;
+use shared::domain::LabelKind;
 use shared::store::Store;
 
 use super::meter::{Meter, Units};
@@ -166,12 +166,12 @@ impl Bench<'_> {
             .await,
         );
         for (path, kind, endpoint) in [
-            ("/api/tags", Kind::Tag, "GET /api/tags"),
-            ("/api/providers", Kind::Provider, "GET /api/providers"),
+            ("/api/tags", LabelKind::Tag, "GET /api/tags"),
+            ("/api/providers", LabelKind::Provider, "GET /api/providers"),
         ] {
             rows.push(
                 self.read(endpoint, "Query", path, || async move {
-                    check(store.list_named(user_id, kind).await);
+                    check(store.list_labels(user_id, kind).await);
                 })
                 .await,
             );

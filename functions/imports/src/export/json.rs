@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use recurring_fn::dto::RecurringResponse;
 use rules_fn::dto::RuleResponse;
-use shared::app::{rules, wallet};
+use shared::app;
 use shared::domain::recurring::{Exception, Recurring};
 use shared::domain::time::format_date;
 use shared::http::money::MoneyDto;
@@ -108,9 +108,10 @@ pub struct ExportDocument {
 /// them.
 async fn rules_and_schedules(state: &AppState, user_id: u64) -> ApiResult<(Value, Value)> {
     let store = &state.store;
-    let (rules, schedules) = tokio::try_join!(rules::list(store, user_id), async {
-        Ok(store.all_recurring(user_id).await?)
-    })?;
+    let (rules, schedules) = tokio::try_join!(
+        app::rules::list(store, user_id),
+        app::recurring::all(store, user_id)
+    )?;
     let rules: Vec<RuleResponse> = rules.into_iter().map(RuleResponse::from).collect();
     let schedules: Vec<RecurringExport> = schedules.iter().map(RecurringExport::from).collect();
     Ok((json!(rules), json!(schedules)))
@@ -185,14 +186,12 @@ async fn first_members(
 ) -> ApiResult<serde_json::Map<String, Value>> {
     let store = &state.store;
     let (profile, w, (_, lists), budgets, (rules, schedules)) = tokio::try_join!(
-        async { Ok::<_, ApiError>(store.get_user(user_id).await?) },
-        async { Ok(wallet::get(store, user_id).await?) },
+        async { Ok::<_, ApiError>(app::users::own(store, user_id).await?) },
+        async { Ok(app::wallet::get(store, user_id).await?) },
         Names::load(state, user_id),
-        async { Ok(store.list_all_budgets(user_id).await?) },
+        async { Ok(app::insights::all_budgets(store, user_id).await?) },
         rules_and_schedules(state, user_id),
     )?;
-    let profile =
-        profile.ok_or_else(|| ApiError::Forbidden("this account no longer exists".into()))?;
     let mut doc = serde_json::Map::new();
     doc.insert("profile".into(), json!(UserResponse::from(&profile)));
     doc.insert(

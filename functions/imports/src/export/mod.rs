@@ -8,15 +8,15 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use shared::app;
 use shared::app::transactions::invalid_cursor;
-use shared::app::{categories, transactions as txns, AppError};
 use shared::auth::cursor::CursorKey;
 use shared::domain::time::format_date;
+use shared::domain::{LabelKind, Transaction};
 use shared::http::money::MoneyDto;
 use shared::http::{ApiError, ApiResult, AppState};
 use shared::store::keys::{txn_lsi, txn_sk};
-use shared::store::named::Kind;
-use shared::store::transactions::{Transaction, TxnFilter};
+use shared::store::transactions::TxnFilter;
 
 use bankfile::{escape_cell as escape, join_tags};
 
@@ -112,9 +112,9 @@ impl Names {
     async fn load(state: &AppState, user_id: u64) -> ApiResult<(Self, Value)> {
         let store = &state.store;
         let (cats, providers, tags) = tokio::try_join!(
-            categories::list(store, user_id, None),
-            async { Ok::<_, AppError>(store.list_named(user_id, Kind::Provider).await?) },
-            async { Ok::<_, AppError>(store.list_named(user_id, Kind::Tag).await?) },
+            app::categories::list(store, user_id, None),
+            app::labels::list_all(store, user_id, LabelKind::Provider),
+            app::labels::list_all(store, user_id, LabelKind::Tag),
         )?;
         let label = |l: &shared::domain::Label| json!({"id": l.id, "name": l.name});
         let lists = json!({
@@ -159,7 +159,7 @@ async fn each_transaction(
 ) -> ApiResult<Option<String>> {
     let filter = TxnFilter::default();
     loop {
-        let page = txns::list(
+        let page = app::transactions::list(
             &state.store,
             user_id,
             &filter,

@@ -16,9 +16,8 @@ pub use sessions::{login, logout, logout_all, parse_refresh, refresh, RefreshTok
 use super::{AppError, AppResult};
 use crate::auth::password;
 use crate::domain::time::Timestamp;
-use crate::domain::{Email, Password};
-use crate::store::users::{NewUser, UserRecord};
-use crate::store::wallet::Wallet;
+use crate::domain::{Email, Password, User, Wallet};
+use crate::store::users::NewUser;
 use crate::store::{ConflictKind, Store, StoreError};
 
 fn now_secs() -> i64 {
@@ -88,7 +87,7 @@ pub async fn register(
     client: &str,
     per_hour: u64,
     r: Registration,
-) -> AppResult<(UserRecord, Wallet)> {
+) -> AppResult<(User, Wallet)> {
     if let Err(t) = store
         .reserve_registration(client, per_hour, now_secs())
         .await?
@@ -182,7 +181,7 @@ pub async fn check_password(
 async fn confirm_password(
     store: &Store,
     client: Origin<'_>,
-    account: &UserRecord,
+    account: &User,
     given: Option<String>,
 ) -> AppResult<()> {
     let wrong =

@@ -8,9 +8,8 @@ use crate::app::{AppError, AppResult, IfMatch};
 use crate::auth::password;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Email, Password, Violation};
+use crate::domain::{Email, Password, Role, User, Violation};
 use crate::store::accounts::{ProfileChanges, Purge};
-use crate::store::users::{Role, UserRecord};
 use crate::store::{ConflictKind, Store, StoreError};
 
 /// A profile change as the client sent it (every field optional).
@@ -77,7 +76,7 @@ pub async fn update_profile(
     target: u64,
     update: ProfileUpdate,
     expected: Option<IfMatch>,
-) -> AppResult<UserRecord> {
+) -> AppResult<User> {
     let caller = actor.id;
     require_self_or_admin(store, caller, target).await?;
     if update.role.is_some() {

@@ -10,12 +10,11 @@ use super::{now_secs, random_token};
 use crate::app::{AppError, AppResult};
 use crate::auth::password;
 use crate::domain::time::Timestamp;
-use crate::domain::{Email, Password, Violation};
+use crate::domain::{Email, Password, User, Violation};
 use crate::mail::{Mail, Mailer};
 use crate::store::accounts::ProfileChanges;
 use crate::store::links::{Link, LinkPurpose};
 use crate::store::sessions::hash_secret;
-use crate::store::users::UserRecord;
 use crate::store::Store;
 
 /// 256 bits.
@@ -40,7 +39,7 @@ async fn send_link(
     store: &Store,
     links: Links<'_>,
     purpose: LinkPurpose,
-    user: &UserRecord,
+    user: &User,
 ) -> AppResult<()> {
     let token = random_token(LINK_TOKEN_BYTES);
     let link = Link {
@@ -83,11 +82,7 @@ async fn send_link(
 
 /// Mails a verification link to the user's current address (registration, e-mail change),
 /// within the hourly allowance (beyond it, nothing is sent).
-pub async fn mail_verification(
-    store: &Store,
-    links: Links<'_>,
-    user: &UserRecord,
-) -> AppResult<()> {
+pub async fn mail_verification(store: &Store, links: Links<'_>, user: &User) -> AppResult<()> {
     let purpose = LinkPurpose::VerifyEmail;
     let email = user.normalized_email();
     if store
@@ -145,7 +140,7 @@ fn token_hash(token: &str) -> AppResult<String> {
 
 /// Uses up the link of `token` and gives the user it names, if it went to their current
 /// address; `400` naming `token` otherwise.
-async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResult<UserRecord> {
+async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResult<User> {
     let hash = token_hash(token)?;
     let link = store
         .use_link(purpose, &hash, now_secs())
@@ -159,7 +154,7 @@ async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResu
 }
 
 /// Writes profile changes decided by a link (no `If-Match`: the link is the authority).
-async fn apply_changes(store: &Store, user: &UserRecord, changes: ProfileChanges) -> AppResult<()> {
+async fn apply_changes(store: &Store, user: &User, changes: ProfileChanges) -> AppResult<()> {
     store
         .update_user(user, changes, Timestamp::now(), None)
         .await?;

@@ -6,14 +6,13 @@ use super::{check_password, now_secs, random_token, Origin};
 use crate::app::{AppError, AppResult};
 use crate::auth::password;
 use crate::auth::token::TokenKeys;
-use crate::domain::Email;
+use crate::domain::{Email, User};
 use crate::store::sessions::{self, Rotation, StepHashes};
-use crate::store::users::UserRecord;
 use crate::store::{Store, StoreError};
 
 /// A session's tokens: the access token and the refresh token `<user>.<session>.<secret>`.
 pub struct Session {
-    pub user: UserRecord,
+    pub user: User,
     pub access_token: String,
     pub refresh_token: String,
     /// Recognises this device at its next logins (a year; revoked with the sessions).
@@ -73,7 +72,7 @@ pub fn parse_refresh(token: &str) -> Option<RefreshToken> {
 async fn issue(
     store: &Store,
     tokens: &TokenKeys,
-    user: UserRecord,
+    user: User,
     family: &str,
     rotating: Option<&str>,
 ) -> AppResult<Session> {

@@ -14,13 +14,11 @@ use std::time::Instant;
 use super::names::{fold, Names};
 use super::write::Record;
 use super::{CategoryRef, NameRef, Planned, RowError, REPEAT_MESSAGE};
-use crate::app::categories;
-use crate::app::named::Named;
 use crate::app::transactions::{build_record, Stamp, TransactionDraft};
+use crate::app::{categories, labels};
 use crate::app::{AppError, AppResult};
 use crate::domain::time::Timestamp;
-use crate::domain::{Category, CategoryType};
-use crate::store::named::Kind;
+use crate::domain::{Category, CategoryType, LabelKind};
 use crate::store::transactions::Refs;
 use crate::store::Store;
 
@@ -98,7 +96,7 @@ async fn create_names(
         if let Some(NameRef::New(name)) = &p.provider {
             let known = &mut made.providers;
             refusable(&mut made.refused, "provider", || {
-                create_named(store, user_id, Kind::Provider, name, known)
+                create_label(store, user_id, LabelKind::Provider, name, known)
             })
             .await?;
         }
@@ -106,7 +104,7 @@ async fn create_names(
             if let NameRef::New(name) = t {
                 let known = &mut made.tags;
                 refusable(&mut made.refused, "tags", || {
-                    create_named(store, user_id, Kind::Tag, name, known)
+                    create_label(store, user_id, LabelKind::Tag, name, known)
                 })
                 .await?;
             }
@@ -249,43 +247,31 @@ pub(super) async fn build_all(
 
 /// Creates one provider or tag by name unless `known` has it (a concurrent creation of
 /// the same name is looked up instead).
-async fn create_named(
+async fn create_label(
     store: &Store,
     user_id: u64,
-    kind: Kind,
+    kind: LabelKind,
     name: &str,
     known: &mut HashMap<String, u64>,
 ) -> AppResult<()> {
     if known.contains_key(&fold(name)) {
         return Ok(());
     }
-    let named = match kind {
-        Kind::Provider => Named {
-            kind,
-            field: "provider",
-            noun: "provider",
-        },
-        Kind::Tag => Named {
-            kind,
-            field: "tags",
-            noun: "tag",
-        },
-    };
-    match named.create(store, user_id, name, None).await {
+    // The name was checked when the file was read: only a clash or the cap can refuse it.
+    match labels::create(store, user_id, kind, name, None).await {
         Ok(record) => {
             known.insert(fold(&record.name), record.id);
         }
         Err(AppError::Conflict(_)) => {
             // Taken meanwhile (by a concurrent request) or over the limit: read again.
-            for r in store.list_named(user_id, kind).await? {
+            for r in labels::list_all(store, user_id, kind).await? {
                 known.insert(fold(&r.name), r.id);
             }
             if !known.contains_key(&fold(name)) {
+                let limit = labels::limit_reached(kind, store.limits());
+                let noun = kind.noun();
                 return Err(AppError::Conflict(format!(
-                    "cannot create the {} {name:?}: you have reached the limit of {} {}s",
-                    named.noun,
-                    kind.max_per_user(store.limits()),
-                    named.noun
+                    "cannot create the {noun} {name:?}: {limit}"
                 )));
             }
         }

@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 
 use super::{CategoryRef, NameRef};
-use crate::app::{AppError, AppResult};
-use crate::domain::{Category, CategoryType, Wallet};
+use crate::app::{labels, AppError, AppResult};
+use crate::domain::{Category, CategoryType, Label, LabelKind, Wallet};
 use crate::store::categories::{UNCATEGORIZED_CREDIT, UNCATEGORIZED_DEBIT};
-use crate::store::named::{Kind, NamedRecord};
 use crate::store::Store;
 
 /// Case-insensitive lookup key of a name.
@@ -30,13 +29,11 @@ impl Names {
         let (wallet, categories, providers, tags) = tokio::try_join!(
             async { Ok::<_, AppError>(store.get_wallet(user_id).await?) },
             crate::app::categories::list(store, user_id, None),
-            async { Ok(store.list_named(user_id, Kind::Provider).await?) },
-            async { Ok(store.list_named(user_id, Kind::Tag).await?) },
+            labels::list_all(store, user_id, LabelKind::Provider),
+            labels::list_all(store, user_id, LabelKind::Tag),
         )?;
-        let wallet =
-            wallet.ok_or_else(|| AppError::Forbidden("this account no longer exists".into()))?;
-        let index =
-            |list: Vec<NamedRecord>| list.into_iter().map(|r| (fold(&r.name), r.id)).collect();
+        let wallet = wallet.ok_or_else(crate::app::users::account_gone)?;
+        let index = |list: Vec<Label>| list.into_iter().map(|r| (fold(&r.name), r.id)).collect();
         Ok(Self::new(wallet, categories, index(providers), index(tags)))
     }
 

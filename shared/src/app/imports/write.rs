@@ -10,7 +10,7 @@ use super::{Planned, RowError, REPEAT_MESSAGE};
 use crate::app::AppError;
 use crate::app::AppResult;
 use crate::domain::time::Timestamp;
-use crate::store::transactions::Transaction;
+use crate::domain::Transaction;
 use crate::store::{retry, Again, ConflictKind, Store, StoreError, StoreResult};
 
 /// Transactions offered to one `TransactWriteItems` (two items each, plus the counters;

@@ -103,9 +103,7 @@ pub async fn put_budget(
         crate::app::categories::get(store, user_id, category_id),
     )
     .map_err(|e| match e {
-        AppError::NotFound(m) if m.starts_with("wallet") => {
-            AppError::Forbidden("this account no longer exists".into())
-        }
+        AppError::NotFound(m) if m.starts_with("wallet") => crate::app::users::account_gone(),
         e => e,
     })?;
     let amount = check_amount(amount, wallet.currency)?;
@@ -157,4 +155,9 @@ pub async fn delete_budget(
             StoreError::NotFound => AppError::not_found("budget"),
             e => AppError::Store(e),
         })
+}
+
+/// Every budget of the user, by month then category.
+pub async fn all_budgets(store: &Store, user_id: u64) -> AppResult<Vec<Budget>> {
+    Ok(store.list_all_budgets(user_id).await?)
 }

@@ -15,7 +15,9 @@ use crate::store::{ConflictKind, Ref, Store, StoreError};
 
 mod budgets;
 
-pub use budgets::{budgets, check_amount, delete_budget, put_budget, BudgetStatus, Budgets};
+pub use budgets::{
+    all_budgets, budgets, check_amount, delete_budget, put_budget, BudgetStatus, Budgets,
+};
 
 /// Most months one insights request may span.
 pub const MAX_MONTHS: u32 = 36;

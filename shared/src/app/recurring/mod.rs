@@ -161,6 +161,11 @@ pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Recurring> {
         .ok_or_else(|| AppError::not_found("recurring transaction"))
 }
 
+/// Every schedule of the user, oldest first.
+pub async fn all(store: &Store, user_id: u64) -> AppResult<Vec<Recurring>> {
+    Ok(store.all_recurring(user_id).await?)
+}
+
 /// One page of the user's schedules, oldest first.
 pub async fn list(
     store: &Store,

@@ -8,8 +8,7 @@ use rules::{Outcome, Subject};
 use super::{kind_of, Ruleset};
 use crate::app::transactions::{self, TransactionDraft};
 use crate::app::{AppError, AppResult, IfMatch};
-use crate::domain::{CategorySource, Transaction};
-use crate::store::named::Kind as LabelKind;
+use crate::domain::{CategorySource, LabelKind, Transaction};
 use crate::store::transactions::TxnFilter;
 use crate::store::Store;
 
@@ -44,7 +43,7 @@ pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
 
 /// The names of the user's providers, for `payee` conditions (one Query).
 async fn payees(store: &Store, user_id: u64) -> AppResult<HashMap<u64, String>> {
-    let all = store.list_named(user_id, LabelKind::Provider).await?;
+    let all = store.list_labels(user_id, LabelKind::Provider).await?;
     Ok(all.into_iter().map(|p| (p.id, p.name)).collect())
 }
 

@@ -12,8 +12,7 @@ use super::transactions::TransactionDraft;
 use super::{version_to_keep, AppError, AppResult, IfMatch};
 use crate::domain::ids::new_id;
 use crate::domain::time::Timestamp;
-use crate::domain::{CategorySource, CategoryType, Violation};
-use crate::store::named::Kind as LabelKind;
+use crate::domain::{CategorySource, CategoryType, LabelKind, Violation};
 use crate::store::rules::StoredRule;
 use crate::store::transactions::RefKeys;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -233,7 +232,7 @@ pub async fn categorize(
     }
     let payee = match draft.provider_id {
         Some(p) => store
-            .get_named(user_id, LabelKind::Provider, p)
+            .get_label(user_id, LabelKind::Provider, p)
             .await?
             .map(|p| p.name),
         None => None,

@@ -5,8 +5,7 @@
 
 use super::TransactionDraft;
 use crate::app::AppResult;
-use crate::domain::CategorySource;
-use crate::store::named::Kind;
+use crate::domain::{CategorySource, LabelKind};
 use crate::store::Store;
 
 pub(super) async fn category(
@@ -16,7 +15,9 @@ pub(super) async fn category(
 ) -> AppResult<()> {
     crate::app::rules::categorize(store, user_id, input).await?;
     if let (None, Some(provider)) = (input.category_id, input.provider_id) {
-        let found = store.get_named(user_id, Kind::Provider, provider).await?;
+        let found = store
+            .get_label(user_id, LabelKind::Provider, provider)
+            .await?;
         if let Some(default) = found.and_then(|p| p.default_category_id) {
             input.category_id = Some(default);
             input.category_source = CategorySource::Provider;

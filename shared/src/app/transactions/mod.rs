@@ -12,9 +12,8 @@ pub use record::{
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult};
 use crate::domain::time::Timestamp;
-use crate::store::transactions::{
-    IdempotencyRecord, RefKeys, Refs, Transaction, TxnFilter, TxnPage,
-};
+use crate::domain::Transaction;
+use crate::store::transactions::{IdempotencyRecord, RefKeys, Refs, TxnFilter, TxnPage};
 use crate::store::{retry, Again, ConflictKind, Store, StoreError};
 pub use refusals::check_replay;
 use refusals::write_error;

@@ -11,8 +11,8 @@ use time::Date;
 use crate::app::{AppError, AppResult};
 use crate::domain::text::{parse_note, NOTE_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{CategorySource, Currency, Money, MoneyError, Violation};
-use crate::store::transactions::{Refs, Transaction};
+use crate::domain::{CategorySource, Currency, Money, MoneyError, Transaction, Violation};
+use crate::store::transactions::Refs;
 
 /// At most this many tags per transaction.
 pub const MAX_TAGS: usize = 20;
@@ -185,9 +185,9 @@ pub fn build_record(
 mod tests {
     use super::*;
     use crate::app::invalid_fields as violations;
+    use crate::domain::Category;
     use crate::domain::CategoryType;
-    use crate::store::categories::Category;
-    use crate::store::wallet::Wallet;
+    use crate::domain::Wallet;
 
     fn at(text: &str) -> Timestamp {
         Timestamp::parse(text).unwrap()

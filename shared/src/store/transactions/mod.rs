@@ -13,7 +13,7 @@ use super::{Store, StoreResult};
 pub use list::{TxnFilter, TxnPage};
 pub use refs::{IdempotencyRecord, RefKeys, Refs};
 
-pub use crate::domain::Transaction;
+use crate::domain::Transaction;
 
 impl Store {
     /// Reads one of the caller's transactions (one `GetItem`).

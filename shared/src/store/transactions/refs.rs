@@ -5,13 +5,13 @@
 use std::collections::BTreeSet;
 
 use super::Transaction;
+use crate::domain::{Category, Wallet};
 use crate::store::attr::{get_s, get_u64};
 use crate::store::batch::key;
-use crate::store::categories::{pick_category, Category};
+use crate::store::categories::pick_category;
 use crate::store::feed::head_seq;
 use crate::store::items::category::category_pk;
 use crate::store::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
-use crate::store::wallet::Wallet;
 use crate::store::{Store, StoreResult};
 
 /// A stored idempotency key: which request (by hash) created which transaction.

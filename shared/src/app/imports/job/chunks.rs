@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use time::Date;
 
-use super::super::ImportRow;
+use crate::app::imports::ImportRow;
 use crate::app::{AppError, AppResult};
 
 /// Rows per chunk: one chunk is one unit of work, a few seconds of writes.

@@ -1,70 +1,35 @@
 //! Tags and providers differ only in names, so one implementation serves both:
-//! [`named_resource_api!`](crate::named_resource_api) generates each function's typed,
-//! documented handlers, and they call the rules of [`Named`] through [`NamedApi`].
+//! [`label_api!`](crate::label_api) generates each function's typed, documented handlers,
+//! which call [`app::labels`](crate::app::labels) with their [`LabelKind`](crate::domain::LabelKind).
 
-use axum::response::{IntoResponse, Response};
-
-use super::respond::Created;
-use crate::app::named::Named;
-use crate::store::named::Kind;
-
-/// How one kind appears in the API; the rules are [`Named`]'s.
-pub struct NamedApi {
-    pub kind: Kind,
-    /// Collection path, e.g. `/api/tags`.
-    pub path: &'static str,
-    /// JSON name of the name field, e.g. `tagName`.
-    pub field: &'static str,
-    /// Singular noun for messages, e.g. `tag`.
-    pub noun: &'static str,
-}
-
-impl NamedApi {
-    /// The rules of this kind, which the handlers call.
-    pub fn service(&self) -> Named {
-        Named {
-            kind: self.kind,
-            field: self.field,
-            noun: self.noun,
-        }
-    }
-
-    /// `201 Created` with `Location` and `ETag`.
-    pub fn created<T: serde::Serialize>(
-        &self,
-        id: u64,
-        version: u64,
-        body: super::extract::Json<T>,
-    ) -> Response {
-        Created::at(format!("{}/{id}", self.path), body.0)
-            .versioned(version)
-            .into_response()
-    }
-}
-
-/// Generates the typed, documented CRUD handlers and `api()` of a named resource.
+/// Generates the typed, documented CRUD handlers and `api()` of one kind of label.
 ///
-/// `named_resource_api!(API, "/api/tags", "/api/tags/{id}", "tagName", "tags", TagInput, Tag)`
+/// `label_api!(Tag, "/api/tags", "/api/tags/{id}", "tagName", "tags", TagInput, Tag)`, where
+/// `Tag` is the [`LabelKind`](crate::domain::LabelKind) and `tagName` its `field()`.
 ///
 /// A kind with more fields than its name lists them, with how a body gives the default
 /// category patch (`None` keeps, `Some(None)` clears) and how a record fills the output:
 /// `..., Input { fields } |body| patch, Output { fields } |record| { field: value, })`,
 /// where `patch` is an `ApiResult<Option<Option<u64>>>`.
 #[macro_export]
-macro_rules! named_resource_api {
-    ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
-        $crate::named_resource_api!($api, $path, $item_path, $field, $tag,
+macro_rules! label_api {
+    ($kind:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
+        $crate::label_api!($kind, $path, $item_path, $field, $tag,
             $input {} |_body| Ok(None), $output {} |record| {});
     };
-    ($api:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt,
+    ($kind:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt,
      $input:ident { $($in_extra:tt)* } |$b:ident| $patch:expr,
      $output:ident { $($out_extra:tt)* } |$r:ident| { $($init:tt)* }) => {
+        use axum::response::IntoResponse;
+        use $crate::app::labels;
+        use $crate::domain::{Label, LabelKind};
         use $crate::http::auth::Caller;
         use $crate::http::extract::{IfMatchHeader, Json, Path, Query};
         use $crate::http::paging::{PageQuery, Pager};
-        use $crate::http::respond::{Page, Versioned};
+        use $crate::http::respond::{Created, Page, Versioned};
         use $crate::http::{docs, ApiResult, AppState};
-        use $crate::store::named::NamedRecord;
+
+        const KIND: LabelKind = LabelKind::$kind;
 
         /// The fields a create or update accepts.
         #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
@@ -100,8 +65,8 @@ macro_rules! named_resource_api {
             pub updated_at: String,
         }
 
-        impl From<NamedRecord> for $output {
-            fn from($r: NamedRecord) -> Self {
+        impl From<Label> for $output {
+            fn from($r: Label) -> Self {
                 Self { $($init)* id: $r.id, name: $r.name, transaction_count: $r.use_count, created_at: $r.created_at.to_string(), updated_at: $r.updated_at.to_string() }
             }
         }
@@ -115,10 +80,10 @@ macro_rules! named_resource_api {
             ))]
         async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<$output>> {
             let pager = Pager::new(&me, $tag, $path);
-            let (service, store, id) = ($api.service(), me.store(), me.id);
+            let (store, id) = (me.store(), me.id);
             pager
                 .list(&q, |limit, after| async move {
-                    service.list_page(store, id, limit, after.as_deref()).await
+                    labels::list_page(store, id, KIND, limit, after.as_deref()).await
                 })
                 .await
         }
@@ -133,8 +98,9 @@ macro_rules! named_resource_api {
             ))]
         async fn create(me: Caller, Json(body): Json<$input>) -> ApiResult<axum::response::Response> {
             let default_category = body.default_category()?.flatten();
-            let record = $api.service().create(me.store(), me.id, &body.name, default_category).await?;
-            Ok($api.created(record.id, record.version, Json($output::from(record))))
+            let record = labels::create(me.store(), me.id, KIND, &body.name, default_category).await?;
+            let (location, version) = (format!("{}/{}", $path, record.id), record.version);
+            Ok(Created::at(location, $output::from(record)).versioned(version).into_response())
         }
 
         /// One of the caller's own.
@@ -146,7 +112,7 @@ macro_rules! named_resource_api {
                 docs::ReadErrors,
             ))]
         async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<$output>> {
-            let record = $api.service().get(me.store(), me.id, id).await?;
+            let record = labels::get(me.store(), me.id, KIND, id).await?;
             Ok(Versioned::new(record.version, record.into()))
         }
 
@@ -164,7 +130,7 @@ macro_rules! named_resource_api {
             Json(body): Json<$input>,
         ) -> ApiResult<Versioned<$output>> {
             let patch = body.default_category()?;
-            let record = $api.service().rename(me.store(), me.id, id, &body.name, patch, expected).await?;
+            let record = labels::rename(me.store(), me.id, KIND, id, &body.name, patch, expected).await?;
             Ok(Versioned::new(record.version, record.into()))
         }
         /// Deletes one of the caller's own, unless transactions use it.
@@ -179,7 +145,7 @@ macro_rules! named_resource_api {
             Path(id): Path<u64>,
             IfMatchHeader(expected): IfMatchHeader,
         ) -> ApiResult<axum::http::StatusCode> {
-            $api.service().delete(me.store(), me.id, id, expected).await?;
+            labels::delete(me.store(), me.id, KIND, id, expected).await?;
             Ok(axum::http::StatusCode::NO_CONTENT)
         }
 

@@ -1,4 +1,4 @@
-//! Tags and providers: named things a user owns, unique by name (case-insensitively) per
+//! Labels (tags and providers): names a user owns, unique by name (case-insensitively) per
 //! user, counted on the profile (bounded), and undeletable while a transaction uses them.
 
 use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
@@ -7,47 +7,43 @@ use super::keys::user_pk;
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult};
 use crate::domain::time::Timestamp;
+use crate::domain::{Label, LabelKind};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Tag,
-    Provider,
-}
-
-impl Kind {
+/// Where each kind of label is kept.
+impl LabelKind {
     /// What the change feed calls it.
     pub fn entity(self) -> Entity {
         match self {
-            Kind::Tag => Entity::Tag,
-            Kind::Provider => Entity::Provider,
+            LabelKind::Tag => Entity::Tag,
+            LabelKind::Provider => Entity::Provider,
         }
     }
     fn prefix(self) -> &'static str {
         match self {
-            Kind::Tag => "TAG#",
-            Kind::Provider => "PROV#",
+            LabelKind::Tag => "TAG#",
+            LabelKind::Provider => "PROV#",
         }
     }
 
     fn name_prefix(self) -> &'static str {
         match self {
-            Kind::Tag => "TAGNAME#",
-            Kind::Provider => "PROVNAME#",
+            LabelKind::Tag => "TAGNAME#",
+            LabelKind::Provider => "PROVNAME#",
         }
     }
 
     fn count_attribute(self) -> &'static str {
         match self {
-            Kind::Tag => "tagCount",
-            Kind::Provider => "providerCount",
+            LabelKind::Tag => "tagCount",
+            LabelKind::Provider => "providerCount",
         }
     }
 
     /// Most of this kind one user may own, under `limits`.
     pub fn max_per_user(self, limits: crate::config::Limits) -> u64 {
         match self {
-            Kind::Tag => limits.tags,
-            Kind::Provider => limits.providers,
+            LabelKind::Tag => limits.tags,
+            LabelKind::Provider => limits.providers,
         }
     }
 
@@ -60,10 +56,7 @@ impl Kind {
     }
 }
 
-/// A tag or a provider, as the store returns them.
-pub type NamedRecord = crate::domain::Label;
-
-impl TryFrom<&Item> for NamedRecord {
+impl TryFrom<&Item> for Label {
     type Error = anyhow::Error;
 
     fn try_from(item: &Item) -> anyhow::Result<Self> {
@@ -79,7 +72,7 @@ impl TryFrom<&Item> for NamedRecord {
     }
 }
 
-fn reservation(user_id: u64, kind: Kind, name: &str, id: u64) -> Item {
+fn reservation(user_id: u64, kind: LabelKind, name: &str, id: u64) -> Item {
     Item::from([
         ("PK".into(), s(user_pk(user_id))),
         ("SK".into(), s(kind.name_sk(name))),
@@ -90,16 +83,16 @@ fn reservation(user_id: u64, kind: Kind, name: &str, id: u64) -> Item {
 impl Store {
     /// Creates it, reserving the name and counting it on the profile (which must exist):
     /// `Conflict(NameTaken)`, `Conflict(LimitReached)`, `Conflict(IdTaken)` or `NotFound`.
-    pub async fn create_named(
+    pub async fn create_label(
         &self,
         user_id: u64,
-        kind: Kind,
+        kind: LabelKind,
         id: u64,
         name: &str,
         default_category: Option<u64>,
         now: Timestamp,
-    ) -> StoreResult<NamedRecord> {
-        let record = NamedRecord {
+    ) -> StoreResult<Label> {
+        let record = Label {
             id,
             name: name.to_owned(),
             use_count: 0,
@@ -147,46 +140,46 @@ impl Store {
         }
     }
 
-    pub async fn get_named(
+    pub async fn get_label(
         &self,
         user_id: u64,
-        kind: Kind,
+        kind: LabelKind,
         id: u64,
-    ) -> StoreResult<Option<NamedRecord>> {
+    ) -> StoreResult<Option<Label>> {
         let out = self.get(&user_pk(user_id), &kind.sk(id)).await?;
         Ok(match out {
-            Some(item) => Some(NamedRecord::try_from(&item)?),
+            Some(item) => Some(Label::try_from(&item)?),
             None => None,
         })
     }
 
     /// One page of the user's items of this kind in key order (by id), after the position
     /// `after`: one `Query`.
-    pub async fn list_named_page(
+    pub async fn list_labels_page(
         &self,
         user_id: u64,
-        kind: Kind,
+        kind: LabelKind,
         limit: i32,
         after: Option<&str>,
-    ) -> StoreResult<(Vec<NamedRecord>, Option<String>)> {
+    ) -> StoreResult<(Vec<Label>, Option<String>)> {
         let page = self
             .query_key_page(&user_pk(user_id), kind.prefix(), None, limit, after)
             .await?;
         let items = page
             .items
             .iter()
-            .map(NamedRecord::try_from)
+            .map(Label::try_from)
             .collect::<anyhow::Result<Vec<_>>>()?;
         Ok((items, page.last))
     }
 
     /// All of the user's items of this kind (bounded by `max_per_user`), by name.
-    pub async fn list_named(&self, user_id: u64, kind: Kind) -> StoreResult<Vec<NamedRecord>> {
+    pub async fn list_labels(&self, user_id: u64, kind: LabelKind) -> StoreResult<Vec<Label>> {
         let mut out = self
             .query_prefix(&user_pk(user_id), kind.prefix())
             .await?
             .iter()
-            .map(NamedRecord::try_from)
+            .map(Label::try_from)
             .collect::<anyhow::Result<Vec<_>>>()?;
         out.sort_by(|a, b| {
             a.name
@@ -201,16 +194,16 @@ impl Store {
     /// when the name changes beyond case: `Conflict(NameTaken)`, or `NotFound` when it
     /// vanished.
     #[allow(clippy::too_many_arguments)]
-    pub async fn rename_named(
+    pub async fn rename_label(
         &self,
         user_id: u64,
-        kind: Kind,
-        current: &NamedRecord,
+        kind: LabelKind,
+        current: &Label,
         name: &str,
         default_category: Option<u64>,
         now: Timestamp,
         expected: Option<u64>,
-    ) -> StoreResult<NamedRecord> {
+    ) -> StoreResult<Label> {
         let mut tx = TxItems::new(self);
         let mut values = Item::from([
             (":name".into(), s(name)),
@@ -251,7 +244,7 @@ impl Store {
         let version = current.version + 1;
         tx.upserted(user_id, kind.entity(), current.id, version);
         match self.transact(tx).await {
-            Ok(()) => Ok(NamedRecord {
+            Ok(()) => Ok(Label {
                 name: name.to_owned(),
                 default_category_id: default_category,
                 updated_at: now,
@@ -259,7 +252,7 @@ impl Store {
                 ..current.clone()
             }),
             Err(e) if e.is_conflict(ConflictKind::Changed) => {
-                match (expected, self.get_named(user_id, kind, current.id).await?) {
+                match (expected, self.get_label(user_id, kind, current.id).await?) {
                     (Some(_), Some(_)) => Err(e),
                     _ => Err(StoreError::NotFound),
                 }
@@ -271,11 +264,11 @@ impl Store {
     /// Deletes it unless a transaction uses it (checked in the same transaction, so a
     /// concurrent create that references it either lands first and blocks this, or fails):
     /// `Conflict(InUse)`, or `NotFound`.
-    pub async fn delete_named(
+    pub async fn delete_label(
         &self,
         user_id: u64,
-        kind: Kind,
-        current: &NamedRecord,
+        kind: LabelKind,
+        current: &Label,
         expected: Option<u64>,
     ) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
@@ -305,7 +298,7 @@ impl Store {
             Ok(()) => Ok(()),
             // The item's own condition: in use, or already gone.
             Err(e) if e.is_conflict(ConflictKind::InUse) => {
-                match self.get_named(user_id, kind, current.id).await? {
+                match self.get_label(user_id, kind, current.id).await? {
                     Some(found) if expected.is_some_and(|v| v != found.version) => {
                         Err(StoreError::Conflict(ConflictKind::Changed))
                     }
