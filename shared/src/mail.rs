@@ -102,12 +102,7 @@ impl Mailer {
                     .content(EmailContent::builder().simple(message).build())
                     .send()
                     .await
-                    .map_err(|e| {
-                        anyhow::anyhow!(
-                            "SES SendEmail: {}",
-                            aws_sdk_sesv2::error::DisplayErrorContext(e)
-                        )
-                    })?;
+                    .map_err(|e| crate::lambda::aws_error("SES SendEmail", e))?;
                 Ok(())
             }
         }

@@ -11,7 +11,7 @@
 
 use super::attr::{get_opt_u64, n, s, Item};
 use super::keys::{email_pk, user_pk};
-use super::throttle::{until_window_end, window, Throttled, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS};
+use super::throttle::{window, Throttled, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS};
 use super::{sdk_error, Store, StoreResult};
 
 /// Device tokens live a year.
@@ -31,7 +31,7 @@ pub fn device_item(user_id: u64, hash: &str, epoch: u64, now: i64) -> Item {
     ])
 }
 
-fn device_counter_sk(hash: &str, now: i64) -> String {
+pub(super) fn device_counter_sk(hash: &str, now: i64) -> String {
     // A prefix of the hash keeps the key short; collisions only share a counter.
     let short = hash.get(..16).unwrap_or(hash);
     format!("LOGIN#DEV#{short}#{}", window(now, PAIR_WINDOW_SECS))
@@ -42,16 +42,6 @@ fn address_key(address: &str, now: i64) -> (String, String) {
         format!("ADDR#{address}"),
         format!("LOGIN#{}", window(now, PAIR_WINDOW_SECS)),
     )
-}
-
-fn expiry(now: i64) -> i64 {
-    (window(now, PAIR_WINDOW_SECS) + 2) * PAIR_WINDOW_SECS
-}
-
-fn refused(now: i64) -> Throttled {
-    Throttled {
-        retry_after: until_window_end(now, PAIR_WINDOW_SECS),
-    }
 }
 
 impl Store {
@@ -79,26 +69,9 @@ impl Store {
         hash: &str,
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
-        let sk = device_counter_sk(hash, now);
-        let pk = email_pk(normalized_email);
-        let ok = self
-            .take_slot(pk, sk, PAIR_MAX_ATTEMPTS, expiry(now))
-            .await?;
-        Ok(if ok { Ok(()) } else { Err(refused(now)) })
-    }
-
-    /// A successful login from a trusted device clears that device's counter.
-    pub async fn clear_device_attempts(
-        &self,
-        normalized_email: &str,
-        hash: &str,
-        now: i64,
-    ) -> StoreResult<()> {
-        self.delete_at(&email_pk(normalized_email), &device_counter_sk(hash, now))
-            .send()
+        let counter = (email_pk(normalized_email), device_counter_sk(hash, now));
+        self.take_slot(counter, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS, now)
             .await
-            .map_err(sdk_error)?;
-        Ok(())
     }
 
     /// Reserves one password check from `address` within `max` per window, all e-mails.
@@ -108,9 +81,8 @@ impl Store {
         max: u64,
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
-        let (pk, sk) = address_key(address, now);
-        let ok = self.take_slot(pk, sk, max, expiry(now)).await?;
-        Ok(if ok { Ok(()) } else { Err(refused(now)) })
+        self.take_slot(address_key(address, now), max, PAIR_WINDOW_SECS, now)
+            .await
     }
 
     /// Gives back the reservation of a check that matched: only failures count.

@@ -66,21 +66,20 @@ impl Store {
         })
     }
 
-    /// Writes a job's document as step `step`: the first write (step 0) only if the job
+    /// Writes a job's document as its step: the first write (step 0) only if the job
     /// does not exist, later ones only if the stored step is the one before. `Conflict`
     /// when another worker wrote meanwhile.
     pub async fn put_import_job(
         &self,
         user_id: u64,
         job_id: u64,
-        doc: &str,
-        step: u64,
+        job: &StoredJob,
         expires_at: i64,
     ) -> StoreResult<()> {
-        let item = Item::from([
-            ("PK".into(), s(user_pk(user_id))),
-            ("SK".into(), s(import_job_sk(job_id))),
-            ("job".into(), s(doc)),
+        let step = job.step;
+        let mut item = super::batch::key(&user_pk(user_id), &import_job_sk(job_id));
+        item.extend([
+            ("job".into(), s(&job.doc)),
             ("step".into(), n(step)),
             ("expiresAt".into(), n(expires_at)),
         ]);

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::ReturnValue;
 
 use super::attr::{get_opt_s, get_opt_u64, n, s, Item};
 use super::keys::email_pk;
-use super::throttle::{until_window_end, window, Throttled};
+use super::throttle::{window, Throttled};
 use super::{is_condition_failure, sdk_error, Store, StoreResult};
 
 /// What a link is for.
@@ -106,17 +106,11 @@ impl Store {
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
         let w = window(now, MAIL_WINDOW_SECS);
-        let sk = format!("MAIL#{}#{w}", purpose.as_str());
-        let expires = (w + 2) * MAIL_WINDOW_SECS;
-        let ok = self
-            .take_slot(email_pk(normalized_email), sk, per_hour, expires)
-            .await?;
-        Ok(if ok {
-            Ok(())
-        } else {
-            Err(Throttled {
-                retry_after: until_window_end(now, MAIL_WINDOW_SECS),
-            })
-        })
+        let counter = (
+            email_pk(normalized_email),
+            format!("MAIL#{}#{w}", purpose.as_str()),
+        );
+        self.take_slot(counter, per_hour, MAIL_WINDOW_SECS, now)
+            .await
     }
 }

@@ -142,6 +142,12 @@ impl Store {
             .set_key(Some(batch::key(pk, sk)))
     }
 
+    /// Deletes the item at (`pk`, `sk`), if there is one.
+    async fn delete_item(&self, pk: &str, sk: &str) -> StoreResult<()> {
+        self.delete_at(pk, sk).send().await.map_err(sdk_error)?;
+        Ok(())
+    }
+
     /// A `DeleteItem` of the item at (`pk`, `sk`), for the caller to complete and send.
     fn delete_at(&self, pk: &str, sk: &str) -> DeleteItemFluentBuilder {
         self.client

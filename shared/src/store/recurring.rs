@@ -32,12 +32,7 @@ pub fn recur_sk(id: u64) -> String {
 }
 
 fn versioned(user_id: u64, id: u64) -> Versioned {
-    Versioned {
-        user_id,
-        entity: Entity::Recurring,
-        id,
-        sk: recur_sk(id),
-    }
+    Versioned::new(Entity::Recurring, user_id, id, recur_sk(id))
 }
 
 /// The due-date index partition of one shard.

@@ -8,7 +8,7 @@ use super::feed::Entity;
 use super::items::{get_owner, get_times, get_version, stamps};
 use super::keys::user_pk;
 use super::versioned::Versioned;
-use super::{sdk_error, Store, StoreResult};
+use super::{Store, StoreResult};
 use crate::domain::time::Timestamp;
 use crate::domain::CategoryType;
 
@@ -19,12 +19,7 @@ pub fn rule_sk(id: u64) -> String {
 }
 
 fn versioned(user_id: u64, id: u64) -> Versioned {
-    Versioned {
-        user_id,
-        entity: Entity::Rule,
-        id,
-        sk: rule_sk(id),
-    }
+    Versioned::new(Entity::Rule, user_id, id, rule_sk(id))
 }
 
 /// A rule as stored.
@@ -86,27 +81,9 @@ impl TryFrom<&Item> for StoredRule {
 impl Store {
     /// Every rule of the user, unordered (one Query; the service orders them).
     pub async fn list_rules(&self, user_id: u64) -> StoreResult<Vec<StoredRule>> {
-        let mut rules = Vec::new();
-        let mut start = None;
-        loop {
-            let out = self
-                .query_table()
-                .consistent_read(true)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-                .expression_attribute_values(":pk", s(user_pk(user_id)))
-                .expression_attribute_values(":prefix", s(RULE_PREFIX))
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk_error)?;
-            for item in out.items() {
-                rules.push(from_item(user_id, item)?);
-            }
-            start = out.last_evaluated_key;
-            if start.is_none() {
-                return Ok(rules);
-            }
-        }
+        let items = self.query_prefix(&user_pk(user_id), RULE_PREFIX).await?;
+        let rules = items.iter().map(|item| from_item(user_id, item));
+        Ok(rules.collect::<anyhow::Result<_>>()?)
     }
 
     /// One rule of the user, if it exists (one `GetItem`).

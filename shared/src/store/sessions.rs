@@ -170,11 +170,7 @@ impl Store {
 
     /// Ends one session (logout). Unknown sessions are ignored.
     pub async fn end_session(&self, user_id: u64, family: &str) -> StoreResult<()> {
-        self.delete_at(&user_pk(user_id), &sk(family))
-            .send()
-            .await
-            .map_err(sdk_error)?;
-        Ok(())
+        self.delete_item(&user_pk(user_id), &sk(family)).await
     }
 
     /// Ends every session of the user at once by moving the profile's session epoch.

@@ -122,25 +122,22 @@ impl Store {
                     .map_err(anyhow::Error::from)?,
             );
         }
-        for idx in &def.local_secondary_indexes {
-            req = req.local_secondary_indexes(
-                LocalSecondaryIndex::builder()
-                    .index_name(&idx.index_name)
-                    .set_key_schema(Some(key_schema(&idx.key_schema)?))
-                    .projection(idx.projection.to_sdk())
+        // The SDK's two index types have builders of the same fields.
+        macro_rules! sdk_index {
+            ($kind:ident, $idx:expr) => {
+                $kind::builder()
+                    .index_name(&$idx.index_name)
+                    .set_key_schema(Some(key_schema(&$idx.key_schema)?))
+                    .projection($idx.projection.to_sdk())
                     .build()
-                    .map_err(anyhow::Error::from)?,
-            );
+                    .map_err(anyhow::Error::from)?
+            };
+        }
+        for idx in &def.local_secondary_indexes {
+            req = req.local_secondary_indexes(sdk_index!(LocalSecondaryIndex, idx));
         }
         for idx in &def.global_secondary_indexes {
-            req = req.global_secondary_indexes(
-                GlobalSecondaryIndex::builder()
-                    .index_name(&idx.index_name)
-                    .set_key_schema(Some(key_schema(&idx.key_schema)?))
-                    .projection(idx.projection.to_sdk())
-                    .build()
-                    .map_err(anyhow::Error::from)?,
-            );
+            req = req.global_secondary_indexes(sdk_index!(GlobalSecondaryIndex, idx));
         }
         match req.send().await {
             Ok(_) => {}

@@ -51,6 +51,24 @@ fn pair_sk(address: &str, now: i64) -> String {
     format!("LOGIN#ADDR#{address}#{}", window(now, PAIR_WINDOW_SECS))
 }
 
+/// The counter of an e-mail's password checks that a successful login clears.
+#[derive(Debug, Clone, Copy)]
+pub enum LoginCounter<'a> {
+    /// From one client address (the (e-mail, address) throttle).
+    Address(&'a str),
+    /// From the trusted device of this token hash (its own allowance).
+    Device(&'a str),
+}
+
+impl LoginCounter<'_> {
+    fn sk(self, now: i64) -> String {
+        match self {
+            Self::Address(address) => pair_sk(address, now),
+            Self::Device(hash) => super::devices::device_counter_sk(hash, now),
+        }
+    }
+}
+
 fn email_sk(now: i64) -> String {
     format!("LOGIN#ALL#{}", window(now, EMAIL_WINDOW_SECS))
 }
@@ -60,15 +78,17 @@ fn slow_sk(now: i64) -> String {
 }
 
 impl Store {
-    /// Adds one to a windowed counter unless it already reached `max` (one conditional
-    /// `UpdateItem`). `false` when it had.
+    /// Adds one to the counter at (`pk`, `sk`) of the fixed window of `len` seconds that
+    /// holds `now`, unless it already reached `max` (one conditional `UpdateItem`; the
+    /// counter expires a window after its own ends). Refused until that window ends.
     pub(super) async fn take_slot(
         &self,
-        pk: String,
-        sk: String,
+        (pk, sk): (String, String),
         max: u64,
-        expires_at: i64,
-    ) -> StoreResult<bool> {
+        len: i64,
+        now: i64,
+    ) -> StoreResult<Result<(), Throttled>> {
+        let expires_at = (window(now, len) + 2) * len;
         let out = self
             .update_at(&pk, &sk)
             .update_expression("ADD attempts :one SET expiresAt = :exp")
@@ -79,8 +99,10 @@ impl Store {
             .send()
             .await;
         match out {
-            Ok(_) => Ok(true),
-            Err(e) if is_condition_failure(&e) => Ok(false),
+            Ok(_) => Ok(Ok(())),
+            Err(e) if is_condition_failure(&e) => Ok(Err(Throttled {
+                retry_after: until_window_end(now, len),
+            })),
             Err(e) => Err(sdk_error(e)),
         }
     }
@@ -93,19 +115,12 @@ impl Store {
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
         let pk = email_pk(normalized_email);
-        let pair_expiry = (window(now, PAIR_WINDOW_SECS) + 2) * PAIR_WINDOW_SECS;
-        if !self
-            .take_slot(
-                pk.clone(),
-                pair_sk(address, now),
-                PAIR_MAX_ATTEMPTS,
-                pair_expiry,
-            )
+        let pair = (pk.clone(), pair_sk(address, now));
+        if let Err(t) = self
+            .take_slot(pair, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS, now)
             .await?
         {
-            return Ok(Err(Throttled {
-                retry_after: until_window_end(now, PAIR_WINDOW_SECS),
-            }));
+            return Ok(Err(t));
         }
         self.reserve_email_attempt(pk, now).await
     }
@@ -120,9 +135,11 @@ impl Store {
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
         let expiry = (window(now, EMAIL_WINDOW_SECS) + 2) * EMAIL_WINDOW_SECS;
+        let free = (pk.clone(), email_sk(now));
         if self
-            .take_slot(pk.clone(), email_sk(now), EMAIL_FREE_ATTEMPTS, expiry)
+            .take_slot(free, EMAIL_FREE_ATTEMPTS, EMAIL_WINDOW_SECS, now)
             .await?
+            .is_ok()
         {
             return Ok(Ok(()));
         }
@@ -163,18 +180,16 @@ impl Store {
         Ok(Err(Throttled { retry_after: 1 }))
     }
 
-    /// A successful login clears its (e-mail, address) counter; the e-mail-wide one stays.
+    /// A successful login clears its (e-mail, address) or device counter; the e-mail-wide
+    /// one stays.
     pub async fn clear_login_attempts(
         &self,
         normalized_email: &str,
-        address: &str,
+        counter: LoginCounter<'_>,
         now: i64,
     ) -> StoreResult<()> {
-        self.delete_at(&email_pk(normalized_email), &pair_sk(address, now))
-            .send()
+        self.delete_item(&email_pk(normalized_email), &counter.sk(now))
             .await
-            .map_err(sdk_error)?;
-        Ok(())
     }
 
     /// Reserves one registration for `address` within its hourly allowance.
@@ -185,21 +200,9 @@ impl Store {
         now: i64,
     ) -> StoreResult<Result<(), Throttled>> {
         let w = window(now, REGISTER_WINDOW_SECS);
-        let ok = self
-            .take_slot(
-                format!("REGISTER#{address}"),
-                format!("W#{w}"),
-                per_hour,
-                (w + 2) * REGISTER_WINDOW_SECS,
-            )
-            .await?;
-        Ok(if ok {
-            Ok(())
-        } else {
-            Err(Throttled {
-                retry_after: until_window_end(now, REGISTER_WINDOW_SECS),
-            })
-        })
+        let counter = (format!("REGISTER#{address}"), format!("W#{w}"));
+        self.take_slot(counter, per_hour, REGISTER_WINDOW_SECS, now)
+            .await
     }
 }
 

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
 
 use std::collections::BTreeMap;
 
-use super::attr::{n, s, Item};
+use super::attr::{n, Item};
 use super::feed::{Change, Entity, Feed};
 use super::{ConflictKind, Store};
 
@@ -143,8 +143,7 @@ impl<'a> TxItems<'a> {
     ) -> anyhow::Result<usize> {
         let update = Update::builder()
             .table_name(self.table)
-            .key("PK", s(pk))
-            .key("SK", s(sk))
+            .set_key(Some(super::batch::key(pk, sk)))
             .update_expression(expression)
             .set_condition_expression(condition.map(str::to_owned))
             .set_expression_attribute_values(if values.is_empty() {
@@ -167,8 +166,7 @@ impl<'a> TxItems<'a> {
     ) -> anyhow::Result<usize> {
         let delete = Delete::builder()
             .table_name(self.table)
-            .key("PK", s(pk))
-            .key("SK", s(sk))
+            .set_key(Some(super::batch::key(pk, sk)))
             .set_condition_expression(condition.map(str::to_owned))
             .set_expression_attribute_values(values)
             .build()?;
@@ -184,8 +182,7 @@ impl<'a> TxItems<'a> {
     ) -> anyhow::Result<usize> {
         let check = ConditionCheck::builder()
             .table_name(self.table)
-            .key("PK", s(pk))
-            .key("SK", s(sk))
+            .set_key(Some(super::batch::key(pk, sk)))
             .condition_expression(condition)
             .set_expression_attribute_values(values)
             .build()?;

@@ -29,6 +29,17 @@ pub struct Versioned {
     pub sk: String,
 }
 
+impl Versioned {
+    pub fn new(entity: Entity, user_id: u64, id: u64, sk: String) -> Self {
+        Self {
+            user_id,
+            entity,
+            id,
+            sk,
+        }
+    }
+}
+
 impl Store {
     /// Puts `item` (at `version`) and records its upsert: a new item (`expected: None`;
     /// a taken id is `Conflict(IdTaken)`) or the next version of the one at `expected`

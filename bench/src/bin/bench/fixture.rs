@@ -103,6 +103,23 @@ pub async fn sign_up(
     Ok((id, token.to_owned()))
 }
 
+/// Creates a transaction of 1.00 in category 4 on `date` through the API.
+pub async fn create_transaction(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    date: &str,
+) -> anyhow::Result<()> {
+    let body = json!({"amount": "1.00", "categoryId": 4, "date": date});
+    http.post(format!("{base}/api/transactions"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await?
+        .error_for_status()?;
+    Ok(())
+}
+
 /// Puts `count` items of another user (transactions with a 200-byte note) into the table.
 pub async fn foreign_items(state: &AppState, pk: &str, count: usize) -> anyhow::Result<()> {
     let items = (0..count)

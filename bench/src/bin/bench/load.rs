@@ -128,13 +128,7 @@ pub async fn run(http: &reqwest::Client, base: &str) -> anyhow::Result<Vec<Run>>
     // Each user gets a few transactions to read first.
     for token in &users {
         for _ in 0..3 {
-            let body = serde_json::json!({"amount": "1.00", "categoryId": 4, "date": "2026-03-01"});
-            http.post(format!("{base}/api/transactions"))
-                .bearer_auth(token)
-                .json(&body)
-                .send()
-                .await?
-                .error_for_status()?;
+            super::fixture::create_transaction(http, base, token, "2026-03-01").await?;
         }
     }
     for (reads_only, concurrency) in [false, true]

@@ -202,13 +202,8 @@ pub async fn run(
     let token = token.as_str();
     // The user's transactions the changes are about, written through the API.
     for i in 0..TRANSACTIONS {
-        let body = serde_json::json!({"amount": "1.00", "categoryId": 4, "date": format!("2020-01-{:02}", 1 + i % 28)});
-        http.post(format!("{base}/api/transactions"))
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-            .await?
-            .error_for_status()?;
+        let date = format!("2020-01-{:02}", 1 + i % 28);
+        super::fixture::create_transaction(http, base, token, &date).await?;
     }
     // 10,000 more changes in the user's feed, after what the writes above recorded, each
     // carrying its transaction's item; the head (`seq` on the wallet) moved past them.

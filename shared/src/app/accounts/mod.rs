@@ -17,6 +17,7 @@ use super::{AppError, AppResult};
 use crate::auth::password;
 use crate::domain::time::Timestamp;
 use crate::domain::{Email, Password, User, Wallet};
+use crate::store::throttle::LoginCounter;
 use crate::store::users::NewUser;
 use crate::store::{ConflictKind, Store, StoreError};
 
@@ -159,13 +160,15 @@ pub async fn check_password(
     if ok {
         match device {
             Some(hash) => {
+                let counter = LoginCounter::Device(hash);
                 store
-                    .clear_device_attempts(normalized_email, hash, now)
+                    .clear_login_attempts(normalized_email, counter, now)
                     .await?
             }
             None => {
+                let counter = LoginCounter::Address(address);
                 let (cleared, refunded) = tokio::join!(
-                    store.clear_login_attempts(normalized_email, address, now),
+                    store.clear_login_attempts(normalized_email, counter, now),
                     store.refund_address_attempt(address, now)
                 );
                 cleared?;

@@ -25,6 +25,7 @@ use super::write::{create, not_imported};
 use super::{default_category, plan, ImportRow, Names, ParsedFile, Prepared, RowError};
 use crate::app::{AppError, AppResult};
 use crate::domain::time::Timestamp;
+use crate::store::import_jobs::StoredJob;
 use crate::store::{ConflictKind, Store, StoreError};
 
 /// Valid rows an import writes within its request; beyond, it is a job.
@@ -156,9 +157,12 @@ pub(super) async fn start(
 async fn save(store: &Store, user_id: u64, job: &mut Job) -> AppResult<()> {
     let doc =
         serde_json::to_string(job).map_err(|e| AppError::Store(anyhow::Error::from(e).into()))?;
-    let expires_at = job.progress.expires_at;
+    let stored = StoredJob {
+        doc,
+        step: job.step,
+    };
     store
-        .put_import_job(user_id, job.id, &doc, job.step, expires_at)
+        .put_import_job(user_id, job.id, &stored, job.progress.expires_at)
         .await?;
     job.step += 1;
     Ok(())
