@@ -192,7 +192,8 @@ impl Store {
             let max = self.limits().categories;
             self.count_on_profile(&mut tx, user_id, "categoryCount", 1, max)?;
         }
-        match self.transact(tx).await {
+        // One attempt: the caller's fresh-id retry builds it again after a conflict.
+        match self.transact_once(tx).await {
             Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
                 Err(self.profile_failure(user_id).await)
             }

@@ -131,7 +131,8 @@ impl Store {
             1,
             kind.max_per_user(self.limits()),
         )?;
-        match self.transact(tx).await {
+        // One attempt: the caller's fresh-id retry builds it again after a conflict.
+        match self.transact_once(tx).await {
             Ok(()) => Ok(record),
             Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
                 Err(self.profile_failure(user_id).await)

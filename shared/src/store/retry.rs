@@ -90,18 +90,17 @@ where
 }
 
 /// Runs `write` with a fresh id until it does not clash with an existing item (the write
-/// reports a clash as `Conflict(IdTaken)`): ids are redrawn, never overwritten. Only a
-/// taken id is retried here: `write` retries its own conflicts.
+/// reports a clash as `Conflict(IdTaken)`): ids are redrawn, never overwritten. A conflict
+/// with a concurrent writer is retried here too, after a backoff: `write` builds its
+/// transaction again each time and sends it once (`Store::transact_once`), so a create
+/// passes this one loop. A `write` that retries its own conflicts still works: they rarely
+/// reach this loop.
 pub async fn with_fresh_id<T, F, Fut>(mut write: F) -> StoreResult<T>
 where
     F: FnMut(u64) -> Fut,
     Fut: Future<Output = StoreResult<T>>,
 {
-    let taken = |e: &StoreError| match e.again() {
-        Again::Now => Again::Now,
-        _ => Again::No,
-    };
-    retry(taken, |_| write(crate::domain::ids::new_id())).await
+    retry(StoreError::again, |_| write(crate::domain::ids::new_id())).await
 }
 
 /// The time after which no attempt starts, for operations starting at `start`.

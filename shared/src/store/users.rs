@@ -56,7 +56,7 @@ impl Store {
         tx.on_conflict(ConflictKind::IdTaken);
         tx.put(super::items::wallet::to_item(&wallet), not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);
-        self.transact(tx).await?;
+        self.transact_once(tx).await?;
         Ok((user, wallet))
     }
 
