@@ -38,7 +38,8 @@ if [ "${BENCH_SPLICE:-}" = 1 ]; then
   DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
     "$TARGET/bench-local/bench" > "$work/warm.md"
   note="- Spliced in on $(date -u +%Y-%m-%d) at commit \`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet -- . ':!BENCHMARKS.md' ':!docs/bench' 2>/dev/null || echo ' (with uncommitted changes)')"
-  note="$note by \`BENCH_SPLICE=1 BENCH_ONLY=$BENCH_ONLY make bench\` in $(( $(date +%s) - started )) s:"
+  note="$note by \`BENCH_SPLICE=1 BENCH_ONLY=$BENCH_ONLY make bench\` in $(( $(date +%s) - started )) s"
+  note="$note (load average at its end $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores):"
   python3 - "$OUT" "$work/warm.md" "$note" <<'PY'
 import os, re, sys
 out, new, note = sys.argv[1:4]
