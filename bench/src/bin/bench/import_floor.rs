@@ -35,6 +35,12 @@ const POLL: Duration = Duration::from_millis(200);
 /// Within an access token's 15 minutes.
 const JOB_TIMEOUT: Duration = Duration::from_secs(840);
 
+/// Where the same runs through `make run`.
+const MAKE_RUN: &str = "\nThe same through `make run` as a newcomer starts it (its debug \
+    build, DynamoDB Local on 127.0.0.1:8000 with its data on disk): `make bench-import` \
+    (`scripts/bench-import.sh`) while `make run` runs; its last figures are in \
+    [docs/bench/import-make-run.md](docs/bench/import-make-run.md).\n";
+
 /// Where it runs.
 pub struct Target<'a> {
     pub http: &'a reqwest::Client,
@@ -270,7 +276,7 @@ fn report(t: &Target<'_>, api: &Side, floor: &Side, job: &JobRun) -> String {
          `done`.\n\n\
          | rows | wall time | rows/s | created | duplicates | row errors |\n|---|---|---|---|---|---|\n\
          | {JOB_ROWS} | {:.1} s | {:.0} | {} | {} | {errors} |\n\n\
-         The job runs at {:.2}× the rows per second of the floor above.\n",
+         The job runs at {:.2}× the rows per second of the floor above.\n{}",
         job.answered.as_secs_f64(),
         POLL.as_millis(),
         job.took.as_secs_f64(),
@@ -278,6 +284,7 @@ fn report(t: &Target<'_>, api: &Side, floor: &Side, job: &JobRun) -> String {
         job.job["created"],
         job.job["duplicates"],
         rate(job.took, JOB_ROWS) / rate(floor_time, ROWS),
+        if t.service_metered { MAKE_RUN } else { "" },
     ));
     out
 }
