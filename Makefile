@@ -39,10 +39,14 @@ test-api-fuzz:
 	@scripts/schemathesis.sh install
 	@scripts/with-stack.sh scripts/schemathesis.sh
 
-.PHONY: bench bench-lambda
+.PHONY: bench bench-lambda bench-import
 ## Measure and write BENCHMARKS.md (tools in bench/): cost per active user, warm path against raw calls, Lambda cold start and memory, imports with rules, the recurring job, load, capacity
 bench:
 	@scripts/bench.sh
+
+## The import against its raw floor and a 20,000-row import job through a running `make run` (127.0.0.1:3000, DynamoDB Local on 127.0.0.1:8000)
+bench-import:
+	@scripts/bench-import.sh
 
 ## Cold start, warm path and peak memory of the Lambda binaries built with the shipped release profile
 bench-lambda:

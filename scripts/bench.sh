@@ -5,7 +5,11 @@
 # BENCH_ONLY=endpoints,insights,scale,sync,create,imports,recurring,load runs some sections
 # of the warm-path benchmark only; BENCH_OUT=<file> writes the report elsewhere;
 # BENCH_LAMBDA=skip does not build nor run the Lambda binaries: it keeps the Lambda table of
-# the current BENCHMARKS.md and computes the cost per active user over it (the header says so). The tools are the
+# the current BENCHMARKS.md and computes the cost per active user over it (the header says so).
+# BENCH_SPLICE=1 with BENCH_ONLY runs those sections only and splices them into the current
+# report (each replaces the section of the same title, a new one goes after the section it
+# follows in the bench's output), everything else kept; the header names the spliced
+# sections, the date and the commit. The tools are the
 # `bench` crate (bench/src/bin: bench, lambda_bench, capacity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +31,40 @@ PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
 work=$(mktemp -d)
+
+if [ "${BENCH_SPLICE:-}" = 1 ]; then
+  [ -n "${BENCH_ONLY:-}" ] || { echo "BENCH_SPLICE=1 needs BENCH_ONLY=<sections>" >&2; exit 1; }
+  echo "sections $BENCH_ONLY, spliced into $OUT ..." >&2
+  DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
+    "$TARGET/bench-local/bench" > "$work/warm.md"
+  note="- Spliced in on $(date -u +%Y-%m-%d) at commit \`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet -- . ':!BENCHMARKS.md' ':!docs/bench' 2>/dev/null || echo ' (with uncommitted changes)')"
+  note="$note by \`BENCH_SPLICE=1 BENCH_ONLY=$BENCH_ONLY make bench\` in $(( $(date +%s) - started )) s"
+  note="$note (load average at its end $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores):"
+  python3 - "$OUT" "$work/warm.md" "$note" <<'PY'
+import os, re, sys
+out, new, note = sys.argv[1:4]
+def sections(text):
+    parts = re.split(r"(?m)^(?=## )", text)
+    return parts[0], [(p.split("\n", 1)[0], p if p.endswith("\n\n") else p.rstrip("\n") + "\n\n") for p in parts[1:]]
+head, old = sections(open(out).read())
+_, fresh = sections(open(new).read())
+titles = [t for t, _ in old]
+body = dict(old)
+for i, (title, text) in enumerate(fresh):
+    if title not in body:
+        after = next((fresh[j][0] for j in range(i - 1, -1, -1) if fresh[j][0] in body), None)
+        titles.insert(titles.index(after) + 1 if after else len(titles), title)
+    body[title] = text
+note += " " + ", ".join(f"\"{t[3:]}\"" for t, _ in fresh) + "; every other section from the run above"
+# A note of an earlier splice of the same sections goes; others stay.
+again = f"BENCH_ONLY={os.environ['BENCH_ONLY']} make"
+lines = [l for l in head.rstrip("\n").split("\n") if not (l.startswith("- Spliced in on ") and again in l)]
+open(out, "w").write("\n".join(lines) + "\n" + note + "\n\n" + "".join(body[t] for t in titles).rstrip("\n") + "\n")
+PY
+  rm -rf "$work"
+  echo "spliced into $OUT in $(( $(date +%s) - started )) s" >&2
+  exit 0
+fi
 
 echo "capacity model (key spread at 1M and 10M users) ..." >&2
 "$TARGET/bench-local/capacity" > "$work/capacity.md"

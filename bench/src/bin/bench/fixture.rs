@@ -11,11 +11,8 @@ fn s(v: &str) -> AttributeValue {
     AttributeValue::S(v.to_owned())
 }
 
-/// The service's state on a table of its own, with a client that also meters capacity.
-pub async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState> {
-    let table = format!("bench-{}", std::process::id());
-    let secret = shared::config::Secret::new(b"bench-secret-0123456789abcdef-0123456789".to_vec());
-    let config = bench::bench_config(&table, endpoint, &secret);
+/// A client configuration for DynamoDB Local at `endpoint` (any credentials do).
+pub async fn client_config(endpoint: &str) -> aws_sdk_dynamodb::config::Builder {
     let sdk = shared::store::sdk_defaults()
         .endpoint_url(endpoint)
         .region(aws_sdk_dynamodb::config::Region::new("eu-west-1"))
@@ -24,8 +21,17 @@ pub async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppSt
         ))
         .load()
         .await;
+    aws_sdk_dynamodb::config::Builder::from(&sdk)
+}
+
+/// The service's state on a table of its own, with a client that also meters capacity.
+pub async fn state(endpoint: &str, meter: &meter::Meter) -> anyhow::Result<AppState> {
+    let table = format!("bench-{}", std::process::id());
+    let secret = shared::config::Secret::new(b"bench-secret-0123456789abcdef-0123456789".to_vec());
+    let config = bench::bench_config(&table, endpoint, &secret);
     let counter = shared::store::CallCounter::default();
-    let client_config = aws_sdk_dynamodb::config::Builder::from(&sdk)
+    let client_config = client_config(endpoint)
+        .await
         .interceptor(counter.clone())
         .interceptor(meter.clone())
         .build();
@@ -70,14 +76,16 @@ pub fn global_transaction(
     }
 }
 
+/// The password of the benchmark's users.
+pub const PASSWORD: &str = "correct horse battery staple";
+
 /// Registers a user and signs them in: (id, token).
 pub async fn sign_up(
     http: &reqwest::Client,
     base: &str,
     email: &str,
 ) -> anyhow::Result<(u64, String)> {
-    let password = "correct horse battery staple";
-    let reg = json!({"firstname": "B", "lastname": "Ench", "email": email, "password": password, "confirmPassword": password});
+    let reg = json!({"firstname": "B", "lastname": "Ench", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD});
     let user: Value = http
         .post(format!("{base}/auth/register"))
         .json(&reg)
@@ -86,21 +94,26 @@ pub async fn sign_up(
         .error_for_status()?
         .json()
         .await?;
+    let id = user["id"]
+        .as_u64()
+        .ok_or_else(|| anyhow::anyhow!("no id"))?;
+    Ok((id, log_in(http, base, email).await?))
+}
+
+/// Signs a user of the benchmark in: their token.
+pub async fn log_in(http: &reqwest::Client, base: &str, email: &str) -> anyhow::Result<String> {
     let login: Value = http
         .post(format!("{base}/auth/login"))
-        .json(&json!({"email": email, "password": password}))
+        .json(&json!({"email": email, "password": PASSWORD}))
         .send()
         .await?
         .error_for_status()?
         .json()
         .await?;
-    let id = user["id"]
-        .as_u64()
-        .ok_or_else(|| anyhow::anyhow!("no id"))?;
     let token = login["token"]
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("no token"))?;
-    Ok((id, token.to_owned()))
+    Ok(token.to_owned())
 }
 
 /// Creates a transaction of 1.00 in category 4 on `date` through the API.
@@ -135,9 +148,18 @@ pub async fn foreign_items(state: &AppState, pk: &str, count: usize) -> anyhow::
     put_all(state, items).await
 }
 
-/// Writes items with `BatchWriteItem`, 25 at a time, until none is left unprocessed.
+/// Writes items into the service's table as [`put_items`] does.
 pub async fn put_all(state: &AppState, items: Vec<shared::store::Item>) -> anyhow::Result<()> {
-    let (client, table) = (state.store.client(), state.store.table());
+    put_items(state.store.client(), state.store.table(), items).await
+}
+
+/// Writes items with `BatchWriteItem`, 25 at a time, one call after the other, until none
+/// is left unprocessed.
+pub async fn put_items(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+    items: Vec<shared::store::Item>,
+) -> anyhow::Result<()> {
     let writes: Vec<WriteRequest> = items
         .into_iter()
         .map(|item| {

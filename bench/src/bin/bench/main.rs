@@ -3,7 +3,8 @@
 //! Local, in one run; the read and write units and the cost per million calls of each;
 //! the list with many other users' items in the table; a sync page against a list page
 //! and an export page (and again with other users' items); a create's write units; insights over 36
-//! months; an import with and without 200 rules; the recurring job per 1,000 due
+//! months; an import with and without 200 rules, against its raw floor, and a 20,000-row
+//! import by a job; the recurring job per 1,000 due
 //! occurrences; a bounded load test at several concurrencies. Prints Markdown (the body of
 //! BENCHMARKS.md) and draws `docs/bench/*.png`.
 //!
@@ -15,6 +16,7 @@ mod cost;
 mod decompose;
 mod endpoints;
 mod fixture;
+mod import_floor;
 mod imports;
 mod insights;
 mod load;
@@ -38,6 +40,11 @@ fn wanted(section: &str) -> bool {
 async fn main() -> anyhow::Result<()> {
     let endpoint =
         std::env::var("DYNAMODB_ENDPOINT").map_err(|_| anyhow::anyhow!("set DYNAMODB_ENDPOINT"))?;
+    if let Ok(base) = std::env::var("BENCH_BASE_URL") {
+        // scripts/bench-import.sh: the import against its floor through a running server.
+        println!("{}", import_floor::against(&base, &endpoint).await?);
+        return Ok(());
+    }
     let plots = std::path::PathBuf::from(
         std::env::var("BENCH_PLOTS").unwrap_or_else(|_| "docs/bench".into()),
     );
@@ -196,6 +203,15 @@ async fn main() -> anyhow::Result<()> {
 
     if wanted("imports") {
         println!("{}", imports::run(&http, &base, &meter).await?);
+        let (id, token) = fixture::sign_up(&http, &base, "import-floor@example.com").await?;
+        let target = import_floor::Target {
+            http: &http,
+            base: &base,
+            client: store.client(),
+            meter: &meter,
+            service_metered: true,
+        };
+        println!("{}", import_floor::run(&target, (id, &token)).await?);
     }
 
     if wanted("recurring") {

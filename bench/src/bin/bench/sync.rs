@@ -23,18 +23,23 @@ const CHANGES: u64 = 10_000;
 const TRANSACTIONS: u64 = 200;
 const PAGE: usize = 200;
 
-fn s(v: impl Into<String>) -> AttributeValue {
+pub(super) fn s(v: impl Into<String>) -> AttributeValue {
     AttributeValue::S(v.into())
 }
 
-fn n(v: impl ToString) -> AttributeValue {
+pub(super) fn n(v: impl ToString) -> AttributeValue {
     AttributeValue::N(v.to_string())
 }
 
 /// `count` change entries in `pk`'s feed from `first_seq` about `items` in turn (edits of
 /// the same transactions), each carrying the item as the service's entries of a
 /// transaction's create or update do (built by the service's own `entry_item`).
-fn entries(user_id: u64, first_seq: u64, count: u64, items: &[(u64, Item)]) -> Vec<Item> {
+pub(super) fn entries(
+    user_id: u64,
+    first_seq: u64,
+    count: u64,
+    items: &[(u64, Item)],
+) -> Vec<Item> {
     let now_ms = time::OffsetDateTime::now_utc().unix_timestamp() * 1000;
     (0..count)
         .filter_map(|i| {
