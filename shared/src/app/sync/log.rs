@@ -1,12 +1,14 @@
 //! A page of changes after a cursor: the caller's feed and their shard's feed of global
 //! categories, merged by commit time.
 //!
-//! Reads, at once: one `Query` per feed and one `BatchGetItem` of both feed heads (to tell
-//! a cursor whose changes expired). Entries of transactions carry the item their write put,
-//! so nothing is read again for them, and the user's head is their wallet, whose balance
-//! the page ends with: a page is one round trip. Only when a write committed between the
-//! reads (the wallet's head is behind the entries), or entries carry no item (profile,
-//! wallet, renames), one more `BatchGetItem` reads those items after the entries.
+//! Reads, at once: the `Query` of the user's feed and one `BatchGetItem` of both feed heads
+//! (to tell a cursor whose changes expired); the shard's feed of global categories, which
+//! seldom changes, is read only when its head moved past the cursor. Entries of
+//! transactions carry the item their write put, so nothing is read again for them, and the
+//! user's head is their wallet, whose balance the page ends with: a page is one round trip.
+//! Only when a write committed between the reads (the wallet's head is behind the
+//! entries), or entries carry no item (profile, wallet, renames), one more `BatchGetItem`
+//! reads those items after the entries.
 
 use std::collections::HashMap;
 
@@ -93,9 +95,8 @@ pub(super) async fn log(
         key(&pk, sk)
     };
     let heads = vec![head_key(mine), head_key(global)];
-    let (own, shared, heads) = tokio::try_join!(
+    let (own, heads) = tokio::try_join!(
         store.feed_entries(mine, user_seq, fetch),
-        store.feed_entries(global, global_seq, fetch),
         store.batch_get(heads),
     )?;
     let head_of = |feed: Feed| {
@@ -103,6 +104,14 @@ pub(super) async fn log(
             .iter()
             .find(|h| key_of(h).0 == feed.pk())
             .map_or(0, head_seq)
+    };
+    // The global categories seldom change: their feed is read only when its head moved
+    // past the cursor (then after the heads; a read that races a global change finds it
+    // on the next page).
+    let shared = if head_of(global) > global_seq {
+        store.feed_entries(global, global_seq, fetch).await?
+    } else {
+        Vec::new()
     };
     let (own, shared) = tokio::try_join!(
         continuous(store, mine, user_seq, fetch, (own, head_of(mine))),

@@ -2,10 +2,10 @@
 //! everything the caller can see (a snapshot, then the changes made meanwhile), later syncs
 //! read the changes since their cursor, in commit order, from the caller's feed and their
 //! shard's feed of global categories merged by commit time. A page of the feed costs what
-//! a list page of its items costs: one `Query` per feed, whose entries carry the items
-//! their writes put whole (transactions), and a `BatchGetItem` of the feed heads at the
-//! same time (the user's head is their wallet); only items written by partial updates are
-//! read afterwards.
+//! a list page of its items costs: one `Query` of the user's feed, whose entries carry the
+//! items their writes put whole (transactions), and a `BatchGetItem` of the feed heads at
+//! the same time (the user's head is their wallet); the shard's feed only when a global
+//! category changed, and items written by partial updates, are read afterwards.
 //!
 //! Each change carries the item as its write left it or as it is now (or a delete when
 //! it is gone), so a later change of the same item may already show in an earlier one;
