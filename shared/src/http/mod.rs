@@ -7,6 +7,7 @@ pub mod docs;
 pub mod error;
 pub mod extract;
 pub mod ids;
+pub mod item;
 pub mod labels;
 pub mod money;
 pub mod paging;

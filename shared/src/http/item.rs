@@ -1,0 +1,125 @@
+//! The documented handlers of a versioned resource, as every one of them has them: a
+//! create (`201`, `Location`, `ETag`), a read by id (`ETag`, `If-None-Match` and `304`), a
+//! replacement (`If-Match`, `412`) and a delete (`If-Match`, `204`). Each macro writes one
+//! handler (`create`, `read`, `update`, `remove`) with its OpenAPI operation; the caller
+//! gives what differs: the path, the bodies, the descriptions, extra responses, and the
+//! service call, an expression over the names it binds (`|me, id, ...|`).
+//!
+//! ```ignore
+//! shared::item_delete!(
+//!     /// Deletes a rule (transactions it categorised keep their category).
+//!     "/api/rules/{id}";
+//!     |me, id, expected| app::rules::delete(me.store(), me.id, id, expected).await?
+//! );
+//! ```
+
+/// `POST <collection>`: `201` with `Location` and `ETag`; `$create` is the
+/// [`Created`](crate::http::respond::Created) response.
+#[macro_export]
+macro_rules! item_create {
+    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $location:literal $(, $extra:tt)*;
+     |$me:ident, $body:ident: $body_ty:ty| $create:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            post,
+            path = $path,
+            request_body = $input,
+            responses(
+                (status = 201, description = "Created", body = $output, headers(
+                    ("Location" = String, description = $location),
+                    ("ETag" = String, description = "Version, for If-Match"))),
+                $crate::http::docs::CreateErrors,
+                $($extra,)*
+            )
+        )]
+        pub(crate) async fn create(
+            $me: $crate::http::auth::Caller,
+            $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>,
+        ) -> $crate::http::ApiResult<$crate::http::respond::Created<$output>> {
+            Ok($create)
+        }
+    };
+}
+
+/// `GET <collection>/{id}`: `200` with `ETag`, `304` on a matching `If-None-Match`; `$get`
+/// is the [`Versioned`](crate::http::respond::Versioned) response.
+#[macro_export]
+macro_rules! item_read {
+    ($(#[$doc:meta])* $path:literal, $found:literal => $output:ident $(, $extra:tt)*;
+     |$me:ident, $id:ident| $get:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            get,
+            path = $path,
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfNoneMatch),
+            responses(
+                (status = 200, description = $found, body = $output, headers(
+                    ("ETag" = String, description = "Version, for If-Match"))),
+                $crate::http::docs::Cached,
+                $crate::http::docs::ReadErrors,
+                $($extra,)*
+            )
+        )]
+        pub(crate) async fn read(
+            $me: $crate::http::auth::Caller,
+            $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
+        ) -> $crate::http::ApiResult<$crate::http::respond::Versioned<$output>> {
+            Ok($get)
+        }
+    };
+}
+
+/// `PUT <collection>/{id}` under `If-Match`: `200` with the new `ETag`; `$update` is the
+/// [`Versioned`](crate::http::respond::Versioned) response.
+#[macro_export]
+macro_rules! item_update {
+    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $updated:literal $(, $extra:tt)*;
+     |$me:ident, $id:ident, $body:ident: $body_ty:ty, $expected:ident| $update:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            put,
+            path = $path,
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch),
+            request_body = $input,
+            responses(
+                (status = 200, description = $updated, body = $output, headers(
+                    ("ETag" = String, description = "New version"))),
+                $crate::http::docs::VersionedUpdateErrors,
+                $($extra,)*
+            )
+        )]
+        pub(crate) async fn update(
+            $me: $crate::http::auth::Caller,
+            $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
+            $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
+            $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>,
+        ) -> $crate::http::ApiResult<$crate::http::respond::Versioned<$output>> {
+            Ok($update)
+        }
+    };
+}
+
+/// `DELETE <collection>/{id}` under `If-Match`: `204`; `$delete` does it.
+#[macro_export]
+macro_rules! item_delete {
+    ($(#[$doc:meta])* $path:literal; |$me:ident, $id:ident, $expected:ident| $delete:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            delete,
+            path = $path,
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch),
+            responses(
+                (status = 204, description = "Deleted"),
+                $crate::http::docs::VersionedDeleteErrors,
+            )
+        )]
+        pub(crate) async fn remove(
+            $me: $crate::http::auth::Caller,
+            $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
+            $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
+        ) -> $crate::http::ApiResult<axum::http::StatusCode> {
+            $delete;
+            Ok(axum::http::StatusCode::NO_CONTENT)
+        }
+    };
+}
