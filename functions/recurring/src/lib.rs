@@ -22,7 +22,7 @@ use shared::domain::time::parse_date;
 use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::paging::{PageQuery, Pager};
-use shared::http::respond::{Created, Page, Versioned};
+use shared::http::respond::{Created, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 use shared::store::Store;
 
@@ -67,31 +67,24 @@ shared::item_create!(
     }
 );
 
-/// The caller's recurring transactions, oldest first, one page at a time.
-#[utoipa::path(
-    get,
-    path = "/api/recurring",
-    params(PageQuery),
-    responses(
-        (status = 200, description = "One page", body = Vec<RecurringResponse>, headers(
-            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        docs::ListErrors,
-    )
-)]
-async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<RecurringResponse>> {
-    let pager = Pager::new(&me, "recurring", "/api/recurring");
-    let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
-    let after = position
-        .map(|p| {
-            p.parse::<u64>()
-                .map_err(|_| app::transactions::invalid_cursor())
-        })
-        .transpose()?;
-    let (items, next) = app::recurring::list(me.store(), me.id, limit as i32, after).await?;
-    let items = items.iter().map(RecurringResponse::from).collect();
-    let next = next.map(|id| id.to_string());
-    Ok(pager.page(items, next, query.limit.as_deref(), &[]))
-}
+shared::item_list!(
+    /// The caller's recurring transactions, oldest first, one page at a time.
+    "/api/recurring", PageQuery, "One page" => RecurringResponse;
+    |me, query| {
+        let pager = Pager::new(&me, "recurring", "/api/recurring");
+        let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
+        let after = position
+            .map(|p| {
+                p.parse::<u64>()
+                    .map_err(|_| app::transactions::invalid_cursor())
+            })
+            .transpose()?;
+        let (items, next) = app::recurring::list(me.store(), me.id, limit as i32, after).await?;
+        let items = items.iter().map(RecurringResponse::from).collect();
+        let next = next.map(|id| id.to_string());
+        Ok(pager.page(items, next, query.limit.as_deref(), &[]))
+    }
+);
 
 shared::item_read!(
     /// One of the caller's recurring transactions; someone else's is 404.

@@ -14,9 +14,9 @@ use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
 use dto::{RuleRequest, RuleResponse};
 use shared::app;
 use shared::http::auth::Caller;
-use shared::http::extract::{Path, Query};
+use shared::http::extract::Path;
 use shared::http::paging::{PageQuery, Pager};
-use shared::http::respond::{Created, Page, Versioned};
+use shared::http::respond::{Created, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
@@ -49,33 +49,27 @@ fn versioned(v: app::rules::RuleView) -> Versioned<RuleResponse> {
     Versioned::new(v.version, RuleResponse::from(v))
 }
 
-/// The caller's rules in the order they run (by `position`; equal positions in creation
-/// order), a page at a time (all of them, at most 200, read with one `Query`).
-#[utoipa::path(
-    get,
-    path = "/api/rules",
-    params(PageQuery),
-    responses(
-        (status = 200, description = "Rules in order", body = [RuleResponse], headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        docs::ListErrors,
-    )
-)]
-async fn list(me: Caller, Query(q): Query<PageQuery>) -> ApiResult<Page<RuleResponse>> {
-    let pager = Pager::new(&me, "rules", "/api/rules");
-    let (store, id) = (me.store(), me.id);
-    pager
-        .list(&q, |limit, after| async move {
-            let all = app::rules::list(store, id).await?;
-            // In run order: position, then creation (time, then id).
-            let key = |v: &app::rules::RuleView| {
-                let position = v.body.position.unwrap_or(0);
-                format!("{position:010}|{}|{:020}", v.created_at, v.id)
-            };
-            let limit = limit as usize;
-            Ok(app::page_after(all, key, after.as_deref(), limit))
-        })
-        .await
-}
+shared::item_list!(
+    /// The caller's rules in the order they run (by `position`; equal positions in creation
+    /// order), a page at a time (all of them, at most 200, read with one `Query`).
+    "/api/rules", PageQuery, "Rules in order" => RuleResponse;
+    |me, q| {
+        let pager = Pager::new(&me, "rules", "/api/rules");
+        let (store, id) = (me.store(), me.id);
+        pager
+            .list(&q, |limit, after| async move {
+                let all = app::rules::list(store, id).await?;
+                // In run order: position, then creation (time, then id).
+                let key = |v: &app::rules::RuleView| {
+                    let position = v.body.position.unwrap_or(0);
+                    format!("{position:010}|{}|{:020}", v.created_at, v.id)
+                };
+                let limit = limit as usize;
+                Ok(app::page_after(all, key, after.as_deref(), limit))
+            })
+            .await
+    }
+);
 
 shared::item_create!(
     /// Creates a rule. Without `position` it goes after the last one. At most 200 per user

@@ -16,7 +16,7 @@ use shared::app;
 use shared::app::transactions::{Idempotency, TransactionDraft};
 use shared::domain::Transaction;
 use shared::http::auth::Caller;
-use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::extract::{IfMatchHeader, Json, Path};
 use shared::http::respond::{replayed, Created, Page, Versioned};
 use shared::http::{docs, finish, ApiError, ApiResult, AppState};
 
@@ -119,54 +119,36 @@ async fn create(
     Ok(replayed(created.replayed, body.versioned(t.version)))
 }
 
-/// Lists the caller's transactions, newest date first, one page at a time.
-#[utoipa::path(
-    get,
-    path = "/api/transactions",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "One page, newest date first", body = Vec<TransactionResponse>, headers(
-            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        docs::ListErrors,
-    )
-)]
-async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<TransactionResponse>> {
-    let (filter, limit) = query.parse()?;
-    let cursors = me.state.tokens.cursors();
-    // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
-    let open = |c: &String| {
-        cursors
-            .open("transactions", me.id, c)
-            .ok_or_else(app::transactions::invalid_cursor)
-    };
-    let position = query.cursor.as_ref().map(open).transpose()?;
-    let page =
-        app::transactions::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
-    let items = page.items.iter().map(TransactionResponse::from).collect();
-    let next = page.next_cursor.map(|p| {
-        let query = query.next_page(&cursors.seal("transactions", me.id, &p));
-        format!("/api/transactions?{query}")
-    });
-    Ok(Page { items, next })
-}
+shared::item_list!(
+    /// Lists the caller's transactions, newest date first, one page at a time.
+    "/api/transactions", ListQuery, "One page, newest date first" => TransactionResponse;
+    |me, query| {
+        let (filter, limit) = query.parse()?;
+        let cursors = me.state.tokens.cursors();
+        // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
+        let open = |c: &String| {
+            cursors
+                .open("transactions", me.id, c)
+                .ok_or_else(app::transactions::invalid_cursor)
+        };
+        let position = query.cursor.as_ref().map(open).transpose()?;
+        let page =
+            app::transactions::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
+        let items = page.items.iter().map(TransactionResponse::from).collect();
+        let next = page.next_cursor.map(|p| {
+            let query = query.next_page(&cursors.seal("transactions", me.id, &p));
+            format!("/api/transactions?{query}")
+        });
+        Ok(Page { items, next })
+    }
+);
 
-/// One of the caller's transactions; someone else's is 404, as if it did not exist.
-#[utoipa::path(
-    get,
-    path = "/api/transactions/{id}",
-    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
-    responses(
-        (status = 200, description = "The transaction", body = TransactionResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
-        docs::Cached,
-        docs::ReadErrors,
-        (status = 405, response = docs::MethodNotAllowed),
-    )
-)]
-async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<TransactionResponse>> {
-    Ok(versioned(
-        &app::transactions::get(me.store(), me.id, id).await?,
-    ))
-}
+shared::item_read!(
+    /// One of the caller's transactions; someone else's is 404, as if it did not exist.
+    "/api/transactions/{id}", "The transaction" => TransactionResponse,
+        (status = 405, response = docs::MethodNotAllowed);
+    |me, id| versioned(&app::transactions::get(me.store(), me.id, id).await?)
+);
 
 /// Replaces every field of one of the caller's transactions.
 #[utoipa::path(

@@ -17,7 +17,7 @@ use shared::app::accounts::ProfileUpdate;
 use shared::domain::{Role, User};
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
-use shared::http::extract::{IfMatchHeader, Json, Path, Query};
+use shared::http::extract::{IfMatchHeader, Json, Path};
 use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
@@ -56,48 +56,42 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-/// All users, by id, a page at a time (administrators only).
-#[utoipa::path(
-    get,
-    path = "/users",
-    params(ListQuery),
-    responses(
-        (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
-        docs::ListErrors,
-    )
-)]
-async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResponse>> {
-    require_admin(&me).await?;
-    let limit = match q.limit {
-        None => 50,
-        Some(l @ 1..=200) => l,
-        Some(_) => {
-            let message = "must be an integer from 1 to 200";
-            return Err(ApiError::validation(vec![FieldError::new(
-                "limit", message,
-            )]));
-        }
-    };
-    // The position is a user id, sealed like every cursor: opaque and bound to the caller.
-    let cursors = me.state.tokens.cursors();
-    let after = match &q.cursor {
-        None => None,
-        Some(c) => Some(
-            cursors
-                .open("users", me.id, c)
-                .and_then(|p| p.parse::<u64>().ok())
-                .ok_or_else(app::transactions::invalid_cursor)?,
-        ),
-    };
-    let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
-    Ok(Page {
-        items: found.into_iter().map(UserResponse::from).collect(),
-        next: next.map(|next| {
-            let cursor = cursors.seal("users", me.id, &next.to_string());
-            format!("/users?limit={limit}&cursor={cursor}")
-        }),
-    })
-}
+shared::item_list!(
+    /// All users, by id, a page at a time (administrators only).
+    "/users", ListQuery, "One page of users" => UserResponse;
+    |me, q| {
+        require_admin(&me).await?;
+        let limit = match q.limit {
+            None => 50,
+            Some(l @ 1..=200) => l,
+            Some(_) => {
+                let message = "must be an integer from 1 to 200";
+                return Err(ApiError::validation(vec![FieldError::new(
+                    "limit", message,
+                )]));
+            }
+        };
+        // The position is a user id, sealed like every cursor: opaque and bound to the caller.
+        let cursors = me.state.tokens.cursors();
+        let after = match &q.cursor {
+            None => None,
+            Some(c) => Some(
+                cursors
+                    .open("users", me.id, c)
+                    .and_then(|p| p.parse::<u64>().ok())
+                    .ok_or_else(app::transactions::invalid_cursor)?,
+            ),
+        };
+        let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
+        Ok(Page {
+            items: found.into_iter().map(UserResponse::from).collect(),
+            next: next.map(|next| {
+                let cursor = cursors.seal("users", me.id, &next.to_string());
+                format!("/users?limit={limit}&cursor={cursor}")
+            }),
+        })
+    }
+);
 
 /// The caller's own profile.
 #[utoipa::path(
@@ -114,21 +108,14 @@ async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
     Ok(versioned(&app::users::get(me.store(), me.id).await?))
 }
 
-/// A profile: one's own, or anyone's for an admin.
-#[utoipa::path(
-    get,
-    path = "/users/{id}",
-    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
-    responses(
-        (status = 200, description = "The user", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
-        docs::Cached,
-        docs::ReadErrors,
-    )
-)]
-async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<UserResponse>> {
-    require_self_or_admin(&me, id).await?;
-    Ok(versioned(&app::users::get(me.store(), id).await?))
-}
+shared::item_read!(
+    /// A profile: one's own, or anyone's for an admin.
+    "/users/{id}", "The user" => UserResponse;
+    |me, id| {
+        require_self_or_admin(&me, id).await?;
+        versioned(&app::users::get(me.store(), id).await?)
+    }
+);
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
 #[derive(Debug, Deserialize, ToSchema)]

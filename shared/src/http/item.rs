@@ -1,8 +1,8 @@
-//! The documented handlers of a versioned resource, as every one of them has them: a
-//! create (`201`, `Location`, `ETag`), a read by id (`ETag`, `If-None-Match` and `304`), a
-//! replacement (`If-Match`, `412`) and a delete (`If-Match`, `204`). Each macro writes one
-//! handler (`create`, `read`, `update`, `remove`) with its OpenAPI operation; the caller
-//! gives what differs: the path, the bodies, the descriptions, extra responses, and the
+//! The documented handlers of a versioned resource, as every one of them has them: a page
+//! of the list (`Link`), a create (`201`, `Location`, `ETag`), a read by id (`ETag`,
+//! `If-None-Match` and `304`), a replacement (`If-Match`, `412`) and a delete (`If-Match`,
+//! `204`). Each macro writes one handler (`list`, `create`, `read`, `update`, `remove`)
+//! with its OpenAPI operation; the caller gives what differs: the path, the bodies, the descriptions, extra responses, and the
 //! service call, an expression over the names it binds (`|me, id, ...|`).
 //!
 //! ```ignore
@@ -120,6 +120,32 @@ macro_rules! item_delete {
         ) -> $crate::http::ApiResult<axum::http::StatusCode> {
             $delete;
             Ok(axum::http::StatusCode::NO_CONTENT)
+        }
+    };
+}
+
+/// `GET <collection>`: one page of a list, `Link: <next>; rel="next"` when more may
+/// follow; `$list` is the [`Page`](crate::http::respond::Page) result.
+#[macro_export]
+macro_rules! item_list {
+    ($(#[$doc:meta])* $path:literal, $query:ident, $page:literal => $output:ident;
+     |$me:ident, $q:ident| $list:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            get,
+            path = $path,
+            params($query),
+            responses(
+                (status = 200, description = $page, body = Vec<$output>, headers(
+                    ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+                $crate::http::docs::ListErrors,
+            )
+        )]
+        pub(crate) async fn list(
+            $me: $crate::http::auth::Caller,
+            $crate::http::extract::Query($q): $crate::http::extract::Query<$query>,
+        ) -> $crate::http::ApiResult<$crate::http::respond::Page<$output>> {
+            $list
         }
     };
 }
