@@ -6,6 +6,7 @@ pub mod decimal;
 pub mod docs;
 pub mod error;
 pub mod extract;
+pub mod fields;
 pub mod ids;
 pub mod item;
 pub mod labels;
