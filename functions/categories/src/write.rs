@@ -5,6 +5,7 @@
 //! because any user's transactions may use them and counting those uses would make a
 //! global category an item written by every user.
 
+use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::CategoryResponse;
@@ -79,7 +80,7 @@ shared::item_create!(
         let fields = body.fields()?;
         let record = app::categories::create(me.store(), me.id, fields, body.is_global).await?;
         let (id, version) = (record.id, record.version);
-        Created::item("/api/categories", id, version, record.into())
+        Created::item("/api/categories", id, version, CategoryResponse::from(record))
     }
 );
 
@@ -100,6 +101,9 @@ shared::item_update!(
 
 shared::item_delete!(
     /// Deletes one of the caller's own categories unless transactions use it.
-    "/api/categories/{id}";
-    |me, id, expected| app::categories::delete(me.store(), me.id, id, expected).await?
+    "/api/categories/{id}", "Deleted";
+    |me, id, expected| {
+        app::categories::delete(me.store(), me.id, id, expected).await?;
+        StatusCode::NO_CONTENT
+    }
 );

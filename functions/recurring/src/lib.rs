@@ -103,8 +103,11 @@ shared::item_update!(
 
 shared::item_delete!(
     /// Deletes a schedule. The transactions it created stay.
-    "/api/recurring/{id}";
-    |me, id, expected| app::recurring::delete(me.store(), me.id, id, expected).await?
+    "/api/recurring/{id}", "Deleted";
+    |me, id, expected| {
+        app::recurring::delete(me.store(), me.id, id, expected).await?;
+        StatusCode::NO_CONTENT
+    }
 );
 
 /// The schedule's occurrences dated from `from` to `to` (inclusive, at most two years

@@ -6,6 +6,7 @@
 mod apply;
 pub mod dto;
 
+use axum::http::StatusCode;
 use axum::Router;
 use serde_json::Value;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -75,7 +76,7 @@ shared::item_create!(
     /// Creates a rule. Without `position` it goes after the last one. At most 200 per user
     /// (`409` beyond); categories, providers and tags it names must be the caller's (`404`).
     "/api/rules", RuleRequest => RuleResponse, "URL of the new rule",
-        (status = 404, response = docs::NotFound);
+        responses: [(status = 404, response = docs::NotFound)];
     |me, value: Value| {
         let created = app::rules::create(me.store(), me.id, body(value)?).await?;
         let (id, version) = (created.id, created.version);
@@ -107,6 +108,9 @@ shared::item_update!(
 
 shared::item_delete!(
     /// Deletes a rule (transactions it categorised keep their category).
-    "/api/rules/{id}";
-    |me, id, expected| app::rules::delete(me.store(), me.id, id, expected).await?
+    "/api/rules/{id}", "Deleted";
+    |me, id, expected| {
+        app::rules::delete(me.store(), me.id, id, expected).await?;
+        StatusCode::NO_CONTENT
+    }
 );

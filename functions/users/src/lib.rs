@@ -17,7 +17,7 @@ use shared::app::accounts::ProfileUpdate;
 use shared::domain::{Role, User};
 use shared::http::auth::{require_admin, require_self_or_admin, Caller};
 use shared::http::client::ClientAddr;
-use shared::http::extract::{IfMatchHeader, Json, Path};
+use shared::http::extract::{IfMatchHeader, Path};
 use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
 use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
@@ -144,43 +144,30 @@ pub struct UpdateRequest {
     pub role: Option<Role>,
 }
 
-/// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
-/// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
-/// or a recent login; an admin changing another user's e-mail, password or role a recent
-/// login of their own (else `403` of type `/problems/reauthentication-required`). A new
-/// e-mail is unverified until its mailed link is used. A new password, e-mail or role ends
-/// every session and device token of the user.
-#[utoipa::path(
-    put,
-    path = "/users/{id}",
-    params(("id" = inline(docs::Id), Path), docs::IfMatch),
-    request_body = UpdateRequest,
-    responses(
-        (status = 200, description = "Updated", body = UserResponse, headers(("ETag" = String, description = "New version"))),
-        docs::VersionedUpdateErrors,
-        (status = 429, response = docs::TooManyRequests),
-    )
-)]
-async fn update(
-    me: Caller,
-    client: ClientAddr,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
-    Json(body): Json<UpdateRequest>,
-) -> ApiResult<Versioned<UserResponse>> {
-    let update = ProfileUpdate {
-        first_name: body.first_name,
-        last_name: body.last_name,
-        email: body.email,
-        password: body.password,
-        current_password: body.current_password,
-        role: body.role,
-    };
-    let (links, actor) = (me.state.links(), me.actor(&client));
-    let updated =
-        app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
-    Ok(versioned(&updated))
-}
+shared::item_update!(
+    /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
+    /// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
+    /// or a recent login; an admin changing another user's e-mail, password or role a recent
+    /// login of their own (else `403` of type `/problems/reauthentication-required`). A new
+    /// e-mail is unverified until its mailed link is used. A new password, e-mail or role ends
+    /// every session and device token of the user.
+    "/users/{id}", UpdateRequest => UserResponse, "Updated",
+        responses: [(status = 429, response = docs::TooManyRequests)];
+    |me, id, body: UpdateRequest, expected, client: ClientAddr| {
+        let update = ProfileUpdate {
+            first_name: body.first_name,
+            last_name: body.last_name,
+            email: body.email,
+            password: body.password,
+            current_password: body.current_password,
+            role: body.role,
+        };
+        let (links, actor) = (me.state.links(), me.actor(&client));
+        let updated =
+            app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
+        versioned(&updated)
+    }
+);
 
 /// Body of `DELETE /users/{id}`: the password, when deleting one's own account.
 #[derive(Debug, Default, Deserialize, ToSchema)]

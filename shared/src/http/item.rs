@@ -8,35 +8,42 @@
 //! ```ignore
 //! shared::item_delete!(
 //!     /// Deletes a rule (transactions it categorised keep their category).
-//!     "/api/rules/{id}";
-//!     |me, id, expected| app::rules::delete(me.store(), me.id, id, expected).await?
+//!     "/api/rules/{id}", "Deleted";
+//!     |me, id, expected| {
+//!         app::rules::delete(me.store(), me.id, id, expected).await?;
+//!         StatusCode::NO_CONTENT
+//!     }
 //! );
 //! ```
 
-/// `POST <collection>`: `201` with `Location` and `ETag`; `$create` is the
-/// [`Created`](crate::http::respond::Created) response.
+/// `POST <collection>`: `201` with `Location` and `ETag`; `$create` is the response (a
+/// [`Created`](crate::http::respond::Created)). Extra header parameters, responses and
+/// extractors (before the body) follow the usual ones.
 #[macro_export]
 macro_rules! item_create {
-    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $location:literal $(, $extra:tt)*;
-     |$me:ident, $body:ident: $body_ty:ty| $create:expr) => {
+    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $location:literal
+     $(, params: [$($param:path),*])? $(, responses: [$($extra:tt),*])?;
+     |$me:ident, $body:ident: $body_ty:ty $(, $arg:ident: $arg_ty:ty)*| $create:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             post,
             path = $path,
+            $(params($($param),*),)?
             request_body = $input,
             responses(
                 (status = 201, description = "Created", body = $output, headers(
                     ("Location" = String, description = $location),
                     ("ETag" = String, description = "Version, for If-Match"))),
                 $crate::http::docs::CreateErrors,
-                $($extra,)*
+                $($($extra,)*)?
             )
         )]
         pub(crate) async fn create(
             $me: $crate::http::auth::Caller,
+            $($arg: $arg_ty,)*
             $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>,
-        ) -> $crate::http::ApiResult<$crate::http::respond::Created<$output>> {
-            Ok($create)
+        ) -> $crate::http::ApiResult<::axum::response::Response> {
+            Ok(::axum::response::IntoResponse::into_response($create))
         }
     };
 }
@@ -45,7 +52,8 @@ macro_rules! item_create {
 /// is the [`Versioned`](crate::http::respond::Versioned) response.
 #[macro_export]
 macro_rules! item_read {
-    ($(#[$doc:meta])* $path:literal, $found:literal => $output:ident $(, $extra:tt)*;
+    ($(#[$doc:meta])* $path:literal, $found:literal => $output:ident
+     $(, responses: [$($extra:tt),*])?;
      |$me:ident, $id:ident| $get:expr) => {
         $(#[$doc])*
         #[utoipa::path(
@@ -57,7 +65,7 @@ macro_rules! item_read {
                     ("ETag" = String, description = "Version, for If-Match"))),
                 $crate::http::docs::Cached,
                 $crate::http::docs::ReadErrors,
-                $($extra,)*
+                $($($extra,)*)?
             )
         )]
         pub(crate) async fn read(
@@ -70,56 +78,65 @@ macro_rules! item_read {
 }
 
 /// `PUT <collection>/{id}` under `If-Match`: `200` with the new `ETag`; `$update` is the
-/// [`Versioned`](crate::http::respond::Versioned) response.
+/// response (a [`Versioned`](crate::http::respond::Versioned)). Extra header parameters,
+/// responses and extractors (before the body) follow the usual ones.
 #[macro_export]
 macro_rules! item_update {
-    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $updated:literal $(, $extra:tt)*;
-     |$me:ident, $id:ident, $body:ident: $body_ty:ty, $expected:ident| $update:expr) => {
+    ($(#[$doc:meta])* $path:literal, $input:ident => $output:ident, $updated:literal
+     $(, params: [$($param:path),*])? $(, responses: [$($extra:tt),*])?;
+     |$me:ident, $id:ident, $body:ident: $body_ty:ty, $expected:ident $(, $arg:ident: $arg_ty:ty)*|
+     $update:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             put,
             path = $path,
-            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch),
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch $($(, $param)*)?),
             request_body = $input,
             responses(
                 (status = 200, description = $updated, body = $output, headers(
                     ("ETag" = String, description = "New version"))),
                 $crate::http::docs::VersionedUpdateErrors,
-                $($extra,)*
+                $($($extra,)*)?
             )
         )]
         pub(crate) async fn update(
             $me: $crate::http::auth::Caller,
             $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
             $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
+            $($arg: $arg_ty,)*
             $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>,
-        ) -> $crate::http::ApiResult<$crate::http::respond::Versioned<$output>> {
-            Ok($update)
+        ) -> $crate::http::ApiResult<::axum::response::Response> {
+            Ok(::axum::response::IntoResponse::into_response($update))
         }
     };
 }
 
-/// `DELETE <collection>/{id}` under `If-Match`: `204`; `$delete` does it.
+/// `DELETE <collection>/{id}` under `If-Match`: `204` (described as `$deleted`); `$delete`
+/// does it and is the response. Extra header parameters, responses and extractors follow
+/// the usual ones.
 #[macro_export]
 macro_rules! item_delete {
-    ($(#[$doc:meta])* $path:literal; |$me:ident, $id:ident, $expected:ident| $delete:expr) => {
+    ($(#[$doc:meta])* $path:literal, $deleted:literal
+     $(, params: [$($param:path),*])? $(, responses: [$($extra:tt),*])?;
+     |$me:ident, $id:ident, $expected:ident $(, $arg:ident: $arg_ty:ty)*| $delete:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             delete,
             path = $path,
-            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch),
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch $($(, $param)*)?),
             responses(
-                (status = 204, description = "Deleted"),
+                (status = 204, description = $deleted),
                 $crate::http::docs::VersionedDeleteErrors,
+                $($($extra,)*)?
             )
         )]
         pub(crate) async fn remove(
             $me: $crate::http::auth::Caller,
             $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
             $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
-        ) -> $crate::http::ApiResult<axum::http::StatusCode> {
-            $delete;
-            Ok(axum::http::StatusCode::NO_CONTENT)
+            $($arg: $arg_ty,)*
+        ) -> $crate::http::ApiResult<::axum::response::Response> {
+            Ok(::axum::response::IntoResponse::into_response($delete))
         }
     };
 }

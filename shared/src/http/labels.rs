@@ -90,7 +90,8 @@ macro_rules! label_api {
         $crate::item_create!(
             /// Creates one; names are unique per user, ignoring case. At most as many as the
             /// cap on this kind (`409` naming it beyond).
-            $path, $input => $output, "URL of the new item", (status = 404, response = docs::NotFound);
+            $path, $input => $output, "URL of the new item",
+                responses: [(status = 404, response = docs::NotFound)];
             |me, body: $input| {
                 let default_category = body.default_category()?.flatten();
                 let record = labels::create(me.store(), me.id, KIND, &body.name, default_category).await?;
@@ -119,8 +120,11 @@ macro_rules! label_api {
 
         $crate::item_delete!(
             /// Deletes one of the caller's own, unless transactions use it.
-            $item_path;
-            |me, id, expected| labels::delete(me.store(), me.id, KIND, id, expected).await?
+            $item_path, "Deleted";
+            |me, id, expected| {
+                labels::delete(me.store(), me.id, KIND, id, expected).await?;
+                axum::http::StatusCode::NO_CONTENT
+            }
         );
 
         /// The routes with their documentation: a route cannot exist without it.
