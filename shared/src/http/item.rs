@@ -86,28 +86,21 @@ macro_rules! item_update {
      $(, params: [$($param:path),*])? $(, responses: [$($extra:tt),*])?;
      |$me:ident, $id:ident, $body:ident: $body_ty:ty, $expected:ident $(, $arg:ident: $arg_ty:ty)*|
      $update:expr) => {
-        $(#[$doc])*
-        #[utoipa::path(
-            put,
-            path = $path,
-            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch $($(, $param)*)?),
-            request_body = $input,
-            responses(
-                (status = 200, description = $updated, body = $output, headers(
-                    ("ETag" = String, description = "New version"))),
-                $crate::http::docs::VersionedUpdateErrors,
-                $($($extra,)*)?
-            )
-        )]
-        pub(crate) async fn update(
-            $me: $crate::http::auth::Caller,
-            $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
-            $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
-            $($arg: $arg_ty,)*
-            $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>,
-        ) -> $crate::http::ApiResult<::axum::response::Response> {
-            Ok(::axum::response::IntoResponse::into_response($update))
-        }
+        $crate::__item_change!(
+            $(#[$doc])* put update $path, [$($($param),*)?],
+            [
+                request_body = $input,
+                responses(
+                    (status = 200, description = $updated, body = $output, headers(
+                        ("ETag" = String, description = "New version"))),
+                    $crate::http::docs::VersionedUpdateErrors,
+                    $($($extra,)*)?
+                )
+            ],
+            |$me, $id, $expected|
+            ($($arg: $arg_ty,)* $crate::http::extract::Json($body): $crate::http::extract::Json<$body_ty>)
+            $update
+        );
     };
 }
 
@@ -119,24 +112,42 @@ macro_rules! item_delete {
     ($(#[$doc:meta])* $path:literal, $deleted:literal
      $(, params: [$($param:path),*])? $(, responses: [$($extra:tt),*])?;
      |$me:ident, $id:ident, $expected:ident $(, $arg:ident: $arg_ty:ty)*| $delete:expr) => {
+        $crate::__item_change!(
+            $(#[$doc])* delete remove $path, [$($($param),*)?],
+            [
+                responses(
+                    (status = 204, description = $deleted),
+                    $crate::http::docs::VersionedDeleteErrors,
+                    $($($extra,)*)?
+                )
+            ],
+            |$me, $id, $expected| ($($arg: $arg_ty),*) $delete
+        );
+    };
+}
+
+/// A change of one item under `If-Match`: the operation (`$method`, the id and `If-Match`
+/// parameters, then `$param`s and the rest of `$operation`) and its handler (the caller,
+/// the id, `If-Match`, then `$args`), answering `$response`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __item_change {
+    ($(#[$doc:meta])* $method:ident $name:ident $path:literal, [$($param:path),*],
+     [$($operation:tt)*], |$me:ident, $id:ident, $expected:ident| ($($args:tt)*) $response:expr) => {
         $(#[$doc])*
         #[utoipa::path(
-            delete,
+            $method,
             path = $path,
-            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch $($(, $param)*)?),
-            responses(
-                (status = 204, description = $deleted),
-                $crate::http::docs::VersionedDeleteErrors,
-                $($($extra,)*)?
-            )
+            params(("id" = inline($crate::http::docs::Id), Path), $crate::http::docs::IfMatch $(, $param)*),
+            $($operation)*
         )]
-        pub(crate) async fn remove(
+        pub(crate) async fn $name(
             $me: $crate::http::auth::Caller,
             $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
             $crate::http::extract::IfMatchHeader($expected): $crate::http::extract::IfMatchHeader,
-            $($arg: $arg_ty,)*
+            $($args)*
         ) -> $crate::http::ApiResult<::axum::response::Response> {
-            Ok(::axum::response::IntoResponse::into_response($delete))
+            Ok(::axum::response::IntoResponse::into_response($response))
         }
     };
 }
