@@ -1,6 +1,42 @@
 //! Account endpoints: registration, login, sessions; `recovery`: forgot-password and
 //! e-mail verification.
 
+/// One auth operation, a `POST`: its first response, then the errors every operation of
+/// its kind has, then the `errors` it adds (`status => ` shared response, as in `docs`' error sets). With
+/// `|state, body, extractors...|` it is public and reads a JSON body; with `|me|` it acts
+/// for the caller, without a body. `$action` is the response.
+macro_rules! auth_post {
+    ($(#[$doc:meta])* $name:ident $path:literal, $input:ident, $first:tt, errors: [$($status:literal => $error:ident),*];
+     |$state:ident, $body:ident $(, $arg:ident: $arg_ty:ty)*| $action:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            post,
+            path = $path,
+            request_body = $input,
+            responses($first, docs::BodyErrors, $((status = $status, response = docs::$error),)*)
+        )]
+        async fn $name(
+            axum::extract::State($state): axum::extract::State<AppState>,
+            $($arg: $arg_ty,)*
+            Json($body): Json<$input>,
+        ) -> ApiResult<axum::response::Response> {
+            Ok(axum::response::IntoResponse::into_response($action))
+        }
+    };
+    ($(#[$doc:meta])* $name:ident $path:literal, $first:tt, errors: [$($status:literal => $error:ident),*];
+     |$me:ident| $action:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            post,
+            path = $path,
+            responses($first, docs::ProtectedErrors, $((status = $status, response = docs::$error),)*)
+        )]
+        async fn $name($me: Caller) -> ApiResult<axum::response::Response> {
+            Ok(axum::response::IntoResponse::into_response($action))
+        }
+    };
+}
+
 mod recovery;
 
 use axum::http::StatusCode;
@@ -105,36 +141,22 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
     }
 }
 
-/// Registers a user and creates their wallet (EUR). Everyone registers as `USER`. Each
-/// client address may register a limited number of accounts an hour (`429` beyond).
-#[utoipa::path(
-    post,
-    path = "/auth/register",
-    request_body = RegisterRequest,
-    responses(
-        (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
-        docs::BodyErrors,
-        (status = 409, response = docs::Conflict),
-        (status = 429, response = docs::TooManyRequests),
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn register(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    client: ClientAddr,
-    Json(body): Json<RegisterRequest>,
-) -> ApiResult<Created<UserResponse>> {
-    let ValidRegistration(registration) = ValidRegistration::try_from(body)?;
-    let per_hour = state.config.registrations_per_hour;
-    let links = state.links();
-    let (user, _wallet) =
-        app::accounts::register(&state.store, links, client.as_str(), per_hour, registration)
-            .await?;
-    Ok(Created::at(
-        format!("/users/{}", user.id),
-        UserResponse::from(&user),
-    ))
-}
+auth_post!(
+    /// Registers a user and creates their wallet (EUR). Everyone registers as `USER`. Each
+    /// client address may register a limited number of accounts an hour (`429` beyond).
+    register "/auth/register", RegisterRequest,
+    (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
+    errors: [409 => Conflict, 429 => TooManyRequests, 503 => Unavailable];
+    |state, body, client: ClientAddr| {
+        let ValidRegistration(registration) = ValidRegistration::try_from(body)?;
+        let per_hour = state.config.registrations_per_hour;
+        let links = state.links();
+        let (user, _wallet) =
+            app::accounts::register(&state.store, links, client.as_str(), per_hour, registration)
+                .await?;
+        Created::at(format!("/users/{}", user.id), UserResponse::from(&user))
+    }
+);
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -172,42 +194,31 @@ pub struct LoginResponse {
     pub user: UserResponse,
 }
 
-/// Logs in with e-mail and password and returns an access token (15 minutes), a refresh
-/// token (the session, 30 days from this login) and a device token. Attempts are
-/// throttled (`429` with `Retry-After`): with a valid `deviceToken`, per device only;
-/// without, per (e-mail, client address), per e-mail across addresses, and failures per
-/// client address across e-mails (`LOGIN_FAILURES_PER_ADDRESS`).
-#[utoipa::path(
-    post,
-    path = "/auth/login",
-    request_body = LoginRequest,
-    responses(
-        (status = 200, description = "Logged in", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
-        docs::BodyErrors,
-        (status = 401, response = docs::Unauthorized),
-        (status = 429, response = docs::TooManyRequests),
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn login(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    client: ClientAddr,
-    Json(body): Json<LoginRequest>,
-) -> ApiResult<NoStore<Json<LoginResponse>>> {
-    if body
-        .device_token
-        .as_ref()
-        .is_some_and(|t| t.chars().count() > 64)
-    {
-        let e = FieldError::new("deviceToken", "must be at most 64 characters");
-        return Err(ApiError::validation(vec![e]));
+auth_post!(
+    /// Logs in with e-mail and password and returns an access token (15 minutes), a refresh
+    /// token (the session, 30 days from this login) and a device token. Attempts are
+    /// throttled (`429` with `Retry-After`): with a valid `deviceToken`, per device only;
+    /// without, per (e-mail, client address), per e-mail across addresses, and failures per
+    /// client address across e-mails (`LOGIN_FAILURES_PER_ADDRESS`).
+    login "/auth/login", LoginRequest,
+    (status = 200, description = "Logged in", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
+    errors: [401 => Unauthorized, 429 => TooManyRequests, 503 => Unavailable];
+    |state, body, client: ClientAddr| {
+        if body
+            .device_token
+            .as_ref()
+            .is_some_and(|t| t.chars().count() > 64)
+        {
+            let e = FieldError::new("deviceToken", "must be at most 64 characters");
+            return Err(ApiError::validation(vec![e]));
+        }
+        let (store, tokens) = (&state.store, &state.tokens);
+        let device = body.device_token.as_deref();
+        let origin = state.origin(&client);
+        let session = app::accounts::login(store, tokens, origin, &body.email, body.password, device);
+        NoStore(Json(LoginResponse::from(session.await?)))
     }
-    let (store, tokens) = (&state.store, &state.tokens);
-    let device = body.device_token.as_deref();
-    let origin = state.origin(&client);
-    let session = app::accounts::login(store, tokens, origin, &body.email, body.password, device);
-    Ok(NoStore(Json(LoginResponse::from(session.await?))))
-}
+);
 
 /// A response that carries a secret: never stored by caches (`Cache-Control: no-store`).
 pub struct NoStore<T>(pub T);
@@ -245,69 +256,47 @@ pub struct RefreshRequest {
     pub refresh_token: String,
 }
 
-/// Exchanges a refresh token for a new access token and a new refresh token. Each refresh
-/// token works once; presenting a used one ends the session. The session ends 30 days
-/// after the login however often it is refreshed, and at once when the password, e-mail
-/// or role changes, on `/auth/logout-all`, or when the account is deleted.
-#[utoipa::path(
-    post,
-    path = "/auth/refresh",
-    request_body = RefreshRequest,
-    responses(
-        (status = 200, description = "New tokens", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
-        docs::BodyErrors,
-        (status = 401, response = docs::Unauthorized),
-    )
-)]
-async fn refresh(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    Json(body): Json<RefreshRequest>,
-) -> ApiResult<NoStore<Json<LoginResponse>>> {
-    let session = app::accounts::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
-    Ok(NoStore(Json(LoginResponse::from(session))))
-}
-
-/// Logs out: ends the session of the refresh token (every token rotated from that login)
-/// when it is the session's current token; an older (rotated) or altered token of a live
-/// session ends nothing and is refused (`401`). Access tokens already issued stay valid
-/// until they expire (at most 15 minutes).
-#[utoipa::path(
-    post,
-    path = "/auth/logout",
-    request_body = RefreshRequest,
-    responses(
-        (status = 204, description = "Logged out (also when the token was unknown)"),
-        docs::BodyErrors,
-        (status = 401, response = docs::Unauthorized),
-    )
-)]
-async fn logout(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    Json(body): Json<RefreshRequest>,
-) -> ApiResult<StatusCode> {
-    if body.refresh_token.is_empty() || body.refresh_token.chars().count() > 80 {
-        return Err(ApiError::validation(vec![FieldError::new(
-            "refreshToken",
-            "must be 1 to 80 characters",
-        )]));
+auth_post!(
+    /// Exchanges a refresh token for a new access token and a new refresh token. Each refresh
+    /// token works once; presenting a used one ends the session. The session ends 30 days
+    /// after the login however often it is refreshed, and at once when the password, e-mail
+    /// or role changes, on `/auth/logout-all`, or when the account is deleted.
+    refresh "/auth/refresh", RefreshRequest,
+    (status = 200, description = "New tokens", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
+    errors: [401 => Unauthorized];
+    |state, body| {
+        let session = app::accounts::refresh(&state.store, &state.tokens, &body.refresh_token).await?;
+        NoStore(Json(LoginResponse::from(session)))
     }
-    // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
-    app::accounts::logout(&state.store, &body.refresh_token).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
+);
 
-/// Logs the caller out everywhere: every session (refresh token) of the account ends at
-/// once. Access tokens already issued stay valid until they expire (at most 15 minutes).
-#[utoipa::path(
-    post,
-    path = "/auth/logout-all",
-    responses(
-        (status = 204, description = "Every session of the caller ended"),
-        docs::ProtectedErrors,
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn logout_all(me: Caller) -> ApiResult<StatusCode> {
-    app::accounts::logout_all(me.store(), me.id).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
+auth_post!(
+    /// Logs out: ends the session of the refresh token (every token rotated from that login)
+    /// when it is the session's current token; an older (rotated) or altered token of a live
+    /// session ends nothing and is refused (`401`). Access tokens already issued stay valid
+    /// until they expire (at most 15 minutes).
+    logout "/auth/logout", RefreshRequest,
+    (status = 204, description = "Logged out (also when the token was unknown)"),
+    errors: [401 => Unauthorized];
+    |state, body| {
+        if body.refresh_token.is_empty() || body.refresh_token.chars().count() > 80 {
+            let e = FieldError::new("refreshToken", "must be 1 to 80 characters");
+            return Err(ApiError::validation(vec![e]));
+        }
+        // Like OAuth token revocation (RFC 7009), an unknown token is not an error.
+        app::accounts::logout(&state.store, &body.refresh_token).await?;
+        StatusCode::NO_CONTENT
+    }
+);
+
+auth_post!(
+    /// Logs the caller out everywhere: every session (refresh token) of the account ends at
+    /// once. Access tokens already issued stay valid until they expire (at most 15 minutes).
+    logout_all "/auth/logout-all",
+    (status = 204, description = "Every session of the caller ended"),
+    errors: [503 => Unavailable];
+    |me| {
+        app::accounts::logout_all(me.store(), me.id).await?;
+        StatusCode::NO_CONTENT
+    }
+);

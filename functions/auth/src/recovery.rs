@@ -1,7 +1,6 @@
 //! Forgot-password and e-mail verification: links mailed to the address (SMTP locally,
 //! SES in AWS), each token single use and short-lived.
 
-use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -30,30 +29,22 @@ pub struct ResetRequest {
     pub email: String,
 }
 
-/// Forgot password: mails a link `APP_URL/reset-password?token=…` (valid 30 minutes, single
-/// use) when the address has an account. Always `202`, in the same time, whether or not
-/// it has one; at most 3 mails per address an hour (beyond, nothing is sent).
-#[utoipa::path(
-    post,
-    path = "/auth/password-reset",
-    request_body = ResetRequest,
-    responses(
-        (status = 202, description = "If the address has an account, a link is on its way"),
-        docs::BodyErrors,
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn request_reset(
-    State(state): State<AppState>,
-    Json(body): Json<ResetRequest>,
-) -> ApiResult<StatusCode> {
-    if body.email.chars().count() > 254 {
-        let e = shared::http::FieldError::new("email", "must be at most 254 characters");
-        return Err(shared::http::ApiError::validation(vec![e]));
+auth_post!(
+    /// Forgot password: mails a link `APP_URL/reset-password?token=…` (valid 30 minutes, single
+    /// use) when the address has an account. Always `202`, in the same time, whether or not
+    /// it has one; at most 3 mails per address an hour (beyond, nothing is sent).
+    request_reset "/auth/password-reset", ResetRequest,
+    (status = 202, description = "If the address has an account, a link is on its way"),
+    errors: [503 => Unavailable];
+    |state, body| {
+        if body.email.chars().count() > 254 {
+            let e = shared::http::FieldError::new("email", "must be at most 254 characters");
+            return Err(shared::http::ApiError::validation(vec![e]));
+        }
+        app::accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
+        StatusCode::ACCEPTED
     }
-    app::accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
-    Ok(StatusCode::ACCEPTED)
-}
+);
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -70,28 +61,20 @@ pub struct ConfirmRequest {
     pub confirm_password: String,
 }
 
-/// Sets a new password with a reset link's token: `204`. The address counts as verified;
-/// every session and device token of the account ends. A used, expired or unknown token
-/// is `400` (field `token`).
-#[utoipa::path(
-    post,
-    path = "/auth/password-reset/confirm",
-    request_body = ConfirmRequest,
-    responses(
-        (status = 204, description = "Password set; log in with it"),
-        docs::BodyErrors,
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn confirm_reset(
-    State(state): State<AppState>,
-    Json(body): Json<ConfirmRequest>,
-) -> ApiResult<StatusCode> {
-    let (token, password) = (&body.token, &body.password);
-    app::accounts::confirm_password_reset(&state.store, token, password, &body.confirm_password)
-        .await?;
-    Ok(StatusCode::NO_CONTENT)
-}
+auth_post!(
+    /// Sets a new password with a reset link's token: `204`. The address counts as verified;
+    /// every session and device token of the account ends. A used, expired or unknown token
+    /// is `400` (field `token`).
+    confirm_reset "/auth/password-reset/confirm", ConfirmRequest,
+    (status = 204, description = "Password set; log in with it"),
+    errors: [503 => Unavailable];
+    |state, body| {
+        let (token, password) = (&body.token, &body.password);
+        let confirmation = &body.confirm_password;
+        app::accounts::confirm_password_reset(&state.store, token, password, confirmation).await?;
+        StatusCode::NO_CONTENT
+    }
+);
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -102,42 +85,28 @@ pub struct VerifyRequest {
     pub token: String,
 }
 
-/// Confirms an address with the token of the link mailed at registration or e-mail change
-/// (valid 48 hours, single use): `204`, and the user's `emailVerified` becomes `true`. A
-/// used, expired or unknown token, or one mailed to an address the account no longer
-/// has, is `400` (field `token`).
-#[utoipa::path(
-    post,
-    path = "/auth/verify-email",
-    request_body = VerifyRequest,
-    responses(
-        (status = 204, description = "The address is verified"),
-        docs::BodyErrors,
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn verify(
-    State(state): State<AppState>,
-    Json(body): Json<VerifyRequest>,
-) -> ApiResult<StatusCode> {
-    app::accounts::verify_email(&state.store, &body.token).await?;
-    Ok(StatusCode::NO_CONTENT)
-}
+auth_post!(
+    /// Confirms an address with the token of the link mailed at registration or e-mail change
+    /// (valid 48 hours, single use): `204`, and the user's `emailVerified` becomes `true`. A
+    /// used, expired or unknown token, or one mailed to an address the account no longer
+    /// has, is `400` (field `token`).
+    verify "/auth/verify-email", VerifyRequest,
+    (status = 204, description = "The address is verified"),
+    errors: [503 => Unavailable];
+    |state, body| {
+        app::accounts::verify_email(&state.store, &body.token).await?;
+        StatusCode::NO_CONTENT
+    }
+);
 
-/// Mails the caller a new verification link: `202`; `409` when the address is verified
-/// already; at most 3 an hour (`429` with `Retry-After`).
-#[utoipa::path(
-    post,
-    path = "/auth/verify-email/resend",
-    responses(
-        (status = 202, description = "A new link is on its way"),
-        docs::ProtectedErrors,
-        (status = 409, response = docs::Conflict),
-        (status = 429, response = docs::TooManyRequests),
-        (status = 503, response = docs::Unavailable),
-    )
-)]
-async fn resend(me: Caller) -> ApiResult<StatusCode> {
-    app::accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
-    Ok(StatusCode::ACCEPTED)
-}
+auth_post!(
+    /// Mails the caller a new verification link: `202`; `409` when the address is verified
+    /// already; at most 3 an hour (`429` with `Retry-After`).
+    resend "/auth/verify-email/resend",
+    (status = 202, description = "A new link is on its way"),
+    errors: [409 => Conflict, 429 => TooManyRequests, 503 => Unavailable];
+    |me| {
+        app::accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
+        StatusCode::ACCEPTED
+    }
+);

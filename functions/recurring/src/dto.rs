@@ -2,19 +2,19 @@
 //! the rules of the transaction part are `TransactionDraft`'s, of the calendar the
 //! service's.
 
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use shared::app::recurring::RecurringDraft;
-use shared::app::transactions::{check_amount, TransactionDraft};
+use shared::app::transactions::TransactionDraft;
 use shared::domain::recurring::{Exception, Next, Planned, Recurring};
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::{CategorySource, CategoryType, Currency};
-use shared::http::ids::{parse_id, parse_optional_id, parse_tag_ids};
+use shared::http::fields::{parse_amount, FieldCheck};
+use shared::http::ids::parse_id;
 use shared::http::money::MoneyDto;
-use shared::http::{decimal, ApiError, FieldError};
+use shared::http::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -57,37 +57,25 @@ pub struct RecurringRequest {
     pub backfill: Option<bool>,
 }
 
-fn parse_amount(value: &Value) -> Result<Decimal, String> {
-    check_amount(decimal::from_json(value, false).ok_or("must be a decimal number")?)
-}
-
 impl TryFrom<RecurringRequest> for RecurringDraft {
     type Error = ApiError;
 
     fn try_from(r: RecurringRequest) -> Result<Self, ApiError> {
-        let mut errors = Vec::new();
-        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
-        let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
-        let category_id = parse_id(&r.category_id)
-            .map_err(|e| keep("categoryId", e))
-            .ok();
-        let start = parse_date(&r.start).map_err(|e| keep("start", e)).ok();
-        let provider_id = parse_optional_id(r.provider_id.as_ref())
-            .map_err(|e| keep("providerId", e))
-            .ok();
-        let tag_ids = parse_tag_ids(r.tag_ids.as_deref())
-            .map_err(|e| keep("tagIds", e))
-            .ok();
+        let mut check = FieldCheck::default();
+        let amount = check.field("amount", parse_amount(&r.amount));
+        let category_id = check.field("categoryId", parse_id(&r.category_id));
+        let start = check.field("start", parse_date(&r.start));
+        let references = check.references(r.provider_id.as_ref(), r.tag_ids.as_deref());
         if r.rrule.len() > 500 {
-            keep("rrule", "must be at most 500 characters".into());
+            check.refuse("rrule", "must be at most 500 characters");
         }
-        let (Some(amount), Some(category_id), Some(date), Some(provider_id), Some(tag_ids)) =
-            (amount, category_id, start, provider_id, tag_ids)
+        let (Some(amount), Some(category_id), Some(date), Some((provider_id, tag_ids))) =
+            (amount, category_id, start, references)
         else {
-            return Err(ApiError::validation(errors));
+            return Err(check.into_error());
         };
-        if !errors.is_empty() {
-            return Err(ApiError::validation(errors));
+        if !check.is_empty() {
+            return Err(check.into_error());
         }
         let mut transaction = TransactionDraft {
             amount,

@@ -10,9 +10,10 @@ use utoipa::ToSchema;
 
 use shared::domain::time::{format_date, parse_date};
 use shared::domain::{CategoryType, Transaction};
-use shared::http::ids::{parse_optional_id, parse_tag_ids};
+use shared::http::fields::{self, FieldCheck};
+use shared::http::ids::parse_optional_id;
 use shared::http::money::MoneyDto;
-use shared::http::{decimal, ApiError, FieldError};
+use shared::http::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -50,13 +51,11 @@ pub struct TransactionRequest {
     pub tag_ids: Option<Vec<Value>>,
 }
 
-use shared::app::transactions::{check_amount, TransactionDraft};
+use shared::app::transactions::TransactionDraft;
 
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
-    let amount = match value {
-        // With serde_json's arbitrary precision the number keeps its exact digits.
-        Value::Number(_) | Value::String(_) => decimal::from_json(value, false),
+    match value {
         Value::Object(map) => {
             let unknown = map.keys().any(|k| k != "amount" && k != "currency");
             let inner = map.get("amount").ok_or("must contain an amount")?;
@@ -72,36 +71,25 @@ fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
                 },
                 Some(_) => return Err("currency must be {\"code\": \"<ISO 4217>\"}".into()),
             };
-            return Ok((amount, code));
+            Ok((amount, code))
         }
-        _ => None,
-    };
-    let amount = amount.ok_or("must be a decimal number")?;
-    Ok((check_amount(amount)?, None))
+        _ => Ok((fields::parse_amount(value)?, None)),
+    }
 }
 
 impl TryFrom<TransactionRequest> for TransactionDraft {
     type Error = ApiError;
 
     fn try_from(r: TransactionRequest) -> Result<Self, ApiError> {
-        let mut errors = Vec::new();
-        let mut keep = |field: &str, e: String| errors.push(FieldError::new(field, e));
-
-        let amount = parse_amount(&r.amount).map_err(|e| keep("amount", e)).ok();
-        let category_id = parse_optional_id(r.category_id.as_ref())
-            .map_err(|e| keep("categoryId", e))
-            .ok();
-        let date = parse_date(&r.date).map_err(|e| keep("date", e)).ok();
+        let mut check = FieldCheck::default();
+        let amount = check.field("amount", parse_amount(&r.amount));
+        let category_id = check.field("categoryId", parse_optional_id(r.category_id.as_ref()));
+        let date = check.field("date", parse_date(&r.date));
         let note = Some(r.note);
-        let provider_id = parse_optional_id(r.provider_id.as_ref())
-            .map_err(|e| keep("providerId", e))
-            .ok();
-        let tag_ids = parse_tag_ids(r.tag_ids.as_deref())
-            .map_err(|e| keep("tagIds", e))
-            .ok();
+        let references = check.references(r.provider_id.as_ref(), r.tag_ids.as_deref());
         let body_currency = match (&r.currency, amount.as_ref().and_then(|(_, c)| c.clone())) {
             (Some(a), Some(b)) if *a != b => {
-                keep("currency", "conflicts with the amount's currency".into());
+                check.refuse("currency", "conflicts with the amount's currency");
                 None
             }
             (Some(a), _) => Some(a.clone()),
@@ -109,20 +97,19 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
         };
         let body_currency = match body_currency {
             Some(code) if shared::domain::Currency::from_code(&code).is_none() => {
-                keep("currency", "must be a supported ISO 4217 code".into());
+                check.refuse("currency", "must be a supported ISO 4217 code");
                 None
             }
             other => other,
         };
-        match (amount, category_id, date, note, provider_id, tag_ids) {
+        match (amount, category_id, date, note, references) {
             (
                 Some((amount, _)),
                 Some(category_id),
                 Some(date),
                 Some(note),
-                Some(provider_id),
-                Some(tag_ids),
-            ) if errors.is_empty() => {
+                Some((provider_id, tag_ids)),
+            ) if check.is_empty() => {
                 let mut draft = Self {
                     amount,
                     currency: body_currency,
@@ -143,7 +130,7 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
                     ))
                 }
             }
-            _ => Err(ApiError::validation(errors)),
+            _ => Err(check.into_error()),
         }
     }
 }

@@ -20,11 +20,10 @@ macro_rules! label_api {
     ($kind:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt,
      $input:ident { $($in_extra:tt)* } |$b:ident| $patch:expr,
      $output:ident { $($out_extra:tt)* } |$r:ident| { $($init:tt)* }) => {
-        use axum::response::IntoResponse;
         use $crate::app::labels;
         use $crate::domain::{Label, LabelKind};
         use $crate::http::auth::Caller;
-        use $crate::http::extract::{IfMatchHeader, Json, Path, Query};
+        use $crate::http::extract::Query;
         use $crate::http::paging::{PageQuery, Pager};
         use $crate::http::respond::{Created, Page, Versioned};
         use $crate::http::{docs, ApiResult, AppState};
@@ -88,66 +87,45 @@ macro_rules! label_api {
                 .await
         }
 
-        /// Creates one; names are unique per user, ignoring case. At most as many as the
-        /// cap on this kind (`409` naming it beyond).
-        #[utoipa::path(post, path = $path, request_body = $input,
-            responses(
-                (status = 201, description = "Created", body = $output, headers(("Location" = String, description = "URL of the new item"), ("ETag" = String, description = "Version, for If-Match"))),
-                docs::CreateErrors,
-                (status = 404, response = docs::NotFound),
-            ))]
-        async fn create(me: Caller, Json(body): Json<$input>) -> ApiResult<axum::response::Response> {
-            let default_category = body.default_category()?.flatten();
-            let record = labels::create(me.store(), me.id, KIND, &body.name, default_category).await?;
-            let (location, version) = (format!("{}/{}", $path, record.id), record.version);
-            Ok(Created::at(location, $output::from(record)).versioned(version).into_response())
+        $crate::item_create!(
+            /// Creates one; names are unique per user, ignoring case. At most as many as the
+            /// cap on this kind (`409` naming it beyond).
+            $path, $input => $output, "URL of the new item",
+                responses: [(status = 404, response = docs::NotFound)];
+            |me, body: $input| {
+                let default_category = body.default_category()?.flatten();
+                let record = labels::create(me.store(), me.id, KIND, &body.name, default_category).await?;
+                Created::item($path, record.id, record.version, $output::from(record))
+            }
+        );
+
+        $crate::item_read!(
+            /// One of the caller's own.
+            $item_path, "Found" => $output;
+            |me, id| versioned(labels::get(me.store(), me.id, KIND, id).await?)
+        );
+
+        fn versioned(record: Label) -> Versioned<$output> {
+            Versioned::new(record.version, record.into())
         }
 
-        /// One of the caller's own.
-        #[utoipa::path(get, path = $item_path,
-            params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
-            responses(
-                (status = 200, description = "Found", body = $output, headers(("ETag" = String, description = "Version, for If-Match"))),
-                docs::Cached,
-                docs::ReadErrors,
-            ))]
-        async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<$output>> {
-            let record = labels::get(me.store(), me.id, KIND, id).await?;
-            Ok(Versioned::new(record.version, record.into()))
-        }
+        $crate::item_update!(
+            /// Changes one of the caller's own.
+            $item_path, $input => $output, "Changed";
+            |me, id, body: $input, expected| {
+                let patch = body.default_category()?;
+                versioned(labels::rename(me.store(), me.id, KIND, id, &body.name, patch, expected).await?)
+            }
+        );
 
-        /// Changes one of the caller's own.
-        #[utoipa::path(put, path = $item_path, request_body = $input,
-            params(("id" = inline(docs::Id), Path), docs::IfMatch),
-            responses(
-                (status = 200, description = "Changed", body = $output, headers(("ETag" = String, description = "New version"))),
-                docs::VersionedUpdateErrors,
-            ))]
-        async fn update(
-            me: Caller,
-            Path(id): Path<u64>,
-            IfMatchHeader(expected): IfMatchHeader,
-            Json(body): Json<$input>,
-        ) -> ApiResult<Versioned<$output>> {
-            let patch = body.default_category()?;
-            let record = labels::rename(me.store(), me.id, KIND, id, &body.name, patch, expected).await?;
-            Ok(Versioned::new(record.version, record.into()))
-        }
-        /// Deletes one of the caller's own, unless transactions use it.
-        #[utoipa::path(delete, path = $item_path,
-            params(("id" = inline(docs::Id), Path), docs::IfMatch),
-            responses(
-                (status = 204, description = "Deleted"),
-                docs::VersionedDeleteErrors,
-            ))]
-        async fn remove(
-            me: Caller,
-            Path(id): Path<u64>,
-            IfMatchHeader(expected): IfMatchHeader,
-        ) -> ApiResult<axum::http::StatusCode> {
-            labels::delete(me.store(), me.id, KIND, id, expected).await?;
-            Ok(axum::http::StatusCode::NO_CONTENT)
-        }
+        $crate::item_delete!(
+            /// Deletes one of the caller's own, unless transactions use it.
+            $item_path, "Deleted";
+            |me, id, expected| {
+                labels::delete(me.store(), me.id, KIND, id, expected).await?;
+                axum::http::StatusCode::NO_CONTENT
+            }
+        );
 
         /// The routes with their documentation: a route cannot exist without it.
         pub fn api() -> utoipa_axum::router::OpenApiRouter<AppState> {

@@ -32,6 +32,11 @@ impl<T> Created<T> {
         }
     }
 
+    /// The item `id` of `collection` (`Location: <collection>/<id>`) at `version`.
+    pub fn item(collection: &str, id: u64, version: u64, body: T) -> Self {
+        Self::at(format!("{collection}/{id}"), body).versioned(version)
+    }
+
     pub fn versioned(mut self, version: u64) -> Self {
         self.version = Some(version);
         self
