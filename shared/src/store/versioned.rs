@@ -69,7 +69,13 @@ impl Store {
         }
         tx.upserted(at.user_id, at.entity, at.id, version);
         also(&mut tx)?;
-        match self.transact(tx).await {
+        // A create is sent once: its caller's fresh-id retry builds it again after a
+        // conflict (one loop); a replacement retries its own conflicts.
+        let sent = match expected {
+            None => self.transact_once(tx).await,
+            Some(_) => self.transact(tx).await,
+        };
+        match sent {
             Err(e) if e.is_conflict(ConflictKind::LimitReached) => {
                 Err(self.profile_failure(at.user_id).await)
             }

@@ -10,12 +10,11 @@ use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
 
 use super::transactions::TransactionDraft;
 use super::{version_to_keep, AppError, AppResult, IfMatch};
-use crate::domain::ids::new_id;
 use crate::domain::time::Timestamp;
 use crate::domain::{CategorySource, CategoryType, LabelKind, Violation};
 use crate::store::rules::StoredRule;
 use crate::store::transactions::RefKeys;
-use crate::store::{ConflictKind, Store, StoreError};
+use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
 mod apply;
 
@@ -128,17 +127,18 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
         created_at: now,
         updated_at: now,
     };
-    for _ in 0..3 {
-        stored.id = new_id();
-        match store.put_rule(&stored, None).await {
-            Ok(()) => return view(&stored),
-            Err(StoreError::Conflict(ConflictKind::IdTaken)) => continue,
-            // Counted with the write: a concurrent create took the last place.
-            Err(StoreError::Conflict(ConflictKind::LimitReached)) => return Err(full()),
-            Err(e) => return Err(e.into()),
-        }
+    let written = with_fresh_id(|id| {
+        stored.id = id;
+        let rule = stored.clone();
+        async move { store.put_rule(&rule, None).await.map(|()| rule) }
+    })
+    .await;
+    match written {
+        Ok(rule) => view(&rule),
+        // Counted with the write: a concurrent create took the last place.
+        Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(full()),
+        Err(e) => Err(e.into()),
     }
-    Err(AppError::Conflict("could not allocate an id; retry".into()))
 }
 
 /// Replaces a rule (`If-Match` honoured); an absent `position` keeps the rule's place.
