@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use reqwest::Method;
 use serde_json::json;
 use shared::domain::LabelKind;
+use shared::store::transactions::TxnFilter;
 use shared::store::Store;
 
 use super::meter::{Meter, Units};
@@ -48,6 +49,48 @@ pub struct Row {
 impl Row {
     pub fn ratio(&self) -> f64 {
         self.api.p50.as_secs_f64() / self.raw.p50.as_secs_f64()
+    }
+}
+
+/// The raw calls behind one of the read endpoints.
+#[derive(Clone, Copy)]
+enum RawRead<'a> {
+    Transaction(u64),
+    Wallet,
+    /// The first 50 of the list.
+    Transactions(&'a TxnFilter),
+    /// The global and the user's own, at once.
+    Categories,
+    Labels(LabelKind),
+    User,
+}
+
+impl RawRead<'_> {
+    /// Makes the calls, counting a failed one in [`FAILED`].
+    async fn call(self, store: &Store, user_id: u64) {
+        match self {
+            RawRead::Transaction(id) => {
+                check(store.get_transaction(user_id, id).await);
+            }
+            RawRead::Wallet => {
+                check(store.get_wallet(user_id).await);
+            }
+            RawRead::Transactions(filter) => {
+                check(store.list_transactions(user_id, filter, 50, None).await);
+            }
+            RawRead::Categories => {
+                check(tokio::try_join!(
+                    store.list_categories(user_id, true),
+                    store.list_categories(user_id, false)
+                ));
+            }
+            RawRead::Labels(kind) => {
+                check(store.list_labels(user_id, kind).await);
+            }
+            RawRead::User => {
+                check(store.get_user(user_id).await);
+            }
+        }
     }
 }
 
@@ -119,69 +162,47 @@ impl Bench<'_> {
 
         // Reads.
         let id = self.create().await?;
-        let path = format!("/api/transactions/{id}");
-        rows.push(
-            self.read(
+        let one = format!("/api/transactions/{id}");
+        let filter = &TxnFilter::default();
+        for (endpoint, calls, path, raw) in [
+            (
                 "GET /api/transactions/{id}",
                 "GetItem",
-                &path,
-                || async move {
-                    check(store.get_transaction(user_id, id).await);
-                },
-            )
-            .await,
-        );
-        rows.push(
-            self.read("GET /api/wallet", "GetItem", "/api/wallet", || async move {
-                check(store.get_wallet(user_id).await);
-            })
-            .await,
-        );
-        let filter = &shared::store::transactions::TxnFilter::default();
-        let list = "/api/transactions?limit=50";
-        rows.push(
-            self.read(
+                one.as_str(),
+                RawRead::Transaction(id),
+            ),
+            ("GET /api/wallet", "GetItem", "/api/wallet", RawRead::Wallet),
+            (
                 "GET /api/transactions?limit=50",
                 "Query (LSI1, 50 items)",
-                list,
-                || async move {
-                    check(store.list_transactions(user_id, filter, 50, None).await);
-                },
-            )
-            .await,
-        );
-        let calls = "Query (global) ∥ Query (own)";
-        rows.push(
-            self.read(
+                "/api/transactions?limit=50",
+                RawRead::Transactions(filter),
+            ),
+            (
                 "GET /api/categories",
-                calls,
+                "Query (global) ∥ Query (own)",
                 "/api/categories",
-                || async move {
-                    check(tokio::try_join!(
-                        store.list_categories(user_id, true),
-                        store.list_categories(user_id, false)
-                    ));
-                },
-            )
-            .await,
-        );
-        for (path, kind, endpoint) in [
-            ("/api/tags", LabelKind::Tag, "GET /api/tags"),
-            ("/api/providers", LabelKind::Provider, "GET /api/providers"),
+                RawRead::Categories,
+            ),
+            (
+                "GET /api/tags",
+                "Query",
+                "/api/tags",
+                RawRead::Labels(LabelKind::Tag),
+            ),
+            (
+                "GET /api/providers",
+                "Query",
+                "/api/providers",
+                RawRead::Labels(LabelKind::Provider),
+            ),
+            ("GET /users/me", "GetItem", "/users/me", RawRead::User),
         ] {
             rows.push(
-                self.read(endpoint, "Query", path, || async move {
-                    check(store.list_labels(user_id, kind).await);
-                })
-                .await,
+                self.read(endpoint, calls, path, || raw.call(store, user_id))
+                    .await,
             );
         }
-        rows.push(
-            self.read("GET /users/me", "GetItem", "/users/me", || async move {
-                check(store.get_user(user_id).await);
-            })
-            .await,
-        );
         Ok(rows)
     }
 }

@@ -76,6 +76,11 @@ pub fn global_transaction(
     }
 }
 
+/// Sends a request and returns the JSON of its answer, an error unless it is a success.
+pub async fn json_ok(req: reqwest::RequestBuilder) -> anyhow::Result<Value> {
+    Ok(req.send().await?.error_for_status()?.json().await?)
+}
+
 /// The password of the benchmark's users.
 pub const PASSWORD: &str = "correct horse battery staple";
 
@@ -86,14 +91,7 @@ pub async fn sign_up(
     email: &str,
 ) -> anyhow::Result<(u64, String)> {
     let reg = json!({"firstname": "B", "lastname": "Ench", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD});
-    let user: Value = http
-        .post(format!("{base}/auth/register"))
-        .json(&reg)
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let user = json_ok(http.post(format!("{base}/auth/register")).json(&reg)).await?;
     let id = user["id"]
         .as_u64()
         .ok_or_else(|| anyhow::anyhow!("no id"))?;
@@ -102,14 +100,8 @@ pub async fn sign_up(
 
 /// Signs a user of the benchmark in: their token.
 pub async fn log_in(http: &reqwest::Client, base: &str, email: &str) -> anyhow::Result<String> {
-    let login: Value = http
-        .post(format!("{base}/auth/login"))
-        .json(&json!({"email": email, "password": PASSWORD}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
+    let body = json!({"email": email, "password": PASSWORD});
+    let login = json_ok(http.post(format!("{base}/auth/login")).json(&body)).await?;
     let token = login["token"]
         .as_str()
         .ok_or_else(|| anyhow::anyhow!("no token"))?;

@@ -21,7 +21,7 @@ use shared::domain::{CategoryType, Currency, Money};
 use shared::store::keys::{import_sk, user_pk};
 use shared::store::Item;
 
-use super::fixture::{global_transaction, log_in, put_items, sign_up, PASSWORD};
+use super::fixture::{global_transaction, json_ok, log_in, put_items, sign_up, PASSWORD};
 use super::imports::{csv, import_created, median, post_csv, row, ROWS};
 use super::meter::{Meter, Units};
 use super::sync::{entries, n, s};
@@ -178,14 +178,7 @@ async fn job(http: &reqwest::Client, base: &str, token: &str) -> anyhow::Result<
         _ => anyhow::bail!("the import did not start a job: {status} {started}"),
     };
     loop {
-        let job: Value = http
-            .get(format!("{base}{location}"))
-            .bearer_auth(token)
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let job = json_ok(http.get(format!("{base}{location}")).bearer_auth(token)).await?;
         if job["status"] != "running" {
             let took = start.elapsed();
             anyhow::ensure!(

@@ -7,7 +7,7 @@ use shared::domain::time::Timestamp;
 use shared::store::transactions::RefKeys;
 
 use super::endpoints::{check, send, Bench, Row};
-use super::fixture::global_transaction;
+use super::fixture::{global_transaction, json_ok};
 use super::stats::{pair, Stats, ROUNDS, WARMUP};
 
 const BODY: &str = r#"{"amount": "12.34", "categoryId": 4, "date": "2026-03-01", "note": "bench"}"#;
@@ -37,14 +37,11 @@ fn draft(
 impl Bench<'_> {
     /// Creates a transaction through the API and returns its id.
     pub async fn create(&self) -> anyhow::Result<u64> {
-        let r: Value = self
-            .request(Method::POST, "/api/transactions")
-            .json(&body())
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
+        let r = json_ok(
+            self.request(Method::POST, "/api/transactions")
+                .json(&body()),
+        )
+        .await?;
         r["id"]
             .as_u64()
             .ok_or_else(|| anyhow::anyhow!("no id in {r}"))
