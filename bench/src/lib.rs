@@ -7,7 +7,8 @@
 pub mod prices;
 
 /// The configuration the benchmarks run the service with: a table of their own on
-/// DynamoDB Local, a fixed signing secret, no registration throttle, no CORS.
+/// DynamoDB Local, a fixed signing secret, no registration throttle, no CORS. The API
+/// tests start from it too (`tests/api/helpers.rs`, `test_config`).
 pub fn bench_config(
     table: &str,
     endpoint: &str,

@@ -33,19 +33,13 @@ fn endpoint() -> String {
         .expect("DYNAMODB_ENDPOINT must point at DynamoDB Local: run the tests with `make test`")
 }
 
+/// The benchmark's configuration (a table of its own on DynamoDB Local, the fixed
+/// `SECRET`, no registration throttle: the tests register hundreds of users from
+/// 127.0.0.1, and the throttle has tests of its own), with the login throttle, the links
+/// and the mail of a deployment.
 pub fn test_config(table: &str) -> Config {
+    let secret = Secret::new(SECRET.as_bytes().to_vec());
     Config {
-        table_name: table.into(),
-        dynamodb_endpoint: Some(endpoint()),
-        jwt_secret: Some(Secret::new(SECRET.as_bytes().to_vec())),
-        jwt_secret_arn: None,
-        // The API tests register hundreds of users from 127.0.0.1; the registration
-        // throttle has tests of its own.
-        registrations_per_hour: u64::MAX,
-        doc_path: "/swagger-ui".into(),
-        sort: "method".into(),
-        cors_allowed_origins: vec![],
-        reauth_window_secs: shared::config::DEFAULT_REAUTH_WINDOW_SECS,
         login_failures_per_address: shared::config::DEFAULT_LOGIN_FAILURES_PER_ADDRESS,
         app_url: "http://app.example".into(),
         mail_from: "Personal Finance <no-reply@example.com>".into(),
@@ -58,7 +52,7 @@ pub fn test_config(table: &str) -> Config {
             },
             Err(_) => shared::config::MailTransport::Off,
         },
-        limits: shared::config::Limits::default(),
+        ..bench::bench_config(table, &endpoint(), &secret)
     }
 }
 
