@@ -6,10 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use reqwest::{Method, Response};
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, error_fields, spawn_app, TestApp, TestUser};
+use crate::helpers::{assert_problem, error_fields, pluck, spawn_app, TestApp, TestUser};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -25,16 +24,16 @@ fn fixture(name: &str) -> Vec<u8> {
 mod expected;
 
 impl TestApp {
-    async fn upload(
+    /// The report of an upload, whatever its status.
+    async fn upload_report(
         &self,
         user: &TestUser,
         query: &str,
         content_type: &str,
         file: Vec<u8>,
-    ) -> Response {
-        let path = format!("/api/imports{query}");
-        self.call_raw(Method::POST, &path, Some(user), content_type, file)
-            .await
+    ) -> Value {
+        let r = self.upload(user, query, content_type, file).await;
+        r.json().await.unwrap()
     }
 
     /// A user whose wallet is in `currency`.
@@ -91,23 +90,17 @@ async fn every_bank_fixture_imports_its_rows_once_with_their_sum_payees_and_date
         assert_eq!(report["created"], count, "{file}: {report}");
         assert_eq!(app.balance(&user).await, c.sum(), "{file}");
         let txns = app.all_transactions(&user).await;
-        let dates: BTreeSet<&str> = txns.iter().map(|t| t["date"].as_str().unwrap()).collect();
+        let dates: BTreeSet<&str> = pluck(&txns, "date", Value::as_str);
         let expected: BTreeSet<&str> = c.dates().into_iter().collect();
         assert_eq!(dates, expected, "{file}");
         let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
-        let names: BTreeSet<&str> = providers
-            .iter()
-            .map(|p| p["providerName"].as_str().unwrap())
-            .collect();
+        let names: BTreeSet<&str> = pluck(&providers, "providerName", Value::as_str);
         let expected: BTreeSet<&str> = c.payees().into_iter().collect();
         assert_eq!(names, expected, "{file}");
 
         let again = app
-            .upload(&user, "", "text/plain", fixture(file))
-            .await
-            .json::<Value>()
-            .await
-            .unwrap();
+            .upload_report(&user, "", "text/plain", fixture(file))
+            .await;
         assert_eq!(
             (&again["created"], &again["duplicates"]),
             (&json!(0), &json!(count)),
@@ -153,15 +146,14 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     );
 
     // CAMT: the batch entry is two transactions, the pending entry is skipped and counted.
-    let r = app
-        .upload(
+    let report = app
+        .upload_report(
             &user,
             "",
             "application/xml",
             fixture("camt053_v02_batch.xml"),
         )
         .await;
-    let report: Value = r.json().await.unwrap();
     assert_eq!(
         (
             &report["created"],
@@ -172,10 +164,7 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
         "{report}"
     );
     let txns = app.all_transactions(&user).await;
-    let categories: BTreeSet<u64> = txns
-        .iter()
-        .map(|t| t["categoryId"].as_u64().unwrap())
-        .collect();
+    let categories: BTreeSet<u64> = pluck(&txns, "categoryId", Value::as_u64);
     assert_eq!(
         categories,
         BTreeSet::from([13, 14]),
@@ -195,10 +184,9 @@ async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_defau
     let gifts = app.create_category(&ann, "Gifts", "CREDIT").await;
     // Mint's categories: Groceries and Rent (global DEBIT ones), Paycheck and Television
     // (created as ann's own, never bob's).
-    let r = app
-        .upload(&ann, "", "text/csv", fixture("budget_app_mint_cr.csv"))
+    let report = app
+        .upload_report(&ann, "", "text/csv", fixture("budget_app_mint_cr.csv"))
         .await;
-    let report: Value = r.json().await.unwrap();
     assert_eq!(
         (&report["created"], &report["uncategorized"]),
         (&json!(4), &json!(0))
@@ -223,23 +211,14 @@ async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_defau
             ("Television".into(), false)
         ]
     );
-    let used: BTreeSet<u64> = app
-        .all_transactions(&ann)
-        .await
-        .iter()
-        .map(|t| t["categoryId"].as_u64().unwrap())
-        .collect();
+    let txns = app.all_transactions(&ann).await;
+    let used: BTreeSet<u64> = pluck(&txns, "categoryId", Value::as_u64);
     assert!(
         used.contains(&4) && used.contains(&5) && !used.contains(&bobs),
         "{used:?}"
     );
-    let sources: BTreeSet<String> = app
-        .all_transactions(&ann)
-        .await
-        .iter()
-        .map(|t| t["categorySource"].as_str().unwrap().to_owned())
-        .collect();
-    assert_eq!(sources, BTreeSet::from(["file".to_owned()]));
+    let sources: BTreeSet<&str> = pluck(&txns, "categorySource", Value::as_str);
+    assert_eq!(sources, BTreeSet::from(["file"]));
     let globals: Value = app.get_json(&bob, "/api/categories/4").await;
     assert_eq!(
         globals["categoryName"], "Groceries",
@@ -248,17 +227,14 @@ async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_defau
 
     // defaultCategoryId: rows of its type go there, the others to Uncategorized.
     let file = "date,amount,note\n2026-01-02,10.00,in\n2026-01-03,-5.00,out\n";
-    let report: Value = app
-        .upload(
+    let report = app
+        .upload_report(
             &ann,
             &format!("?defaultCategoryId={gifts}"),
             "text/csv",
             file.into(),
         )
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(
         (&report["created"], &report["uncategorized"]),
         (&json!(2), &json!(1))

@@ -401,6 +401,19 @@ impl TestApp {
         TestUser { id: user.id, token }
     }
 
+    /// `POST /api/imports{query}` of a file of `content_type`, as `user`.
+    pub async fn upload(
+        &self,
+        user: &TestUser,
+        query: &str,
+        content_type: &str,
+        file: impl Into<reqwest::Body>,
+    ) -> Response {
+        let path = format!("/api/imports{query}");
+        self.call_raw(Method::POST, &path, Some(user), content_type, file)
+            .await
+    }
+
     pub async fn put_picture(
         &self,
         user: &TestUser,
@@ -416,11 +429,20 @@ impl TestApp {
 
 /// The `field` of each entry of a problem's `errors`, in order.
 pub fn error_fields(problem: &Value) -> Vec<&str> {
-    problem["errors"]
-        .as_array()
-        .expect("errors")
+    let errors = problem["errors"].as_array().expect("errors");
+    pluck(errors, "field", Value::as_str)
+}
+
+/// `key` of each of `items`, read with `get` (`Value::as_u64`, `Value::as_str`...), in
+/// order; panics on an item without it.
+pub fn pluck<'a, T, C: FromIterator<T>>(
+    items: &'a [Value],
+    key: &str,
+    get: fn(&'a Value) -> Option<T>,
+) -> C {
+    items
         .iter()
-        .map(|e| e["field"].as_str().expect("field"))
+        .map(|item| get(&item[key]).unwrap_or_else(|| panic!("no {key} in {item}")))
         .collect()
 }
 

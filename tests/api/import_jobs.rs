@@ -8,7 +8,6 @@ use std::pin::Pin;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use shared::app::imports::job::{self, Continuation, JobRef};
@@ -73,16 +72,10 @@ fn history(rows: usize, salt: u64) -> (String, Decimal, Months) {
 }
 
 impl TestApp {
-    async fn post_file(&self, user: &TestUser, file: &str) -> reqwest::Response {
-        let body = file.as_bytes().to_vec();
-        self.call_raw(Method::POST, "/api/imports", Some(user), "text/csv", body)
-            .await
-    }
-
     /// Posts a file that becomes a job (202, `Location` its URL), polls the job until it
     /// ends and returns it.
     async fn import_by_job(&self, user: &TestUser, file: &str) -> Value {
-        let r = self.post_file(user, file).await;
+        let r = self.upload(user, "", "text/csv", file.to_owned()).await;
         assert_eq!(r.status(), 202);
         let location = r.headers()["location"].to_str().unwrap().to_owned();
         let started: Value = r.json().await.unwrap();
@@ -243,7 +236,7 @@ async fn a_file_over_the_row_limit_is_refused_naming_the_limit() {
     for i in 0..=max {
         file.push_str(&format!("2024-01-{:02},-{}.50\n", i % 28 + 1, i % 90 + 1));
     }
-    let problem = assert_problem(app.post_file(&user, &file).await, 400).await;
+    let problem = assert_problem(app.upload(&user, "", "text/csv", file).await, 400).await;
     assert_eq!(
         problem["detail"],
         format!("the file has more than {max} data rows; split it")

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use bankfile::{split_tags, unescape_cell};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
+use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 /// The bank file crate's malformed CSV.
 #[path = "../../crates/bankfile/tests/common/samples.rs"]
@@ -19,10 +19,9 @@ mod samples;
 const GROCERIES: u64 = 4;
 
 impl TestApp {
+    /// `upload` of a CSV file.
     async fn import(&self, user: &TestUser, query: &str, file: impl Into<Vec<u8>>) -> Response {
-        let path = format!("/api/imports{query}");
-        self.call_raw(Method::POST, &path, Some(user), "text/csv", file.into())
-            .await
+        self.upload(user, query, "text/csv", file.into()).await
     }
 
     /// Imports and expects `status`; returns the report.
@@ -353,15 +352,7 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
     ] {
         assert_problem(app.import(&user, "", file).await, status).await;
     }
-    let r = app
-        .call_raw(
-            Method::POST,
-            "/api/imports",
-            Some(&user),
-            "application/json",
-            "{}",
-        )
-        .await;
+    let r = app.upload(&user, "", "application/json", "{}").await;
     assert_problem(r, 422).await;
     assert!(app.transactions(&user).await.is_empty());
     let anonymous = app
@@ -378,12 +369,7 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
     // Row problems: listed, only the good rows stored.
     let file = samples::malformed_csv();
     let report = app.import_ok(&user, "", &file, 201).await;
-    let rows: BTreeSet<u64> = report["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["row"].as_u64().unwrap())
-        .collect();
+    let rows: BTreeSet<u64> = pluck(report["errors"].as_array().unwrap(), "row", Value::as_u64);
     assert_eq!(report["rows"], 9, "{report}");
     for bad in [2, 3, 4, 5, 7] {
         assert!(rows.contains(&bad), "row {bad} is an error: {report}");

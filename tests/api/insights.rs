@@ -11,7 +11,7 @@ use reqwest::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser};
+use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_and_user, TestApp, TestUser};
 
 /// A money amount on the wire, exactly.
 fn amount(money: &Value) -> Decimal {
@@ -140,10 +140,7 @@ async fn every_months_insight_and_every_budget_equal_a_recomputation_after_rando
 
     let expected = recompute(&app, &user).await;
     let months = insights(&app, &user, "2025-10", "2026-03").await;
-    let names: Vec<_> = months
-        .iter()
-        .map(|m| m["month"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = pluck(&months, "month", Value::as_str);
     assert_eq!(
         names,
         ["2025-10", "2025-11", "2025-12", "2026-01", "2026-02", "2026-03"]

@@ -5,11 +5,11 @@
 
 use std::collections::HashSet;
 
-use reqwest::{Method, Response};
+use reqwest::Response;
 use serde_json::{json, Value};
 use shared::config::Limits;
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser};
+use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_with, TestApp, TestUser};
 
 const GROCERIES: u64 = 4;
 const SALARY: u64 = 1;
@@ -125,12 +125,12 @@ async fn every_list_pages_with_limit_cursor_and_link() {
     // Categories: the global ones first, then the caller's own.
     let (ids, _) = walk(&app, &user, "/api/categories", 4).await;
     let own_from = ids.len() - 5;
-    let firsts: Vec<_> = globals.iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    let firsts: Vec<u64> = pluck(&globals, "id", Value::as_u64);
     assert_eq!(&ids[..own_from], &firsts[..own_from]);
     assert!(globals[own_from..].iter().all(|c| c["isGlobal"] == false));
     // Rules in run order: position, then creation.
     let rules: Vec<Value> = app.get_json(&user, "/api/rules?limit=200").await;
-    let order: Vec<_> = rules.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let order: Vec<&str> = pluck(&rules, "name", Value::as_str);
     assert_eq!(order, ["r1", "r3", "r0", "r2", "r4"]);
 
     let paths = [
@@ -273,9 +273,7 @@ async fn an_import_past_the_provider_cap_reports_those_rows_and_imports_the_rest
                 2026-11-03,-3.00,Groceries,Gamma\n\
                 2026-11-04,-4.00,Groceries,Alpha\n\
                 2026-11-05,-5.00,Groceries,\n";
-    let r = app
-        .call_raw(Method::POST, "/api/imports", Some(&user), "text/csv", file)
-        .await;
+    let r = app.upload(&user, "", "text/csv", file).await;
     assert_eq!(r.status(), 201);
     let report: Value = r.json().await.unwrap();
     assert_eq!(report["created"], 4, "{report}");
@@ -312,12 +310,7 @@ async fn a_batch_applies_the_operations_beside_a_malformed_one() {
     let r = app.post_batch(&user, &operations).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
-    let statuses: Vec<_> = body["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["status"].as_u64().unwrap())
-        .collect();
+    let statuses: Vec<u64> = pluck(body["results"].as_array().unwrap(), "status", Value::as_u64);
     assert_eq!(statuses, [201, 400, 400, 400, 400, 201]);
     let problem = &body["results"][1]["body"];
     assert_eq!(problem["errors"][0]["field"], "body.amount", "{problem}");

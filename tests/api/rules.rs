@@ -372,15 +372,7 @@ async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_unc
                 13.11.2026;STARBUCKS STORE 12345;Kartenzahlung;-4,50;\n\
                 14.11.2026;REWE Markt GmbH;;-23,10;Lebensmittel\n\
                 15.11.2026;Stadtwerke München;Abschlag;-80,00;\n";
-    let r = app
-        .call_raw(
-            Method::POST,
-            "/api/imports",
-            Some(&user),
-            "text/csv",
-            file.as_bytes().to_vec(),
-        )
-        .await;
+    let r = app.upload(&user, "", "text/csv", file).await;
     assert_eq!(r.status(), 201, "{:?}", r.text().await);
     let report: Value = r.json().await.unwrap();
     assert_eq!(report["created"], 3);
