@@ -7,7 +7,9 @@ use reqwest::{Method, Response};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, urlencode, TestApp, TestUser};
+use crate::helpers::{
+    assert_problem, pluck, spawn_app, spawn_app_and_user, urlencode, TestApp, TestUser,
+};
 
 /// The response's status is one of `allowed`.
 fn assert_status_in(r: &Response, allowed: &[u16]) {
@@ -23,6 +25,13 @@ struct Device {
 }
 
 impl Device {
+    /// A new device that has followed the whole feed.
+    async fn synced(app: &TestApp, user: &TestUser, limit: usize) -> Self {
+        let mut device = Device::default();
+        device.sync(app, user, limit).await;
+        device
+    }
+
     /// Follows the feed until `hasMore` is false; returns the changes seen.
     async fn sync(&mut self, app: &TestApp, user: &TestUser, limit: usize) -> usize {
         let mut seen = 0;
@@ -130,10 +139,8 @@ async fn two_devices_converge_on_the_server_state_through_the_feed() {
     use rand::{Rng, SeedableRng};
     let (app, user) = spawn_app_and_user().await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5eed);
-    let mut a = Device::default();
-    let mut b = Device::default();
-    a.sync(&app, &user, 7).await;
-    b.sync(&app, &user, 50).await;
+    let mut a = Device::synced(&app, &user, 7).await;
+    let mut b = Device::synced(&app, &user, 50).await;
     let wallet = json!({"name": "Main", "initialBalance": "100.00", "currency": "EUR"});
     assert_eq!(app.put(&user, "/api/wallet", &wallet).await.status(), 200);
 
@@ -302,8 +309,7 @@ fn rng_bool(step: usize) -> bool {
 async fn an_edit_of_an_old_transaction_and_a_delete_reach_the_feed_in_commit_order() {
     let (app, user) = spawn_app_and_user().await;
     let old = app.add_id(&user, "12.00", 4, "2019-01-15").await;
-    let mut device = Device::default();
-    device.sync(&app, &user, 200).await;
+    let mut device = Device::synced(&app, &user, 200).await;
     assert!(device.items.contains_key(&("transaction".to_owned(), old)));
     let quiet = device.sync(&app, &user, 200).await;
     assert_eq!(quiet, 0, "nothing changed: an incremental sync is empty");
@@ -352,10 +358,8 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
     let admin = app.new_admin().await;
     let ann = app.new_user().await;
     let bob = app.new_user().await;
-    let mut feed_ann = Device::default();
-    feed_ann.sync(&app, &ann, 100).await;
-    let mut feed_bob = Device::default();
-    feed_bob.sync(&app, &bob, 100).await;
+    let mut feed_ann = Device::synced(&app, &ann, 100).await;
+    Device::synced(&app, &bob, 100).await;
     let globals_before = feed_ann.of("category").len();
 
     let body = json!({"categoryName": "Pets", "type": "DEBIT", "isGlobal": true});
@@ -395,8 +399,7 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
 #[tokio::test]
 async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
     let (app, user) = spawn_app_and_user().await;
-    let mut device = Device::default();
-    device.sync(&app, &user, 100).await;
+    let device = Device::synced(&app, &user, 100).await;
     let stale = device.cursor.clone().unwrap();
     for i in 0..3 {
         app.create(&user, "/api/tags", &json!({"tagName": format!("t{i}")}))
@@ -429,8 +432,7 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
         "{problem}"
     );
     // Starting again without a cursor works.
-    let mut fresh = Device::default();
-    fresh.sync(&app, &user, 100).await;
+    let fresh = Device::synced(&app, &user, 100).await;
     assert_eq!(fresh.of("tag").len(), 3);
 
     for bad in ["nonsense", &stale[..stale.len() - 2]] {
@@ -567,10 +569,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
         {"op": "create", "body": {"amount": "2.50", "categoryId": 4, "date": "2026-03-02"}},
     ]);
     let results = batch(&app, &ann, ops.clone()).await;
-    let statuses: Vec<u64> = results
-        .iter()
-        .map(|r| r["status"].as_u64().unwrap())
-        .collect();
+    let statuses: Vec<u64> = pluck(&results, "status", Value::as_u64);
     assert_eq!(statuses, [201, 400, 412, 200, 204, 404, 201]);
     assert_eq!(results[1]["body"]["status"], 400);
     assert!(results[1]["body"]["errors"].is_array(), "{}", results[1]);
@@ -587,10 +586,7 @@ async fn a_batch_applies_each_operation_on_its_own_and_replays_by_key() {
     // The queue is sent again (the device never saw the answer): keys replay, nothing
     // is applied twice; the operation without a key creates again, as a new request would.
     let again = batch(&app, &ann, ops).await;
-    let statuses: Vec<u64> = again
-        .iter()
-        .map(|r| r["status"].as_u64().unwrap())
-        .collect();
+    let statuses: Vec<u64> = pluck(&again, "status", Value::as_u64);
     assert_eq!(statuses, [201, 400, 412, 200, 204, 404, 201]);
     for i in [0, 3, 4] {
         assert_eq!(again[i]["replayed"], true, "{i}: {}", again[i]);
@@ -652,8 +648,7 @@ async fn the_local_upgrade_moves_a_feed_head_onto_the_wallet() {
     use aws_sdk_dynamodb::types::AttributeValue::{N, S};
     let (app, user) = spawn_app_and_user().await;
     let first = app.add(&user, "1.00", 4, "2026-08-01").await;
-    let mut device = Device::default();
-    device.sync(&app, &user, 50).await;
+    let mut device = Device::synced(&app, &user, 50).await;
     let store = &app.state.store;
     let pk = format!("USER#{}", user.id);
     let head = store
