@@ -114,8 +114,24 @@ async fn link_token(to: &str, page: &str, at_least: usize) -> String {
         .collect()
 }
 
-async fn register(app: &TestApp, email: &str) -> TestUser {
-    app.new_user_with_email(email).await
+/// A new user at a unique address starting with `prefix`: the address and the user.
+async fn registered(app: &TestApp, prefix: &str) -> (String, TestUser) {
+    let email = unique_email(prefix);
+    let user = app.new_user_with_email(&email).await;
+    (email, user)
+}
+
+/// A new user (see `registered`) and a login of theirs: the address and the login's body.
+async fn logged_in(app: &TestApp, prefix: &str) -> (String, Value) {
+    let (email, _) = registered(app, prefix).await;
+    let login = app.login_json(&email, PASSWORD).await;
+    (email, login)
+}
+
+/// User `id` with the access token of a login or a refresh (its body).
+fn session(id: u64, body: &Value) -> TestUser {
+    let token = body["token"].as_str().unwrap().to_owned();
+    TestUser { id, token }
 }
 
 async fn delete_bodiless(app: &TestApp, user: &TestUser, target: u64) -> Response {
@@ -126,8 +142,7 @@ async fn delete_bodiless(app: &TestApp, user: &TestUser, target: u64) -> Respons
 #[tokio::test]
 async fn the_specs_bodiless_delete_right_after_login_is_204_and_the_login_then_fails() {
     let app = spawn_app().await;
-    let email = unique_email("closing");
-    let user = register(&app, &email).await;
+    let (email, user) = registered(&app, "closing").await;
     assert_eq!(delete_bodiless(&app, &user, user.id).await.status(), 204);
     assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
 }
@@ -135,8 +150,7 @@ async fn the_specs_bodiless_delete_right_after_login_is_204_and_the_login_then_f
 #[tokio::test]
 async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps_auth_time() {
     let app = spawn_app_with(|c| c.reauth_window_secs = 1).await;
-    let email = unique_email("stale");
-    let user = register(&app, &email).await;
+    let (email, user) = registered(&app, "stale").await;
     let login = app.login_json(&email, PASSWORD).await;
     let first = claims(login["token"].as_str().unwrap());
     tokio::time::sleep(Duration::from_millis(2100)).await;
@@ -150,10 +164,7 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
     let second = claims(refreshed["token"].as_str().unwrap());
     assert_eq!(second["auth_time"], first["auth_time"]);
     assert!(second["iat"].as_i64() > first["iat"].as_i64());
-    let refreshed_user = TestUser {
-        id: user.id,
-        token: refreshed["token"].as_str().unwrap().to_owned(),
-    };
+    let refreshed_user = session(user.id, &refreshed);
 
     let r = delete_bodiless(&app, &refreshed_user, user.id).await;
     let problem = assert_problem(r, 403).await;
@@ -173,10 +184,7 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
     assert_eq!(app.put(&refreshed_user, &path, &body).await.status(), 200);
     // A fresh login lifts it.
     let fresh = app.login_json(&moved, PASSWORD).await;
-    let fresh_user = TestUser {
-        id: user.id,
-        token: fresh["token"].as_str().unwrap().to_owned(),
-    };
+    let fresh_user = session(user.id, &fresh);
     assert_eq!(
         delete_bodiless(&app, &fresh_user, user.id).await.status(),
         204
@@ -212,9 +220,7 @@ async fn an_admins_old_token_cannot_change_another_users_credentials_or_delete_t
 #[tokio::test]
 async fn guesses_from_many_addresses_exhaust_the_email_but_the_owners_device_still_logs_in() {
     let app = spawn_app().await;
-    let email = unique_email("owner");
-    register(&app, &email).await;
-    let login = app.login_json(&email, PASSWORD).await;
+    let (email, login) = logged_in(&app, "owner").await;
     let device = login["deviceToken"].as_str().unwrap().to_owned();
     assert_eq!(device.len(), 32);
 
@@ -250,18 +256,14 @@ async fn guesses_from_many_addresses_exhaust_the_email_but_the_owners_device_sti
 #[tokio::test]
 async fn one_address_spraying_many_emails_gets_429_but_a_known_device_there_does_not() {
     let app = spawn_app_with(|c| c.login_failures_per_address = 5).await;
-    let email = unique_email("sprayed");
-    register(&app, &email).await;
+    let (email, _) = registered(&app, "sprayed").await;
     let sprayer = client_from("127.0.6.1");
-    let device = login_with(
-        &app,
-        &sprayer,
-        json!({"email": email, "password": PASSWORD}),
-    )
-    .await
-    .json::<Value>()
-    .await
-    .unwrap()["deviceToken"]
+    let credentials = json!({"email": email, "password": PASSWORD});
+    let device = login_with(&app, &sprayer, credentials.clone())
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["deviceToken"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -272,32 +274,20 @@ async fn one_address_spraying_many_emails_gets_429_but_a_known_device_there_does
         statuses.push(login_with(&app, &sprayer, body).await.status().as_u16());
     }
     assert_eq!(statuses, [401, 401, 401, 401, 401, 429]);
-    let r = login_with(
-        &app,
-        &sprayer,
-        json!({"email": email, "password": PASSWORD}),
-    )
-    .await;
+    let r = login_with(&app, &sprayer, credentials.clone()).await;
     assert!(r.headers().contains_key("retry-after"));
     assert_problem(r, 429).await;
     let body = json!({"email": email, "password": PASSWORD, "deviceToken": device});
     assert_eq!(login_with(&app, &sprayer, body).await.status(), 200);
     // Another address is not affected.
-    let r = login_with(
-        &app,
-        &client_from("127.0.6.2"),
-        json!({"email": email, "password": PASSWORD}),
-    )
-    .await;
+    let r = login_with(&app, &client_from("127.0.6.2"), credentials).await;
     assert_eq!(r.status(), 200);
 }
 
 #[tokio::test]
 async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the_address() {
     let app = spawn_app().await;
-    let email = unique_email("Forgetful");
-    let user = register(&app, &email).await;
-    let old = app.login_json(&email, PASSWORD).await;
+    let (email, old) = logged_in(&app, "Forgetful").await;
 
     let r = request_reset(&app, &email.to_uppercase()).await;
     assert_eq!(r.status(), 202);
@@ -324,7 +314,6 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
     let fresh = app.login_json(&email, NEW_PASSWORD).await;
     assert_eq!(fresh["user"]["emailVerified"], true);
-    let _ = user;
 }
 
 #[tokio::test]
@@ -341,8 +330,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
     );
 
     // An expired token, stored as the service stores them.
-    let email = unique_email("late");
-    let user = register(&app, &email).await;
+    let (email, user) = registered(&app, "late").await;
     let token = "x".repeat(43);
     let hash = shared::store::sessions::hash_secret(&token);
     let link = Link {
@@ -375,8 +363,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
 #[tokio::test]
 async fn registration_and_email_changes_mail_a_verification_link_that_works_once() {
     let app = spawn_app().await;
-    let email = unique_email("verify");
-    let user = register(&app, &email).await;
+    let (email, user) = registered(&app, "verify").await;
     let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
     assert_eq!(me["emailVerified"], false);
     let token = link_token(&email, "verify-email", 1).await;
@@ -401,13 +388,7 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
         .await
         .unwrap();
     assert_eq!(updated["emailVerified"], false);
-    let user = TestUser {
-        id: user.id,
-        token: app.login_json(&moved, PASSWORD).await["token"]
-            .as_str()
-            .unwrap()
-            .to_owned(),
-    };
+    let user = session(user.id, &app.login_json(&moved, PASSWORD).await);
     let mut statuses = Vec::new();
     for _ in 0..3 {
         let r = app
@@ -427,9 +408,7 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
 #[tokio::test]
 async fn logout_ends_exactly_the_session_of_its_current_token_and_refuses_another() {
     let app = spawn_app().await;
-    let email = unique_email("leaving");
-    register(&app, &email).await;
-    let first = app.login_json(&email, PASSWORD).await;
+    let (_, first) = logged_in(&app, "leaving").await;
     let rotated: Value = refresh(&app, &first["refreshToken"])
         .await
         .json()
