@@ -5,80 +5,105 @@ mod common;
 use std::collections::BTreeMap;
 
 use bankfile::{Field, FileError, Options};
-use common::{check, read, read_expected, read_with, refuse};
+use common::{check, note, read, read_expected, read_with, refuse};
+
+/// What each dialect is detected as (each file also reads as `tests/expected.csv` says).
+#[test]
+fn each_dialects_delimiter_decimal_mark_and_date_format() {
+    for (name, delimiter, decimal, date_format) in [
+        ("de_ing_diba_latin1.csv", ';', ',', "DD.MM.YYYY"),
+        // Two-digit years.
+        ("de_sparkasse_camt_v2.csv", ';', ',', "DD.MM.YY"),
+        ("ch_ubs_fr_debit_credit.csv", ';', '.', "DD.MM.YYYY"),
+        // Signed amounts, month first.
+        ("us_chase_checking.csv", ',', '.', "MM/DD/YYYY"),
+        // Spanish headers; lower-case English ones, day first.
+        ("es_caixabank.csv", ';', ',', "DD/MM/YYYY"),
+        ("es_lowercase_english.csv", ',', '.', "DD/MM/YYYY"),
+        ("fr_credit_agricole.csv", ';', ',', "DD/MM/YYYY"),
+        ("budget_app_mint_cr.csv", ',', '.', "MM/DD/YYYY"),
+        // UTF-16 with and without a BOM.
+        ("utf16le_bom_n26.csv", ',', '.', "YYYY-MM-DD"),
+        ("utf16le_nobom_ing_nl.csv", ',', ',', "YYYYMMDD"),
+    ] {
+        let d = read_expected(name).detected;
+        assert_eq!(
+            (d.delimiter, d.decimal, d.date_format.as_deref()),
+            (Some(delimiter), Some(decimal), Some(date_format)),
+            "{name}"
+        );
+    }
+}
+
+/// The account a statement names, where it names one.
+#[test]
+fn the_statements_account() {
+    for (name, account) in [
+        ("de_ing_diba_latin1.csv", "DE89370400440532013000"),
+        ("de_dkb_cp1252.csv", "DE12120300001020304050"),
+        ("ch_ubs_fr_debit_credit.csv", "CH9300762011623852957"),
+        ("us_withdrawal_deposit_summary.csv", "****1234"),
+    ] {
+        let d = read_expected(name).detected;
+        assert_eq!(d.account.as_deref(), Some(account), "{name}");
+    }
+}
+
+/// The columns found under the bank's own headers.
+#[test]
+fn the_columns_under_the_banks_headers() {
+    for (name, field, header) in [
+        ("de_ing_diba_latin1.csv", Field::Date, "Buchung"),
+        ("de_ing_diba_latin1.csv", Field::ValueDate, "Valuta"),
+        ("de_ing_diba_latin1.csv", Field::Amount, "Betrag"),
+        (
+            "us_withdrawal_deposit_summary.csv",
+            Field::Debit,
+            "Withdrawal",
+        ),
+        (
+            "us_withdrawal_deposit_summary.csv",
+            Field::Credit,
+            "Deposit",
+        ),
+    ] {
+        let d = read_expected(name).detected;
+        assert_eq!(d.columns[&field], header, "{name}");
+    }
+}
+
+/// Amounts signed whatever the file's notation: debit and credit columns with
+/// apostrophes, withdrawal and deposit columns in dollars, parentheses and a trailing minus.
+#[test]
+fn amounts_are_signed_whatever_the_columns_or_the_notation() {
+    for (name, row, amount) in [
+        ("ch_ubs_fr_debit_credit.csv", 0, "11373.94"),
+        ("ch_ubs_fr_debit_credit.csv", 2, "-2150.00"),
+        ("us_withdrawal_deposit_summary.csv", 0, "-1036.47"),
+        ("negatives_parens_trailing_minus.csv", 1, "-12.50"),
+        ("negatives_parens_trailing_minus.csv", 3, "-45.00"),
+    ] {
+        let s = read_expected(name);
+        assert_eq!(s.rows[row].amount.to_string(), amount, "{name}");
+    }
+}
+
+/// Notes read whole: quoted Windows-1252 with its euro sign, labels over several lines.
+#[test]
+fn notes_keep_the_euro_sign_and_labels_over_several_lines() {
+    for (name, row, part) in [
+        ("de_dkb_cp1252.csv", 0, "€"),
+        ("fr_credit_agricole.csv", 1, "CARREFOUR"),
+    ] {
+        let s = read_expected(name);
+        assert!(note(&s, row).is_some_and(|n| n.contains(part)), "{name}");
+    }
+}
 
 #[test]
 fn german_ing_diba_latin1_with_preamble() {
     let s = read_expected("de_ing_diba_latin1.csv");
-    let d = &s.detected;
-    assert_eq!((d.delimiter, d.decimal), (Some(';'), Some(',')));
-    assert_eq!(d.date_format.as_deref(), Some("DD.MM.YYYY"));
-    assert_eq!(d.account.as_deref(), Some("DE89370400440532013000"));
-    assert_eq!(d.columns[&Field::Date], "Buchung");
-    assert_eq!(d.columns[&Field::ValueDate], "Valuta");
-    assert_eq!(d.columns[&Field::Amount], "Betrag");
-    assert_eq!(
-        s.rows[0].note.as_deref(),
-        Some("Miete Januar Wohnung 3. OG")
-    );
-}
-
-#[test]
-fn german_dkb_windows_1252_quoted_with_trailing_delimiters() {
-    let s = read_expected("de_dkb_cp1252.csv");
-    assert!(s.rows[0].note.as_deref().unwrap_or("").contains('€'));
-    assert_eq!(
-        s.detected.account.as_deref(),
-        Some("DE12120300001020304050")
-    );
-}
-
-#[test]
-fn german_sparkasse_two_digit_years() {
-    let s = read_expected("de_sparkasse_camt_v2.csv");
-    assert_eq!(s.detected.date_format.as_deref(), Some("DD.MM.YY"));
-}
-
-#[test]
-fn swiss_debit_credit_columns_and_apostrophes() {
-    let s = read_expected("ch_ubs_fr_debit_credit.csv");
-    assert_eq!(s.rows[0].amount.to_string(), "11373.94");
-    assert_eq!(s.rows[2].amount.to_string(), "-2150.00");
-    assert_eq!(s.detected.decimal, Some('.'));
-    assert_eq!(s.detected.account.as_deref(), Some("CH9300762011623852957"));
-}
-
-#[test]
-fn us_chase_signed_amounts_month_first() {
-    let s = read_expected("us_chase_checking.csv");
-    assert_eq!(s.detected.date_format.as_deref(), Some("MM/DD/YYYY"));
-    assert_eq!(s.detected.delimiter, Some(','));
-}
-
-#[test]
-fn us_withdrawal_deposit_dollars_and_trailing_summary() {
-    let s = read_expected("us_withdrawal_deposit_summary.csv");
-    assert_eq!(s.rows[0].amount.to_string(), "-1036.47");
-    assert_eq!(s.detected.account.as_deref(), Some("****1234"));
-    assert_eq!(s.detected.columns[&Field::Debit], "Withdrawal");
-    assert_eq!(s.detected.columns[&Field::Credit], "Deposit");
-}
-
-#[test]
-fn spanish_headers_and_lower_case_english_day_first() {
-    read_expected("es_caixabank.csv");
-    let s = read_expected("es_lowercase_english.csv");
-    assert_eq!(s.detected.date_format.as_deref(), Some("DD/MM/YYYY"));
-}
-
-#[test]
-fn french_debit_credit_euros_multiline_labels() {
-    let s = read_expected("fr_credit_agricole.csv");
-    assert!(s.rows[1]
-        .note
-        .as_deref()
-        .unwrap_or("")
-        .contains("CARREFOUR"));
+    assert_eq!(note(&s, 0), Some("Miete Januar Wohnung 3. OG"));
 }
 
 #[test]
@@ -86,21 +111,7 @@ fn budgeting_app_cr_line_ends_and_type_column() {
     let s = read_expected("budget_app_mint_cr.csv");
     assert_eq!(s.rows[0].category.as_deref(), Some("Groceries"));
     assert_eq!(s.rows[2].tags, ["subscriptions"]);
-    assert_eq!(s.rows[2].note.as_deref(), Some("Netflix | family plan"));
-}
-
-#[test]
-fn utf16_with_and_without_bom() {
-    read_expected("utf16le_bom_n26.csv");
-    let s = read_expected("utf16le_nobom_ing_nl.csv");
-    assert_eq!(s.detected.date_format.as_deref(), Some("YYYYMMDD"));
-}
-
-#[test]
-fn parentheses_and_trailing_minus() {
-    let s = read_expected("negatives_parens_trailing_minus.csv");
-    assert_eq!(s.rows[1].amount.to_string(), "-12.50");
-    assert_eq!(s.rows[3].amount.to_string(), "-45.00");
+    assert_eq!(note(&s, 2), Some("Netflix | family plan"));
 }
 
 #[test]
@@ -141,19 +152,19 @@ fn bad_rows_are_per_row_errors_even_the_last() {
     );
     assert_eq!(s.total_rows, 7);
     assert_eq!(s.rows.len(), 2);
-    assert_eq!(s.rows[1].note.as_deref(), Some("=HYPERLINK(\"http://x\")"));
+    assert_eq!(note(&s, 1), Some("=HYPERLINK(\"http://x\")"));
 }
 
 #[test]
 fn the_apps_export_reads_back() {
     let s = read_expected("export_roundtrip.csv");
     assert!(s.errors.is_empty(), "{:?}", s.errors);
-    assert_eq!(s.rows[1].note.as_deref(), Some("=SUM(A1:A2)"));
+    assert_eq!(note(&s, 1), Some("=SUM(A1:A2)"));
     assert_eq!(s.rows[1].payee.as_deref(), Some("@Market"));
     assert_eq!(s.rows[1].tags, ["food", "weekly"]);
     assert_eq!(s.rows[2].tags, ["home;garden", "weekly"]);
     assert_eq!(s.rows[2].import_id.as_deref(), Some("bank-2026-11-03-0001"));
-    assert_eq!(s.rows[3].note.as_deref(), Some("  +1 lunch"));
+    assert_eq!(note(&s, 3), Some("  +1 lunch"));
     assert_eq!(s.rows[3].tags, ["-x"]);
 }
 

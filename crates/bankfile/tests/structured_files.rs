@@ -3,27 +3,38 @@
 mod common;
 
 use bankfile::{FileError, Format, Options};
-use common::{fixture, read_expected, read_with, refuse};
+use common::{fixture, note, read_expected, read_with, refuse};
+
+/// A row's import id: the statement's account and the bank's id of the transaction.
+#[test]
+fn import_ids_join_the_account_and_the_banks_id() {
+    for (name, row, import_id) in [
+        ("ofx1_bank_cp1252.ofx", 0, "1234567890:2024010501"),
+        (
+            "ofx1_creditcard.qfx",
+            0,
+            "4510000011112222:90000010020240203001",
+        ),
+        // The transfer's BANKACCTTO does not change the statement's account.
+        ("ofx2_bank.ofx", 2, "DE89370400440532013000:N-0228-1"),
+        ("camt053_v08.xml", 1, "CH9300762011623852957:NR-0002"),
+    ] {
+        let s = read_expected(name);
+        assert_eq!(s.rows[row].import_id.as_deref(), Some(import_id), "{name}");
+    }
+}
 
 #[test]
 fn ofx1_sgml_bank_statement_in_windows_1252() {
     let s = read_expected("ofx1_bank_cp1252.ofx");
     assert_eq!(s.detected.account.as_deref(), Some("1234567890"));
-    assert_eq!(
-        s.rows[0].import_id.as_deref(),
-        Some("1234567890:2024010501")
-    );
-    assert_eq!(s.rows[0].note.as_deref(), Some("POS PURCHASE"));
-    assert_eq!(s.rows[2].note.as_deref(), Some("Check 1042"));
+    assert_eq!(note(&s, 0), Some("POS PURCHASE"));
+    assert_eq!(note(&s, 2), Some("Check 1042"));
 }
 
 #[test]
 fn qfx_credit_card_statement() {
-    let s = read_expected("ofx1_creditcard.qfx");
-    assert_eq!(
-        s.rows[0].import_id.as_deref(),
-        Some("4510000011112222:90000010020240203001")
-    );
+    read_expected("ofx1_creditcard.qfx");
     let inverted = read_with(
         "ofx1_creditcard.qfx",
         &Options {
@@ -36,14 +47,9 @@ fn qfx_credit_card_statement() {
 
 #[test]
 fn ofx2_xml_and_ofx2_with_unclosed_tags() {
-    let s = read_expected("ofx2_bank.ofx");
-    // The transfer's BANKACCTTO does not change the statement's account.
-    assert_eq!(
-        s.rows[2].import_id.as_deref(),
-        Some("DE89370400440532013000:N-0228-1")
-    );
+    read_expected("ofx2_bank.ofx");
     let s = read_expected("ofx2_unclosed_tags.ofx");
-    assert_eq!(s.rows[2].note.as_deref(), Some("Rent share"));
+    assert_eq!(note(&s, 2), Some("Rent share"));
 }
 
 #[test]
@@ -59,8 +65,8 @@ fn qif_bank_with_quicken_dates() {
             Some("Savings")
         ]
     );
-    assert_eq!(s.rows[0].note.as_deref(), Some("Weekly groceries"));
-    assert_eq!(s.rows[2].note.as_deref(), Some("No. 1042"));
+    assert_eq!(note(&s, 0), Some("Weekly groceries"));
+    assert_eq!(note(&s, 2), Some("No. 1042"));
     assert!(s.rows.iter().all(|r| r.import_id.is_none()));
     assert_eq!(s.detected.date_format.as_deref(), Some("MM/DD/YYYY"));
 }
@@ -90,11 +96,8 @@ fn camt053_v02_with_batch_and_pending() {
             "DE89370400440532013000:2024012000003/TX-2",
         ]
     );
-    assert_eq!(s.rows[0].note.as_deref(), Some("Gehalt Januar 2024"));
-    assert_eq!(
-        s.rows[1].note.as_deref(),
-        Some("Kundennr. 123456789 Rechnung Januar")
-    );
+    assert_eq!(note(&s, 0), Some("Gehalt Januar 2024"));
+    assert_eq!(note(&s, 1), Some("Kundennr. 123456789 Rechnung Januar"));
 }
 
 #[test]
@@ -102,11 +105,7 @@ fn camt053_v08_status_codes_and_parties() {
     let s = read_expected("camt053_v08.xml");
     assert_eq!(s.pending_skipped, 1);
     assert_eq!(s.detected.account.as_deref(), Some("CH9300762011623852957"));
-    assert_eq!(
-        s.rows[1].import_id.as_deref(),
-        Some("CH9300762011623852957:NR-0002")
-    );
-    assert_eq!(s.rows[1].note.as_deref(), Some("TWINT Geld empfangen"));
+    assert_eq!(note(&s, 1), Some("TWINT Geld empfangen"));
     read_expected("camt052_v08_report.xml");
 }
 

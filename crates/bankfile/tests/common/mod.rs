@@ -42,6 +42,11 @@ pub fn refuse(name: &str) -> FileError {
     }
 }
 
+/// The note of row `row`.
+pub fn note(s: &Statement, row: usize) -> Option<&str> {
+    s.rows[row].note.as_deref()
+}
+
 /// Checks the rows' count, signed sum, payees and dates (ISO), in file order.
 pub fn check(s: &Statement, count: usize, sum: &str, payees: &[&str], dates: &[&str]) {
     assert!(s.errors.is_empty(), "errors: {:?}", s.errors);
