@@ -94,20 +94,18 @@ fn name_operations(doc: &mut utoipa::openapi::OpenApi) {
             .split('/')
             .filter(|s| !s.is_empty())
         {
-            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            let word = match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
                 // `{id}` → `ById`, `{month}` → `ByMonth`.
-                words.push_str("By");
-                let mut chars = name.chars();
-                if let Some(first) = chars.next() {
-                    words.push(first.to_ascii_uppercase());
-                    words.push_str(chars.as_str());
+                Some(name) => {
+                    words.push_str("By");
+                    name
                 }
-            } else {
-                let mut chars = segment.chars();
-                if let Some(first) = chars.next() {
-                    words.push(first.to_ascii_uppercase());
-                    words.push_str(chars.as_str());
-                }
+                None => segment,
+            };
+            let mut chars = word.chars();
+            if let Some(first) = chars.next() {
+                words.push(first.to_ascii_uppercase());
+                words.push_str(chars.as_str());
             }
         }
         let ops = [

@@ -63,23 +63,55 @@ impl Options {
     }
 }
 
-/// A file format. A QFX file is [`Format::Ofx`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Format {
-    Csv,
-    Ofx,
-    Qif,
-    Camt,
+/// A fieldless enum whose variants have names: `ALL` (the variants in order), `as_str`,
+/// `Display`, and `from_name`, which takes a name or one of its aliases (after `|`),
+/// trimmed and case-insensitively.
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $enum:ident {
+            $($variant:ident = $name:literal $(| $alias:literal)*,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $enum {
+            $($variant,)+
+        }
+
+        impl $enum {
+            pub const ALL: [Self; [$($name),+].len()] = [$(Self::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $name,)+
+                }
+            }
+
+            fn from_name(s: &str) -> Option<Self> {
+                let key = s.trim();
+                $(if [$name $(, $alias)*].iter().any(|n| n.eq_ignore_ascii_case(key)) {
+                    return Some(Self::$variant);
+                })+
+                None
+            }
+        }
+
+        impl fmt::Display for $enum {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
 }
 
-impl Format {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Csv => "csv",
-            Self::Ofx => "ofx",
-            Self::Qif => "qif",
-            Self::Camt => "camt",
-        }
+named_enum! {
+    /// A file format. A QFX file is [`Format::Ofx`].
+    pub enum Format {
+        Csv = "csv",
+        Ofx = "ofx" | "qfx",
+        Qif = "qif",
+        Camt = "camt",
     }
 }
 
@@ -87,71 +119,26 @@ impl FromStr for Format {
     type Err = FileError;
     /// `csv`, `ofx` (also `qfx`), `qif`, `camt`, case-insensitively.
     fn from_str(s: &str) -> Result<Self, FileError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "csv" => Ok(Self::Csv),
-            "ofx" | "qfx" => Ok(Self::Ofx),
-            "qif" => Ok(Self::Qif),
-            "camt" => Ok(Self::Camt),
-            _ => Err(FileError::bad("format", "must be csv, ofx, qif or camt")),
-        }
+        Self::from_name(s).ok_or_else(|| FileError::bad("format", "must be csv, ofx, qif or camt"))
     }
 }
 
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A field of a row, named in camelCase in `col.<field>`, [`Detected::columns`] and
-/// [`RowError::field`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Field {
-    Date,
-    ValueDate,
-    Amount,
-    Debit,
-    Credit,
-    Type,
-    Payee,
-    Note,
-    Category,
-    Tags,
-    Id,
-    Currency,
-}
-
-impl Field {
-    pub const ALL: [Field; 12] = [
-        Self::Date,
-        Self::ValueDate,
-        Self::Amount,
-        Self::Debit,
-        Self::Credit,
-        Self::Type,
-        Self::Payee,
-        Self::Note,
-        Self::Category,
-        Self::Tags,
-        Self::Id,
-        Self::Currency,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Date => "date",
-            Self::ValueDate => "valueDate",
-            Self::Amount => "amount",
-            Self::Debit => "debit",
-            Self::Credit => "credit",
-            Self::Type => "type",
-            Self::Payee => "payee",
-            Self::Note => "note",
-            Self::Category => "category",
-            Self::Tags => "tags",
-            Self::Id => "id",
-            Self::Currency => "currency",
-        }
+named_enum! {
+    /// A field of a row, named in camelCase in `col.<field>`, [`Detected::columns`] and
+    /// [`RowError::field`].
+    pub enum Field {
+        Date = "date",
+        ValueDate = "valueDate",
+        Amount = "amount",
+        Debit = "debit",
+        Credit = "credit",
+        Type = "type",
+        Payee = "payee" | "provider",
+        Note = "note",
+        Category = "category",
+        Tags = "tags",
+        Id = "id" | "importId",
+        Currency = "currency",
     }
 }
 
@@ -160,25 +147,7 @@ impl FromStr for Field {
     /// The camelCase name (case-insensitively); `provider` and `importId` are accepted
     /// for `payee` and `id`.
     fn from_str(s: &str) -> Result<Self, FileError> {
-        let key = s.trim().to_ascii_lowercase();
-        let alias = match key.as_str() {
-            "provider" => Some(Self::Payee),
-            "importid" => Some(Self::Id),
-            _ => None,
-        };
-        alias
-            .or_else(|| {
-                Self::ALL
-                    .into_iter()
-                    .find(|f| f.as_str().eq_ignore_ascii_case(&key))
-            })
-            .ok_or_else(|| FileError::bad("col", format!("{s:?} is no field")))
-    }
-}
-
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        Self::from_name(s).ok_or_else(|| FileError::bad("col", format!("{s:?} is no field")))
     }
 }
 
@@ -333,5 +302,29 @@ impl FileError {
 
     pub(crate) fn unsupported(what: impl Into<String>) -> Self {
         Self::Unsupported { what: what.into() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_trimmed_case_insensitively_with_their_aliases() {
+        assert_eq!(" QFX ".parse::<Format>(), Ok(Format::Ofx));
+        assert_eq!("Camt".parse::<Format>(), Ok(Format::Camt));
+        assert_eq!(
+            "pdf".parse::<Format>().unwrap_err().to_string(),
+            "format: must be csv, ofx, qif or camt"
+        );
+        assert_eq!("VALUEDATE".parse::<Field>(), Ok(Field::ValueDate));
+        assert_eq!("Provider".parse::<Field>(), Ok(Field::Payee));
+        assert_eq!("importid".parse::<Field>(), Ok(Field::Id));
+        assert_eq!(
+            "x".parse::<Field>().unwrap_err().to_string(),
+            "col: \"x\" is no field"
+        );
+        assert_eq!(Field::ALL.len(), 12);
+        assert_eq!(Field::ValueDate.to_string(), "valueDate");
     }
 }

@@ -13,7 +13,8 @@ use shared::app::transactions::TransactionDraft;
 use shared::domain::time::{format_date, parse_date};
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
-use shared::http::{decimal, docs, ApiError, ApiResult, FieldError};
+use shared::http::fields::FieldCheck;
+use shared::http::{decimal, docs, ApiResult};
 use shared::store::transactions::TxnFilter;
 
 /// A transaction as the test describes it; every field optional.
@@ -104,10 +105,23 @@ fn test_amount(v: &serde_json::Value) -> Option<Decimal> {
     .filter(|d| *d >= Decimal::ZERO && *d < limit)
 }
 
-fn too_long(field: &str, v: &Option<String>) -> Option<FieldError> {
-    v.as_ref()
-        .filter(|s| s.chars().count() > 1000)
-        .map(|_| FieldError::new(field, "must be at most 1000 characters"))
+/// An optional field: `None` when absent, else what `parse` makes of it (`None` with its
+/// error kept when it refuses it).
+fn optional<T, U>(
+    check: &mut FieldCheck,
+    field: &str,
+    value: Option<T>,
+    parse: impl FnOnce(T) -> Result<U, String>,
+) -> Option<U> {
+    check.field(field, value.map(parse).transpose()).flatten()
+}
+
+/// A test's payee or note: at most 1000 characters.
+fn at_most_1000(s: &str) -> Result<(), String> {
+    match s.chars().count() {
+        0..=1000 => Ok(()),
+        _ => Err("must be at most 1000 characters".into()),
+    }
 }
 
 /// Explains what the caller's rules would do to a transaction: which rules match, in
@@ -126,36 +140,18 @@ pub async fn test_rules(
     me: Caller,
     Json(body): Json<TestRequest>,
 ) -> ApiResult<Json<TestResponse>> {
-    let mut errors: Vec<FieldError> =
-        [too_long("payee", &body.payee), too_long("note", &body.note)]
-            .into_iter()
-            .flatten()
-            .collect();
-    let amount: Option<Decimal> = match &body.amount {
-        None | Some(serde_json::Value::Null) => None,
-        Some(v) => match test_amount(v) {
-            Some(d) => Some(d),
-            None => {
-                errors.push(FieldError::new(
-                    "amount",
-                    "must be a decimal from 0 to below 10^13",
-                ));
-                None
-            }
-        },
-    };
-    let kind = match body.kind.as_deref() {
-        None => None,
-        Some(k) => match rules::Kind::parse(k) {
-            Some(k) => Some(k),
-            None => {
-                errors.push(FieldError::new("type", "must be DEBIT or CREDIT"));
-                None
-            }
-        },
-    };
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
+    let mut check = FieldCheck::default();
+    optional(&mut check, "payee", body.payee.as_deref(), at_most_1000);
+    optional(&mut check, "note", body.note.as_deref(), at_most_1000);
+    let amount = body.amount.as_ref().filter(|v| !v.is_null());
+    let amount = optional(&mut check, "amount", amount, |v| {
+        test_amount(v).ok_or_else(|| "must be a decimal from 0 to below 10^13".into())
+    });
+    let kind = optional(&mut check, "type", body.kind.as_deref(), |k| {
+        rules::Kind::parse(k).ok_or_else(|| "must be DEBIT or CREDIT".into())
+    });
+    if !check.is_empty() {
+        return Err(check.into_error());
     }
     let ruleset = Ruleset::load(me.store(), me.id).await?;
     let outcome = ruleset.evaluate(&rules::Subject {
@@ -255,33 +251,21 @@ pub async fn apply_rules(
     Query(q): Query<ApplyQuery>,
     Json(body): Json<ApplyRequest>,
 ) -> ApiResult<Json<ApplyResponse>> {
-    let mut errors = Vec::new();
-    let mut date = |field: &str, v: &Option<String>| match v.as_deref().map(parse_date) {
-        Some(Ok(d)) => Some(format_date(d)),
-        Some(Err(e)) => {
-            errors.push(FieldError::new(field, e));
-            None
-        }
-        None => None,
-    };
+    let mut check = FieldCheck::default();
+    let date = |d: &str| parse_date(d).map(format_date);
     let filter = TxnFilter {
-        from: date("from", &body.from),
-        to: date("to", &body.to),
+        from: optional(&mut check, "from", body.from.as_deref(), date),
+        to: optional(&mut check, "to", body.to.as_deref(), date),
         ..Default::default()
     };
     let cursors = me.state.tokens.cursors();
-    let position = match &body.cursor {
-        None => None,
-        Some(c) => match cursors.open("rules-apply", me.id, c) {
-            Some(p) => Some(p),
-            None => {
-                errors.push(FieldError::new("cursor", "invalid cursor"));
-                None
-            }
-        },
-    };
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
+    let position = optional(&mut check, "cursor", body.cursor.as_ref(), |c| {
+        cursors
+            .open("rules-apply", me.id, c)
+            .ok_or_else(|| "invalid cursor".into())
+    });
+    if !check.is_empty() {
+        return Err(check.into_error());
     }
     let dry = q.dry_run.unwrap_or(false);
     let deadline = Instant::now() + BUDGET;

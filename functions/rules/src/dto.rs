@@ -1,8 +1,12 @@
 //! The bodies of the rule endpoints. Requests are parsed by `rules::RuleBody` (every
 //! invalid field named); the structs here describe them in the OpenAPI document.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use shared::app::rules::RuleView;
 
@@ -18,22 +22,45 @@ pub enum FieldDoc {
     Type,
 }
 
-/// How a condition compares (the document's names; `rules::Op` parses them).
-#[allow(dead_code)]
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = RuleOp)]
-pub enum OpDoc {
-    Contains,
-    Equals,
-    StartsWith,
-    EndsWith,
-    Matches,
-    Gt,
-    Gte,
-    Lt,
-    Lte,
-    Between,
+/// How a condition compares: the `RuleOp` component, every op some field takes, as the
+/// `rules` crate names them (`rules::Op` parses them). `Serialize` only as the bodies that
+/// hold it derive it.
+#[derive(Debug, Serialize)]
+pub struct OpDoc;
+
+impl OpDoc {
+    /// Each field's ops in turn, each op once.
+    fn names() -> Vec<&'static str> {
+        use rules::FieldName::{Amount, Note, Payee, Type as Kind};
+        let mut ops = Vec::new();
+        for &op in [Payee, Note, Amount, Kind]
+            .into_iter()
+            .flat_map(rules::FieldName::valid_ops)
+        {
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+        ops
+    }
+}
+
+impl ToSchema for OpDoc {
+    fn name() -> Cow<'static, str> {
+        "RuleOp".into()
+    }
+}
+
+impl PartialSchema for OpDoc {
+    fn schema() -> RefOr<Schema> {
+        let description =
+            "How a condition compares (the document's names; `rules::Op` parses them).";
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .description(Some(description))
+            .enum_values(Some(OpDoc::names()))
+            .into()
+    }
 }
 
 /// How conditions combine (the document's names; `rules::Match` parses them).
@@ -159,6 +186,21 @@ impl From<RuleView> for RuleResponse {
             position: v.body.position.unwrap_or(0),
             created_at: v.created_at.to_string(),
             updated_at: v.updated_at.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_ops_are_the_ten_the_parser_takes() {
+        let names = OpDoc::names();
+        assert_eq!(names.len(), 10);
+        for name in names {
+            let op: rules::Op = serde_json::from_value(name.into()).unwrap();
+            assert_eq!(op.as_str(), name);
         }
     }
 }

@@ -2,7 +2,6 @@
 
 use axum::Router;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -75,7 +74,7 @@ pub struct Change {
     /// Exactly the JSON a `GET` of the item answers; absent on delete.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
-    pub data: Option<Value>,
+    pub data: Option<Data>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -88,27 +87,38 @@ pub struct SyncResponse {
     pub has_more: bool,
 }
 
-fn data(resource: &Resource) -> ApiResult<Value> {
-    let value = match resource {
-        Resource::User(u) => serde_json::to_value(UserResponse::from(u)),
-        Resource::Wallet(w) => serde_json::to_value(wallet_fn::WalletResponse::try_from(w)?),
-        Resource::Category(c) => {
-            serde_json::to_value(categories_fn::CategoryResponse::from(c.clone()))
-        }
-        Resource::Tag(t) => serde_json::to_value(tags_fn::Tag::from(t.clone())),
-        Resource::Provider(p) => serde_json::to_value(providers_fn::Provider::from(p.clone())),
-        Resource::Transaction(t) => {
-            serde_json::to_value(transactions_fn::dto::TransactionResponse::from(t))
-        }
-        Resource::Rule(r) => serde_json::to_value(rules_fn::dto::RuleResponse::from(r.clone())),
-        Resource::Recurring(r) => {
-            serde_json::to_value(recurring_fn::dto::RecurringResponse::from(r))
-        }
-    };
-    value.map_err(|e| ApiError::Internal(e.into()))
+/// The JSON of a `GET` of the item, serialized straight into the page.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Data {
+    User(UserResponse),
+    Wallet(wallet_fn::WalletResponse),
+    Category(categories_fn::CategoryResponse),
+    Tag(tags_fn::Tag),
+    Provider(providers_fn::Provider),
+    Transaction(transactions_fn::dto::TransactionResponse),
+    Rule(rules_fn::dto::RuleResponse),
+    Recurring(recurring_fn::dto::RecurringResponse),
 }
 
-fn change(c: &SyncChange) -> ApiResult<Change> {
+impl TryFrom<Resource> for Data {
+    type Error = ApiError;
+
+    fn try_from(resource: Resource) -> ApiResult<Self> {
+        Ok(match resource {
+            Resource::User(u) => Data::User(UserResponse::from(&u)),
+            Resource::Wallet(w) => Data::Wallet(wallet_fn::WalletResponse::try_from(&w)?),
+            Resource::Category(c) => Data::Category(c.into()),
+            Resource::Tag(t) => Data::Tag(t.into()),
+            Resource::Provider(p) => Data::Provider(p.into()),
+            Resource::Transaction(t) => Data::Transaction((&t).into()),
+            Resource::Rule(r) => Data::Rule(r.into()),
+            Resource::Recurring(r) => Data::Recurring((&r).into()),
+        })
+    }
+}
+
+fn change(c: SyncChange) -> ApiResult<Change> {
     Ok(Change {
         entity: c.entity.as_str(),
         id: c.id,
@@ -117,7 +127,7 @@ fn change(c: &SyncChange) -> ApiResult<Change> {
             Op::Delete => "delete",
         },
         version: c.version,
-        data: c.data.as_ref().map(data).transpose()?,
+        data: c.data.map(Data::try_from).transpose()?,
     })
 }
 
@@ -141,7 +151,11 @@ async fn sync(me: Caller, Query(query): Query<SyncQuery>) -> ApiResult<Json<Sync
     let cursors = me.state.tokens.cursors();
     let (position, limit) = query.parse(cursors, me.id)?;
     let page = app::sync::page(me.store(), me.id, position, limit).await?;
-    let changes = page.changes.iter().map(change).collect::<ApiResult<_>>()?;
+    let changes = page
+        .changes
+        .into_iter()
+        .map(change)
+        .collect::<ApiResult<_>>()?;
     Ok(Json(SyncResponse {
         changes,
         next_cursor: cursors.seal("sync", me.id, &page.next.encode()),

@@ -102,21 +102,18 @@ impl TokenKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn keys(secret: &str) -> TokenKeys {
-        TokenKeys::new(&Secret::new(secret.as_bytes().to_vec()))
-    }
+    use crate::auth::test_keys;
 
     #[test]
     fn issued_tokens_verify_and_others_do_not() {
-        let k = keys("0123456789abcdef0123456789abcdef");
+        let (k, other) = test_keys(TokenKeys::new);
         let t = k.issue(42, Role::User, 1_700_000_000).unwrap();
         let v = k.verify(&t).unwrap();
         assert_eq!(
             (v.user_id, v.role, v.auth_time),
             (42, Role::User, 1_700_000_000)
         );
-        assert_eq!(keys("another secret of thirty-two bytes!").verify(&t), None);
+        assert_eq!(other.verify(&t), None);
         assert_eq!(k.verify("garbage"), None);
     }
 }

@@ -193,8 +193,9 @@ const DERIVED: [&str; 5] = ["PK", "SK", "id", "LSI1SK", "noteLc"];
 
 impl Entry {
     /// The item this entry carries, whole again under its key `(pk, sk)`.
-    pub fn restore(&self, (pk, sk): (String, String)) -> Option<Item> {
-        let mut item = self.item.clone()?;
+    /// It is taken out of the entry: a page restores each carried item once.
+    pub fn restore(&mut self, (pk, sk): (String, String)) -> Option<Item> {
+        let mut item = self.item.take()?;
         item.insert("PK".into(), s(pk));
         item.insert("SK".into(), s(sk));
         item.entry("id".into()).or_insert_with(|| n(self.id));
@@ -205,10 +206,15 @@ impl Entry {
 /// The attribute of an entry that holds the item it wrote.
 const SNAPSHOT: &str = "item";
 
-impl TryFrom<&Item> for Entry {
+impl TryFrom<Item> for Entry {
     type Error = anyhow::Error;
 
-    fn try_from(item: &Item) -> anyhow::Result<Self> {
+    fn try_from(mut item: Item) -> anyhow::Result<Self> {
+        let carried = match item.remove(SNAPSHOT) {
+            Some(AttributeValue::M(m)) => Some(m),
+            _ => None,
+        };
+        let item = &item;
         let sk = get_s(item, "SK")?;
         let seq = sk
             .strip_prefix(CHANGE_PREFIX)
@@ -227,10 +233,7 @@ impl TryFrom<&Item> for Entry {
             },
             version: get_opt_u64(item, "version").unwrap_or(1),
             at_ms: get_opt_u64(item, "atMs").unwrap_or(0) as i64,
-            item: match item.get(SNAPSHOT) {
-                Some(AttributeValue::M(m)) => Some(m.clone()),
-                _ => None,
-            },
+            item: carried,
         })
     }
 }
@@ -270,7 +273,7 @@ impl Store {
             .map_err(sdk_error)?;
         out.items
             .unwrap_or_default()
-            .iter()
+            .into_iter()
             .map(|item| Entry::try_from(item).map_err(Into::into))
             .collect()
     }

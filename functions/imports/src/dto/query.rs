@@ -144,14 +144,14 @@ impl ImportQuery {
     pub fn parse(self) -> Result<ImportParams, ApiError> {
         let mut errors = Vec::new();
         let mut bad = |field: &str, m: &str| errors.push(FieldError::new(field, m));
-        let dry_run = switch(self.dry_run.as_deref(), "false", "true").unwrap_or_else(|| {
-            bad("dryRun", "must be true or false");
-            false
-        });
-        let invert = switch(self.invert.as_deref(), "false", "true").unwrap_or_else(|| {
-            bad("invert", "must be true or false");
-            false
-        });
+        let mut flag = |field: &str, raw: &Option<String>| {
+            switch(raw.as_deref(), "false", "true").unwrap_or_else(|| {
+                bad(field, "must be true or false");
+                false
+            })
+        };
+        let dry_run = flag("dryRun", &self.dry_run);
+        let invert = flag("invert", &self.invert);
         let mut options = Options {
             invert,
             columns: self.columns().map(|(f, h)| (f, h.clone())).collect(),
@@ -214,32 +214,26 @@ impl ImportQuery {
 mod tests {
     use super::*;
 
+    /// The query as a client sends it, read as the endpoint reads it.
+    fn query(text: &str) -> ImportQuery {
+        let uri = format!("/api/imports?{text}").parse().unwrap();
+        axum::extract::Query::try_from_uri(&uri).unwrap().0
+    }
+
     #[test]
     fn every_setting_becomes_an_option_and_bad_ones_are_reported_together() {
-        let query = ImportQuery {
-            format: Some("qfx".into()),
-            delimiter: Some("tab".into()),
-            decimal: Some(",".into()),
-            skip_rows: Some("3".into()),
-            invert: Some("true".into()),
-            col_date: Some("When".into()),
-            col_payee: Some("Who".into()),
-            ..Default::default()
-        };
-        let p = query.parse().unwrap();
+        let p = query(
+            "format=qfx&delimiter=tab&decimal=,&skipRows=3&invert=true&col.date=When&col.payee=Who",
+        )
+        .parse()
+        .unwrap();
         assert_eq!(p.options.format, Some(Format::Ofx));
         assert_eq!(p.options.delimiter, Some(b'\t'));
         assert_eq!(p.options.decimal, Some(','));
         assert_eq!(p.options.skip_rows, Some(3));
         assert!(p.options.invert);
         assert_eq!(p.options.columns[&Field::Payee], "Who");
-        let bad = ImportQuery {
-            format: Some("xls".into()),
-            delimiter: Some("ab".into()),
-            skip_rows: Some("-1".into()),
-            ..Default::default()
-        };
-        match bad.parse() {
+        match query("format=xls&delimiter=ab&skipRows=-1").parse() {
             Err(ApiError::BadRequest { errors, .. }) => assert_eq!(errors.len(), 3),
             _ => panic!("expected a 400"),
         }

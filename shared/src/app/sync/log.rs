@@ -174,14 +174,17 @@ pub(super) async fn log(
     }
 
     let mut changes = Vec::with_capacity(merged.len() + 1);
-    for (i, (feed, e)) in merged.iter().enumerate() {
-        let at = item_key(user_id, *feed, e);
+    for (i, (feed, mut e)) in merged.into_iter().enumerate() {
+        let at = item_key(user_id, feed, &e);
         if last.get(&at) != Some(&i) {
             continue;
         }
-        let carried = match (e.restore(at.clone()), e.op) {
-            (Some(item), Op::Upsert) => Resource::from_item(&item)?,
-            _ => None,
+        let carried = match e.op {
+            Op::Upsert => match e.restore(at.clone()) {
+                Some(item) => Resource::from_item(&item)?,
+                None => None,
+            },
+            Op::Delete => None,
         };
         changes.push(match carried.or_else(|| current.remove(&at)) {
             Some(r) => SyncChange::upsert(r),
