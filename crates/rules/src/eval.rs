@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::compile::{AmountOp, CompiledRule, Matcher, TextField, TextOp};
 use crate::fold::fold;
-use crate::model::Kind;
+use crate::model::{Actions, Kind};
 
 /// What rules look at: a transaction being created, an import row, a stored transaction, or
 /// the body of `POST /api/rules/test`.
@@ -28,14 +28,11 @@ pub struct Subject<'a> {
 pub struct Outcome {
     /// Ids of the rules that matched, in evaluation order.
     pub matched: Vec<u64>,
-    /// The first kind-compatible, known category of a matching rule.
-    pub category_id: Option<u64>,
-    /// The first provider set by a matching rule.
-    pub provider_id: Option<u64>,
-    /// Union of the matching rules' tags, in order, without duplicates.
-    pub tag_ids: Vec<u64>,
-    /// The first note set by a matching rule (apply it only to a transaction without a note).
-    pub note: Option<String>,
+    /// The matching rules' actions combined: the first kind-compatible, known category,
+    /// the first provider, the union of their tags (in order, without duplicates) and the
+    /// first note (apply it only to a transaction without a note).
+    #[serde(flatten)]
+    pub actions: Actions,
 }
 
 impl Outcome {
@@ -48,7 +45,7 @@ impl Outcome {
     ) -> Option<Kind> {
         subject
             .kind
-            .or_else(|| self.category_id.and_then(category_kind))
+            .or_else(|| self.actions.category_id.and_then(category_kind))
     }
 }
 
@@ -131,29 +128,46 @@ pub fn evaluate(
             continue;
         }
         out.matched.push(rule.id);
-        let a = &rule.actions;
-        if let (None, Some(c)) = (out.category_id, a.category_id) {
-            if let Some(ck) = category_kind(c) {
-                if kind.is_none_or(|k| k == ck) {
-                    out.category_id = Some(c);
-                    kind = Some(ck);
-                }
-            }
-        }
-        if out.provider_id.is_none() {
-            out.provider_id = a.provider_id;
-        }
-        for t in &a.tag_ids {
-            if !out.tag_ids.contains(t) {
-                out.tag_ids.push(*t);
-            }
-        }
-        if out.note.is_none() {
-            out.note = a.note.clone().filter(|n| !n.trim().is_empty());
+        if let Some(k) = out.actions.combine(&rule.actions, kind, &category_kind) {
+            kind = Some(k);
         }
         if rule.stop {
             break;
         }
     }
     out
+}
+
+impl Actions {
+    /// Adds the actions of a later matching rule to these (combined so far): what is not
+    /// set yet is taken from `later`, its tags are added. A category is taken only when
+    /// `category_kind` knows it and it suits `kind`; its kind is returned then.
+    fn combine(
+        &mut self,
+        later: &Actions,
+        kind: Option<Kind>,
+        category_kind: impl Fn(u64) -> Option<Kind>,
+    ) -> Option<Kind> {
+        let mut chosen = None;
+        if let (None, Some(c)) = (self.category_id, later.category_id) {
+            if let Some(ck) = category_kind(c) {
+                if kind.is_none_or(|k| k == ck) {
+                    self.category_id = Some(c);
+                    chosen = Some(ck);
+                }
+            }
+        }
+        if self.provider_id.is_none() {
+            self.provider_id = later.provider_id;
+        }
+        for t in &later.tag_ids {
+            if !self.tag_ids.contains(t) {
+                self.tag_ids.push(*t);
+            }
+        }
+        if self.note.is_none() {
+            self.note = later.note.clone().filter(|n| !n.trim().is_empty());
+        }
+        chosen
+    }
 }

@@ -81,10 +81,10 @@ fn first_category_and_provider_win_tags_union_note_first() {
     ]);
     let out = run(&rs, STARBUCKS, "-4.75", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1, 2]);
-    assert_eq!(out.category_id, Some(10));
-    assert_eq!(out.provider_id, Some(4));
-    assert_eq!(out.tag_ids, vec![3, 4]);
-    assert_eq!(out.note.as_deref(), Some("coffee"));
+    assert_eq!(out.actions.category_id, Some(10));
+    assert_eq!(out.actions.provider_id, Some(4));
+    assert_eq!(out.actions.tag_ids, vec![3, 4]);
+    assert_eq!(out.actions.note.as_deref(), Some("coffee"));
 }
 
 #[test]
@@ -98,12 +98,12 @@ fn stop_ends_the_run() {
     ]);
     let out = run(&rs, STARBUCKS, "-4.75", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1]);
-    assert_eq!(out.tag_ids, vec![3]);
+    assert_eq!(out.actions.tag_ids, vec![3]);
     // The stopping rule does not match: the next one runs.
     let out = run(&rs, "PAYPAL *NETFLIX.COM", "-15.99", Some(Kind::Debit));
     assert_eq!(out.matched, vec![2]);
-    assert_eq!(out.category_id, None);
-    assert_eq!(out.tag_ids, vec![9]);
+    assert_eq!(out.actions.category_id, None);
+    assert_eq!(out.actions.tag_ids, vec![9]);
 }
 
 #[test]
@@ -117,14 +117,14 @@ fn category_of_other_kind_or_invisible_is_skipped() {
     let payee = "SEPA-LASTSCHRIFT Stadtwerke München";
     let out = run(&rs, payee, "-80", Some(Kind::Debit));
     assert_eq!(out.matched, vec![1, 2, 3]);
-    assert_eq!(out.category_id, Some(10));
+    assert_eq!(out.actions.category_id, Some(10));
     assert_eq!(
-        out.tag_ids,
+        out.actions.tag_ids,
         vec![1],
         "other actions of a skipped rule apply"
     );
     let credit = run(&rs, payee, "80", Some(Kind::Credit));
-    assert_eq!(credit.category_id, Some(20));
+    assert_eq!(credit.actions.category_id, Some(20));
 }
 
 #[test]
@@ -139,8 +139,8 @@ fn no_kind_accepts_first_category_and_takes_its_kind() {
     let s = on("REWE Markt GmbH//München/DE", "23.10", None);
     let out = evaluate(&rs, &s, kinds);
     assert_eq!(out.matched, vec![2, 3, 4]);
-    assert_eq!(out.category_id, Some(20));
-    assert_eq!(out.tag_ids, vec![2]);
+    assert_eq!(out.actions.category_id, Some(20));
+    assert_eq!(out.actions.tag_ids, vec![2]);
     assert_eq!(out.kind(&s, kinds), Some(Kind::Credit));
 }
 
@@ -160,8 +160,6 @@ fn no_rules_no_outcome() {
     let out = run(&[], "Café de Flore", "9", Some(Kind::Debit));
     assert_eq!(out, Outcome::default());
     let json = serde_json::to_value(&out).expect("serialize");
-    assert_eq!(
-        json,
-        json!({"matched": [], "categoryId": null, "providerId": null, "tagIds": [], "note": null})
-    );
+    // The combined actions serialize as a rule's `actions` do: unset ones are absent.
+    assert_eq!(json, json!({"matched": [], "tagIds": []}));
 }

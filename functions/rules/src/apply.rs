@@ -163,10 +163,10 @@ pub async fn test_rules(
     Ok(Json(TestResponse {
         matched: outcome.matched,
         result: Fields {
-            category_id: outcome.category_id,
-            provider_id: outcome.provider_id,
-            tag_ids: outcome.tag_ids,
-            note: outcome.note,
+            category_id: outcome.actions.category_id,
+            provider_id: outcome.actions.provider_id,
+            tag_ids: outcome.actions.tag_ids,
+            note: outcome.actions.note,
         },
     }))
 }

@@ -95,13 +95,14 @@ fn rules_on(row: &ImportRow, kind: CategoryType, rules: &Ruleset, names: &Names)
     let o = rules.evaluate(&subject);
     RuleEffect {
         category: o
+            .actions
             .category_id
             .and_then(|id| names.by_id.get(&id))
             .filter(|c| c.category_type == kind)
             .cloned(),
-        provider: o.provider_id,
-        tags: o.tag_ids,
-        note: o.note,
+        provider: o.actions.provider_id,
+        tags: o.actions.tag_ids,
+        note: o.actions.note,
     }
 }
 

@@ -17,25 +17,25 @@ use crate::store::Store;
 pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
     let mut draft = changes_from(t);
     let mut changed = false;
-    if let Some(c) = o.category_id {
+    if let Some(c) = o.actions.category_id {
         if t.category_source != CategorySource::User && c != t.category_id {
             draft.category_id = Some(c);
             draft.category_source = CategorySource::Rule;
             changed = true;
         }
     }
-    if o.provider_id.is_some() && o.provider_id != t.provider_id {
-        draft.provider_id = o.provider_id;
+    if o.actions.provider_id.is_some() && o.actions.provider_id != t.provider_id {
+        draft.provider_id = o.actions.provider_id;
         changed = true;
     }
-    for tag in &o.tag_ids {
+    for tag in &o.actions.tag_ids {
         if !draft.tag_ids.contains(tag) {
             draft.tag_ids.push(*tag);
             changed = true;
         }
     }
-    if draft.note.is_none() && o.note.is_some() {
-        draft.note = o.note.clone();
+    if draft.note.is_none() && o.actions.note.is_some() {
+        draft.note = o.actions.note.clone();
         changed = true;
     }
     changed.then_some(draft)

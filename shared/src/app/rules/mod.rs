@@ -244,16 +244,16 @@ pub async fn categorize(
         kind: None,
     };
     let o = ruleset.evaluate(&subject);
-    if let Some(c) = o.category_id {
+    if let Some(c) = o.actions.category_id {
         draft.category_id = Some(c);
         draft.category_source = CategorySource::Rule;
     }
     if draft.provider_id.is_none() {
-        draft.provider_id = o.provider_id;
+        draft.provider_id = o.actions.provider_id;
     }
-    draft.tag_ids.extend(o.tag_ids.iter().copied());
+    draft.tag_ids.extend(o.actions.tag_ids.iter().copied());
     if draft.note.is_none() {
-        draft.note = o.note;
+        draft.note = o.actions.note;
     }
     Ok(())
 }
