@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod categories;
 pub mod imports;
 pub mod insights;
+mod kept;
 pub mod labels;
 pub mod recurring;
 pub mod rules;
