@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod categories;
 pub mod imports;
 pub mod insights;
+mod kept;
 pub mod labels;
 pub mod recurring;
 pub mod rules;
@@ -19,34 +20,28 @@ use crate::domain::Violation;
 use crate::store::{retry, Again, StoreError};
 
 /// What a service refuses, in domain terms (the HTTP layer maps each to a status).
+/// A variant without a message of its own shows the one it holds.
 #[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub enum AppError {
     /// The request breaks rules, field by field.
     #[error("invalid request")]
     Invalid(Vec<Violation>),
     /// Absent, or someone else's (never told apart).
-    #[error("{0}")]
     NotFound(String),
     /// The credentials are wrong (a login, a refresh token).
-    #[error("{0}")]
     Unauthorized(String),
     /// Not allowed (e.g. the caller's account is gone).
-    #[error("{0}")]
     Forbidden(String),
     /// A sensitive change needs a recent password login (or the current password).
-    #[error("{0}")]
     ReauthenticationRequired(String),
     /// Taken, in use, or changed meanwhile.
-    #[error("{0}")]
     Conflict(String),
     /// The version the client based its change on is no longer the current one.
-    #[error("{0}")]
     PreconditionFailed(String),
     /// What the request continues from is no longer kept (an expired sync cursor).
-    #[error("{0}")]
     Gone(String),
     /// A repeated request that is not the same request (an idempotency key reused).
-    #[error("{0}")]
     Unprocessable(String),
     /// Too many attempts: wait this many seconds.
     #[error("{message}")]

@@ -74,7 +74,10 @@ fn from_store(e: StoreError) -> ApiError {
     }
 }
 
+/// What a handler answers instead of a success (see [`ApiError::status`]). A variant
+/// without a message of its own shows the one it holds.
 #[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub enum ApiError {
     /// 400: the request is malformed or breaks a business rule.
     #[error("{message}")]
@@ -83,37 +86,27 @@ pub enum ApiError {
         errors: Vec<FieldError>,
     },
     /// 401: login failed.
-    #[error("{0}")]
     Unauthorized(String),
     /// 403: not authenticated, or not allowed.
-    #[error("{0}")]
     Forbidden(String),
     /// 403 of type [`REAUTHENTICATION_REQUIRED`]: a sensitive change needs a recent login.
-    #[error("{0}")]
     ReauthenticationRequired(String),
     /// 404: absent, or owned by someone else (never revealed).
-    #[error("{0}")]
     NotFound(String),
     /// 405: the path exists with other methods.
     #[error("method not allowed")]
     MethodNotAllowed,
     /// 409: duplicate, in use or changed meanwhile.
-    #[error("{0}")]
     Conflict(String),
     /// 410: what the request continues from is no longer kept.
-    #[error("{0}")]
     Gone(String),
     /// 412: `If-Match` does not match the current version.
-    #[error("{0}")]
     PreconditionFailed(String),
     /// 413: body too large.
-    #[error("{0}")]
     PayloadTooLarge(String),
     /// 415: wrong content type.
-    #[error("{0}")]
     UnsupportedMediaType(String),
     /// 422: idempotency key reused with another body; a statement in another currency.
-    #[error("{0}")]
     Unprocessable(String),
     /// 422: a file that cannot be read without a setting; `errors` names the query
     /// parameters to set (`dateFormat`, `col.date`, ...).
@@ -317,4 +310,18 @@ fn clean_serde_message(text: &str) -> String {
         "malformed JSON: ",
     )
     .replace("Failed to deserialize query string: ", "invalid query: ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ApiError;
+    use crate::app::AppError;
+
+    #[test]
+    fn variants_without_a_message_of_their_own_show_the_one_they_hold() {
+        assert_eq!(AppError::Conflict("taken".into()).to_string(), "taken");
+        assert_eq!(AppError::Invalid(Vec::new()).to_string(), "invalid request");
+        assert_eq!(ApiError::Gone("expired".into()).to_string(), "expired");
+        assert_eq!(ApiError::MethodNotAllowed.to_string(), "method not allowed");
+    }
 }

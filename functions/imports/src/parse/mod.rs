@@ -114,7 +114,7 @@ pub fn rows(statement: Statement) -> ParsedFile {
             amount: r.amount,
             category: r.category.map(one_line),
             note: r.note.map(note),
-            provider: r.payee.map(one_line),
+            payee: r.payee.map(one_line),
             tags: r.tags,
             // None: the service derives one from the content.
             import_id: r.import_id,

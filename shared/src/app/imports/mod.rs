@@ -30,6 +30,11 @@ use std::time::{Duration, Instant};
 use rust_decimal::Decimal;
 use time::Date;
 
+/// One data row as read from the file (types hold; names are not resolved yet): the
+/// reader's row, its `payee` naming the provider. Its `row` is 1-based (the header is
+/// row 0); a negative amount is a DEBIT, a positive one a CREDIT.
+pub use bankfile::Row as ImportRow;
+
 use super::{AppError, AppResult};
 use crate::domain::{Category, CategorySource, CategoryType, Wallet};
 use crate::store::Store;
@@ -48,21 +53,6 @@ pub const TIME_BUDGET: Duration = Duration::from_secs(24);
 /// The error of a row left when the time budget ran out.
 pub const REPEAT_MESSAGE: &str =
     "not imported: the time limit was reached; repeat the import to write the rest";
-
-/// One data row as read from the file (types hold; names are not resolved yet).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ImportRow {
-    /// 1-based number of the data row (the header is row 0).
-    pub row: usize,
-    pub date: Date,
-    /// Signed: negative is a DEBIT, positive a CREDIT.
-    pub amount: Decimal,
-    pub category: Option<String>,
-    pub note: Option<String>,
-    pub provider: Option<String>,
-    pub tags: Vec<String>,
-    pub import_id: Option<String>,
-}
 
 /// Why one row was not imported.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

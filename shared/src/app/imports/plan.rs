@@ -87,7 +87,7 @@ struct RuleEffect {
 
 fn rules_on(row: &ImportRow, kind: CategoryType, rules: &Ruleset, names: &Names) -> RuleEffect {
     let subject = rules::Subject {
-        payee: row.provider.as_deref(),
+        payee: row.payee.as_deref(),
         note: row.note.as_deref(),
         amount: Some(row.amount.abs()),
         kind: Some(crate::app::rules::kind_of(kind)),
@@ -141,7 +141,7 @@ fn plan_row(
         .ok()
         .flatten()
         .or_else(|| effect.as_ref().and_then(|e| e.note.clone()));
-    let provider = match row.provider.as_deref().map(str::trim) {
+    let provider = match row.payee.as_deref().map(str::trim) {
         _ if effect.as_ref().is_some_and(|e| e.provider.is_some()) => {
             effect.as_ref().and_then(|e| e.provider).map(NameRef::Known)
         }

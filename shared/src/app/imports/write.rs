@@ -27,7 +27,7 @@ pub(super) struct Record {
     pub(super) uncategorized: bool,
 }
 
-/// What [`write`] did.
+/// What [`write`] (or [`create`]) did.
 #[derive(Debug, Default)]
 pub(super) struct Written {
     pub(super) created: usize,
@@ -35,8 +35,10 @@ pub(super) struct Written {
     pub(super) uncategorized: usize,
     /// Found imported meanwhile (a concurrent import of the same rows).
     pub(super) raced: usize,
-    /// Left unwritten at the deadline.
-    pub(super) left: Vec<Record>,
+    /// Rows left at the deadline (unwritten; by [`create`], also those whose names were
+    /// not created in time), ascending: none of them and nothing after the first was
+    /// written.
+    pub(super) left: Vec<usize>,
 }
 
 /// The planned rows not imported before, and the rows that were.
@@ -53,17 +55,6 @@ pub(super) async fn not_imported(
     Ok((fresh, seen.into_iter().map(|p| p.row).collect()))
 }
 
-/// What [`create`] did.
-pub(super) struct Created {
-    pub(super) created: usize,
-    pub(super) uncategorized: usize,
-    /// Found imported meanwhile (a concurrent import of the same rows).
-    pub(super) raced: usize,
-    /// Rows left at the deadline, ascending: none of them and nothing after the first was
-    /// written.
-    pub(super) left: Vec<usize>,
-}
-
 /// Creates the names the rows need and writes the rows, until the deadline.
 pub(super) async fn create(
     store: &Store,
@@ -72,22 +63,16 @@ pub(super) async fn create(
     fresh: Vec<Planned>,
     deadline: Instant,
     errors: &mut Vec<RowError>,
-) -> AppResult<Created> {
+) -> AppResult<Written> {
     let mut built = Vec::new();
     let records = build_all(store, user_id, names, fresh, deadline, &mut built).await?;
     let (repeat, other): (Vec<RowError>, Vec<RowError>) =
         built.into_iter().partition(|e| e.message == REPEAT_MESSAGE);
     errors.extend(other);
-    let written = write(store, user_id, records, deadline).await?;
-    let mut left: Vec<usize> = repeat.iter().map(|e| e.row).collect();
-    left.extend(written.left.iter().map(|r| r.row));
-    left.sort_unstable();
-    Ok(Created {
-        created: written.created,
-        uncategorized: written.uncategorized,
-        raced: written.raced,
-        left,
-    })
+    let mut written = write(store, user_id, records, deadline).await?;
+    written.left.extend(repeat.iter().map(|e| e.row));
+    written.left.sort_unstable();
+    Ok(written)
 }
 
 /// Writes the records in chunks (one `TransactWriteItems` each, markers included) until
@@ -103,7 +88,7 @@ pub(super) async fn write(
     let now = Timestamp::now().to_string();
     while !queue.is_empty() {
         if Instant::now() >= deadline {
-            done.left = queue.into();
+            done.left = queue.iter().map(|r| r.row).collect();
             return Ok(done);
         }
         let take = queue.len().min(CHUNK);

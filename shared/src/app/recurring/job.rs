@@ -8,13 +8,12 @@ use std::time::Instant;
 
 use time::Date;
 
-use crate::app::transactions::{build_record, Stamp, TransactionDraft};
+use crate::app::transactions::{build_record, keys, Stamp, TransactionDraft};
 use crate::app::{AppError, AppResult};
 use crate::domain::recurring::{Next, Recurring};
 use crate::domain::time::Timestamp;
 use crate::domain::CategorySource;
 use crate::store::keys::SHARDS;
-use crate::store::transactions::RefKeys;
 use crate::store::{ConflictKind, Store, StoreError};
 
 /// What one run did.
@@ -148,12 +147,7 @@ async fn create_occurrence(
         // The user chose the category when they made the schedule.
         category_source: CategorySource::User,
     };
-    let keys = RefKeys {
-        category_id: Some(r.category_id),
-        provider_id: r.provider_id,
-        tag_ids: &r.tag_ids,
-        ..Default::default()
-    };
+    let keys = keys(Some(&draft), None, None);
     let refs = store.fetch_refs(r.user_id, keys).await?;
     let now = Timestamp::now();
     let stamp = Stamp {

@@ -14,13 +14,12 @@ pub use occurrences::{change_occurrence, parse_window, restore_occurrence};
 use recurrence::{RRule, Schedule, Weekend};
 use time::Date;
 
-use super::transactions::{build_record, Stamp, TransactionDraft};
-use super::{check_version, AppError, AppResult, IfMatch};
+use super::transactions::{build_record, keys, Stamp, TransactionDraft};
+use super::{check_version, kept, AppError, AppResult, IfMatch};
 use crate::domain::recurring::{Recurring, MAX_SCHEDULES};
 use crate::domain::time::Timestamp;
 use crate::domain::Violation;
-use crate::store::transactions::RefKeys;
-use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+use crate::store::{ConflictKind, Store, StoreError};
 
 /// A schedule as a client describes it: the transaction's fields (its `date` is `start`)
 /// and the calendar, not yet checked.
@@ -76,13 +75,7 @@ async fn build(
 ) -> AppResult<Recurring> {
     let mut errors = Vec::new();
     let schedule = calendar(&draft, &mut errors);
-    let t = &draft.transaction;
-    let keys = RefKeys {
-        category_id: t.category_id,
-        provider_id: t.provider_id,
-        tag_ids: &t.tag_ids,
-        ..Default::default()
-    };
+    let keys = keys(Some(&draft.transaction), None, None);
     let refs = store.fetch_refs(user_id, keys).await?;
     let now = Timestamp::now();
     let stamp = Stamp {
@@ -132,26 +125,18 @@ async fn build(
 
 /// Creates a schedule; its due occurrences are created by the job.
 pub async fn create(store: &Store, user_id: u64, draft: RecurringDraft) -> AppResult<Recurring> {
-    let mut r = build(store, user_id, draft, None).await?;
+    let r = build(store, user_id, draft, None).await?;
     let full = || {
         AppError::Conflict(format!(
             "at most {MAX_SCHEDULES} recurring transactions per user"
         ))
     };
-    if store.all_recurring(user_id).await?.len() >= MAX_SCHEDULES {
-        return Err(full());
-    }
-    let written = with_fresh_id(|id| {
-        r.id = id;
-        let r = r.clone();
+    let count = store.all_recurring(user_id).await?.len();
+    kept::create((count, MAX_SCHEDULES), full, |id| {
+        let r = Recurring { id, ..r.clone() };
         async move { store.put_recurring(&r, None).await.map(|()| r) }
     })
-    .await;
-    match written {
-        // Counted with the write: a concurrent create took the last place.
-        Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(full()),
-        other => Ok(other?),
-    }
+    .await
 }
 
 pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<Recurring> {
@@ -205,15 +190,8 @@ pub(crate) async fn save(store: &Store, r: &Recurring, version: u64) -> AppResul
         })
 }
 
-/// Deletes a schedule (`If-Match` honoured), leaving a tombstone in the change feed;
-/// the transactions it created stay.
-pub async fn delete(
-    store: &Store,
-    user_id: u64,
-    id: u64,
-    expected: Option<IfMatch>,
-) -> AppResult<()> {
-    let read = || async move { Ok(store.get_recurring(user_id, id).await?.map(|r| r.version)) };
-    let delete = |version| store.delete_recurring(user_id, id, version);
-    super::delete_at_read_version("recurring transaction", expected, read, delete).await
+kept::delete_kept! {
+    /// Deletes a schedule (`If-Match` honoured), leaving a tombstone in the change feed;
+    /// the transactions it created stay.
+    "recurring transaction", get_recurring, delete_recurring
 }

@@ -9,12 +9,12 @@ use std::collections::HashMap;
 use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
 
 use super::transactions::TransactionDraft;
-use super::{version_to_keep, AppError, AppResult, IfMatch};
+use super::{kept, version_to_keep, AppError, AppResult, IfMatch};
 use crate::domain::time::Timestamp;
 use crate::domain::{CategorySource, CategoryType, LabelKind, Violation};
 use crate::store::rules::StoredRule;
 use crate::store::transactions::RefKeys;
-use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
+use crate::store::{ConflictKind, Store, StoreError};
 
 mod apply;
 
@@ -108,16 +108,13 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
             "a user may have at most {MAX_RULES} rules; delete one first"
         ))
     };
-    if existing.len() >= MAX_RULES {
-        return Err(full());
-    }
     let position = match body.position {
         Some(p) => u64::from(p),
         None => existing.iter().map(|r| r.position + 1).max().unwrap_or(0),
     };
     body.position = u32::try_from(position).ok();
     let now = Timestamp::now();
-    let mut stored = StoredRule {
+    let stored = StoredRule {
         user_id,
         id: 0,
         rule: serde_json::to_string(&body).map_err(anyhow::Error::from)?,
@@ -127,18 +124,14 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
         created_at: now,
         updated_at: now,
     };
-    let written = with_fresh_id(|id| {
-        stored.id = id;
-        let rule = stored.clone();
+    let created = kept::create((existing.len(), MAX_RULES), full, |id| {
+        let rule = StoredRule {
+            id,
+            ..stored.clone()
+        };
         async move { store.put_rule(&rule, None).await.map(|()| rule) }
-    })
-    .await;
-    match written {
-        Ok(rule) => view(&rule),
-        // Counted with the write: a concurrent create took the last place.
-        Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(full()),
-        Err(e) => Err(e.into()),
-    }
+    });
+    view(&created.await?)
 }
 
 /// Replaces a rule (`If-Match` honoured); an absent `position` keeps the rule's place.
@@ -173,16 +166,9 @@ pub async fn update(
     }
 }
 
-/// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed.
-pub async fn delete(
-    store: &Store,
-    user_id: u64,
-    id: u64,
-    expected: Option<IfMatch>,
-) -> AppResult<()> {
-    let read = || async move { Ok(store.get_rule(user_id, id).await?.map(|r| r.version)) };
-    let delete = |version| store.delete_rule(user_id, id, version);
-    super::delete_at_read_version("rule", expected, read, delete).await
+kept::delete_kept! {
+    /// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed.
+    "rule", get_rule, delete_rule
 }
 
 /// The user's rules compiled, in order, with the types of the categories they name.

@@ -34,7 +34,7 @@ pub struct Created {
 
 /// What a write reads besides the wallet: the references of its new fields (none for a
 /// delete), the transaction it changes (none for a create) and its idempotency record.
-fn keys<'a>(
+pub(crate) fn keys<'a>(
     input: Option<&'a TransactionDraft>,
     transaction_id: Option<u64>,
     idempotency: Option<Idempotency<'a>>,

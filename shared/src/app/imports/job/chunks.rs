@@ -38,7 +38,7 @@ fn stored(row: &ImportRow) -> Stored {
         a: row.amount.to_string(),
         c: row.category.clone(),
         n: row.note.clone(),
-        p: row.provider.clone(),
+        p: row.payee.clone(),
         t: row.tags.clone(),
         i: row.import_id.clone(),
     }
@@ -82,7 +82,7 @@ pub(super) fn decode(text: &str) -> AppResult<Vec<ImportRow>> {
                 amount: s.a.parse::<Decimal>().map_err(|_| bad("a bad amount"))?,
                 category: s.c,
                 note: s.n,
-                provider: s.p,
+                payee: s.p,
                 tags: s.t,
                 import_id: s.i,
             })
@@ -101,7 +101,7 @@ mod tests {
             amount: Decimal::new(-12_345, 2),
             category: n.is_multiple_of(2).then(|| "Groceries".into()),
             note: Some(note.into()),
-            provider: None,
+            payee: None,
             tags: vec!["a".into(), "b,\"c\"".into()],
             import_id: Some(format!("id-{n}")),
         }

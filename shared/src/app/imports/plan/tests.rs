@@ -60,7 +60,7 @@ fn row(n: usize, amount: i64, category: &str) -> ImportRow {
         amount: Decimal::new(amount, 2),
         category: Some(category.into()).filter(|c: &String| !c.is_empty()),
         note: None,
-        provider: None,
+        payee: None,
         tags: vec![],
         import_id: None,
     }
@@ -163,7 +163,7 @@ fn rows_without_a_category_take_the_default_of_their_type_else_uncategorized() {
 #[test]
 fn unknown_names_are_to_be_created_and_a_repeated_import_id_is_an_error() {
     let mut a = row(1, -100, "Groceries");
-    a.provider = Some("ACME".into());
+    a.payee = Some("ACME".into());
     a.tags = vec!["Weekly".into(), "new".into(), "weekly".into()];
     a.import_id = Some("x".into());
     let mut b = row(2, -200, "Groceries");
