@@ -490,7 +490,9 @@ async fn a_file_of_the_synchronous_limit_imports_within_the_time_limit_and_expor
         "imported {rows} rows in {took:?}: {:.0} rows/s",
         rows as f64 / took.as_secs_f64()
     );
-    assert!(took.as_secs() < 30, "{rows} rows took {took:?}");
+    // The time limit is the service's own: rows it could not write before its deadline
+    // would be row errors ("repeat the import"), so `created` above is the check; the
+    // time taken is printed, never asserted (a benchmark figure, not a test).
 
     // Rows of ~850 bytes: the CSV export takes more than one page (2 MB each).
     let pages = app.export_pages(&user, "csv").await;
