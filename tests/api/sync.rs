@@ -695,3 +695,19 @@ async fn the_local_upgrade_moves_a_feed_head_onto_the_wallet() {
     }
     assert_eq!(store.feed_head(feed).await.unwrap(), head + 1);
 }
+
+/// A first sync rebuilds what the lists say whatever its page size, also when a page ends
+/// right after the profile or the wallet (a first page takes the wallet from the heads it
+/// reads; a later page reads it again).
+#[tokio::test]
+async fn a_first_sync_rebuilds_the_same_state_whatever_its_page_size() {
+    let (app, user) = spawn_app_and_user().await;
+    app.create_refs(&user, "a", "b", "c").await;
+    app.add(&user, "2.50", 4, "2026-08-01").await;
+    let expected = server_state(&app, &user).await;
+    for limit in [1, 2, 3, 200] {
+        let device = Device::synced(&app, &user, limit).await;
+        assert_eq!(device.items, expected, "page size {limit}");
+        assert_eq!(device.of("wallet").len(), 1, "page size {limit}");
+    }
+}

@@ -38,16 +38,19 @@ pub async fn page(
     position: Option<Position>,
     limit: usize,
 ) -> AppResult<SyncPage> {
-    let position = match position {
-        Some(p) => p,
+    // A first sync reads the heads first; the user's head is their wallet, read exactly as
+    // of the snapshot's start, so the snapshot takes it from there instead of a `Query`.
+    let (position, wallet) = match position {
+        Some(p) => (p, None),
         None => {
-            let (user_seq, global_seq) = heads(store, user_id).await?;
-            Position::Snapshot {
+            let (user_seq, global_seq, wallet) = heads(store, user_id).await?;
+            let start = Position::Snapshot {
                 phase: Phase::Profile,
                 after: None,
                 user_seq,
                 global_seq,
-            }
+            };
+            (start, wallet)
         }
     };
     match position {
@@ -56,7 +59,10 @@ pub async fn page(
             after,
             user_seq,
             global_seq,
-        } => snapshot(store, user_id, phase, after, (user_seq, global_seq), limit).await,
+        } => {
+            let at = (phase, after);
+            snapshot(store, user_id, at, wallet, (user_seq, global_seq), limit).await
+        }
         Position::Log {
             user_seq,
             global_seq,
@@ -70,21 +76,25 @@ pub async fn page(
     }
 }
 
-async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64)> {
+/// The user's and their shard's feed heads, and the user's head item: their wallet.
+async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64, Option<Item>)> {
     let global = Feed::global_of(user_id);
     let keys = [Feed::User(user_id), global].map(|f| {
         let (pk, sk) = f.head_key();
         crate::store::batch::key(&pk, sk)
     });
     let items = store.batch_get(keys.to_vec()).await?;
-    let (mut user, mut global_seq) = (0, 0);
-    for item in &items {
+    let (mut user, mut global_seq, mut wallet) = (0, 0, None);
+    for item in items {
         match item.get("PK").and_then(|v| v.as_s().ok()) {
-            Some(pk) if *pk == global.pk() => global_seq = head_seq(item),
-            _ => user = head_seq(item),
+            Some(pk) if *pk == global.pk() => global_seq = head_seq(&item),
+            _ => {
+                user = head_seq(&item);
+                wallet = Some(item);
+            }
         }
     }
-    Ok((user, global_seq))
+    Ok((user, global_seq, wallet))
 }
 
 /// The phases whose `Query`s one round trip sends together: from `phase` up to the first
@@ -106,11 +116,13 @@ fn window(phase: Phase) -> Vec<Phase> {
     phases
 }
 
+/// A page of the snapshot from `after` in `phase`; `wallet`, when the heads were read
+/// with this page, serves for the wallet's phase.
 async fn snapshot(
     store: &Store,
     user_id: u64,
-    mut phase: Phase,
-    mut after: Option<String>,
+    (mut phase, mut after): (Phase, Option<String>),
+    mut wallet: Option<Item>,
     (user_seq, global_seq): (u64, u64),
     limit: usize,
 ) -> AppResult<SyncPage> {
@@ -128,9 +140,16 @@ async fn snapshot(
         let phases = window(phase);
         let pages = futures::future::try_join_all(phases.iter().enumerate().map(|(i, p)| {
             let from = if i == 0 { after.as_deref() } else { None };
-            store.snapshot_page(user_id, *p, from, want)
+            let known = wallet.take_if(|_| *p == Phase::Wallet && from.is_none());
+            async move {
+                match known {
+                    Some(item) => Ok((vec![item], None)),
+                    None => store.snapshot_page(user_id, *p, from, want).await,
+                }
+            }
         }))
         .await?;
+        wallet = None;
         for (p, (items, next)) in phases.into_iter().zip(pages) {
             phase = p;
             for item in &items {
