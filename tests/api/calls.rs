@@ -170,3 +170,24 @@ async fn a_sync_page_reads_its_entries_not_the_items_again() {
         "-77.25"
     );
 }
+
+/// A first sync page reads the two feed heads (the user's is their wallet, which the page
+/// takes from there), then one `Query` a phase; the shard's global categories only until
+/// a first page read them under the same head.
+#[tokio::test]
+async fn a_first_sync_page_reads_the_heads_then_one_query_a_phase() {
+    let (app, user) = spawn_app_and_user().await;
+    let sync = || app.get(&user, "/api/sync?limit=500");
+    let (r, first) = calls_during(&app, sync()).await;
+    assert_eq!(r.status(), 200);
+    let page: serde_json::Value = r.json().await.unwrap();
+    // Profile, global categories, categories, tags, providers, transactions, then rules
+    // and recurring schedules; the wallet came with the heads.
+    assert_eq!(first, ops(&[("BatchGetItem", 1), ("Query", 8)]));
+    let (r, again) = calls_during(&app, sync()).await;
+    let same: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(again, ops(&[("BatchGetItem", 1), ("Query", 7)]));
+    assert_eq!(same["changes"], page["changes"]);
+    let wallets = page["changes"].as_array().unwrap().iter();
+    assert_eq!(wallets.filter(|c| c["entity"] == "wallet").count(), 1);
+}

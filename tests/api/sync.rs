@@ -377,6 +377,11 @@ async fn the_feed_holds_global_changes_for_everyone_and_nothing_of_other_users()
         .contains_key(&("category".to_owned(), global)));
     assert!(feed_ann.items.contains_key(&("tag".to_owned(), mine)));
     assert_eq!(feed_ann.of("category").len(), globals_before + 1);
+    // A first sync after the change holds it too: the shard's head moved, so the global
+    // categories a first page read before are read again.
+    let fresh = Device::synced(&app, &ann, 100).await;
+    assert!(fresh.items.contains_key(&("category".to_owned(), global)));
+    assert_eq!(fresh.of("category"), feed_ann.of("category"));
     assert!(
         feed_ann.of("transaction").is_empty(),
         "Bob's transaction reached Ann"

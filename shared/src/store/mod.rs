@@ -90,6 +90,8 @@ pub struct Store {
     table: String,
     counter: CallCounter,
     limits: crate::config::Limits,
+    /// Shared by the clones: the global categories a first sync page read, per shard.
+    globals: snapshot::GlobalsCache,
 }
 
 impl Store {
@@ -99,6 +101,7 @@ impl Store {
             table: table.into(),
             counter,
             limits: crate::config::Limits::default(),
+            globals: snapshot::GlobalsCache::default(),
         }
     }
 

@@ -1,6 +1,9 @@
 //! What a first sync pages through: every item the caller can see, phase by phase (one
 //! `Query` of a sort-key prefix each), before the changes made meanwhile.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use super::attr::{s, Item};
 use super::feed::Feed;
 use super::keys::user_pk;
@@ -83,5 +86,59 @@ impl Store {
             .last_evaluated_key
             .and_then(|k| k.get("SK").and_then(|v| v.as_s().ok()).cloned());
         Ok((out.items.unwrap_or_default(), next))
+    }
+}
+
+/// The global categories of each shard as a first sync page last read them, with the
+/// shard's feed head read just before that `Query`. While the head has not moved, they have
+/// not changed: every write of a global category moves its shard's head in the same
+/// transaction. (What the `Query` saw of a write after that head is also replayed from
+/// the feed, as for any item of a snapshot.) At most one entry per shard.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GlobalsCache(Arc<Mutex<HashMap<String, Cached>>>);
+
+/// A shard's global categories and the feed head they were read under.
+type Cached = (u64, Arc<Vec<Item>>);
+
+impl GlobalsCache {
+    fn get(&self, pk: &str, head: u64) -> Option<Arc<Vec<Item>>> {
+        let cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .get(pk)
+            .filter(|(at, _)| *at == head)
+            .map(|(_, items)| Arc::clone(items))
+    }
+
+    fn put(&self, pk: String, head: u64, items: Vec<Item>) {
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(pk, (head, Arc::new(items)));
+    }
+}
+
+impl Store {
+    /// The start of a phase on a first sync page, `global_head` the caller's shard's feed
+    /// head read just before: as [`Store::snapshot_page`], except that the global
+    /// categories come from the cache while that head has not moved (no `Query`).
+    pub async fn snapshot_start(
+        &self,
+        user_id: u64,
+        phase: Phase,
+        limit: i32,
+        global_head: u64,
+    ) -> StoreResult<(Vec<Item>, Option<String>)> {
+        if phase != Phase::GlobalCategories {
+            return self.snapshot_page(user_id, phase, None, limit).await;
+        }
+        let pk = Feed::global_of(user_id).pk();
+        if let Some(items) = self.globals.get(&pk, global_head) {
+            if items.len() <= usize::try_from(limit).unwrap_or(0) {
+                return Ok((items.to_vec(), None));
+            }
+        }
+        let (items, next) = self.snapshot_page(user_id, phase, None, limit).await?;
+        if next.is_none() {
+            self.globals.put(pk, global_head, items.clone());
+        }
+        Ok((items, next))
     }
 }

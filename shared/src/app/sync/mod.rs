@@ -117,7 +117,8 @@ fn window(phase: Phase) -> Vec<Phase> {
 }
 
 /// A page of the snapshot from `after` in `phase`; `wallet`, when the heads were read
-/// with this page, serves for the wallet's phase.
+/// with this page (its first), serves for the wallet's phase, and the shard's global
+/// categories may come from the store's cache (see [`Store::snapshot_start`]).
 async fn snapshot(
     store: &Store,
     user_id: u64,
@@ -132,6 +133,9 @@ async fn snapshot(
         user_seq,
         global_seq,
     };
+    // The first page reads right after the heads: what the shard's head says of the
+    // global categories holds for it.
+    let mut first = wallet.is_some();
     let mut changes = Vec::new();
     loop {
         // Each phase of the window asks for what the page still lacks; what a later phase
@@ -142,14 +146,17 @@ async fn snapshot(
             let from = if i == 0 { after.as_deref() } else { None };
             let known = wallet.take_if(|_| *p == Phase::Wallet && from.is_none());
             async move {
-                match known {
-                    Some(item) => Ok((vec![item], None)),
-                    None => store.snapshot_page(user_id, *p, from, want).await,
+                match (known, first) {
+                    (Some(item), _) => Ok((vec![item], None)),
+                    (None, true) if from.is_none() => {
+                        store.snapshot_start(user_id, *p, want, global_seq).await
+                    }
+                    (None, _) => store.snapshot_page(user_id, *p, from, want).await,
                 }
             }
         }))
         .await?;
-        wallet = None;
+        (wallet, first) = (None, false);
         for (p, (items, next)) in phases.into_iter().zip(pages) {
             phase = p;
             for item in &items {
