@@ -11,7 +11,8 @@
    logs into its own log group with a retention, an Errors and a Throttles alarm, the
    configuration variables, and least-privilege policies (known DynamoDB item actions on
    this table and its indexes only; GetSecretValue on the JWT secret, exactly for the
-   functions whose main.rs reads it through `state_from_env`).
+   functions whose main.rs reads it: through `state_from_env`, or `serve` and
+   `serve_with_global_categories`, which call it).
 
 Usage: scripts/check_template.py [--template template.yaml] [--table shared/table.json]
                                  [--routes routes.json]   (default: runs the routes binary)
@@ -184,9 +185,13 @@ def as_list(value):
 
 
 def verifies_tokens(binary):
-    """A function whose main builds the state from the environment reads the JWT secret."""
+    """A function whose main builds the state from the environment reads the JWT secret
+    (`state_from_env`, or `shared::lambda::serve*`, which build it so)."""
     main = ROOT / "functions" / binary / "src" / "main.rs"
-    return not main.exists() or "state_from_env" in main.read_text()
+    if not main.exists():
+        return True
+    text = main.read_text()
+    return "state_from_env" in text or re.search(r"\bshared::lambda::serve(_with_global_categories)?\(", text) is not None
 
 
 def serves_schedule(binary):

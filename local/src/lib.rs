@@ -8,7 +8,7 @@ pub mod upgrade;
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::serve::{ListenerExt, TapIo};
 use axum::Router;
-use shared::http::{finish, with_fallback, AppState};
+use shared::http::{router, with_fallback, AppState};
 use tokio::net::{TcpListener, TcpStream};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -18,7 +18,7 @@ pub fn app(state: AppState) -> Router {
     let cors = cors(&state.config.cors_allowed_origins);
     let mut merged = Router::new();
     for (_, api) in openapi::functions() {
-        merged = merged.merge(finish(api.split_for_parts().0, state.clone()));
+        merged = merged.merge(router(api, state.clone()));
     }
     let app = with_fallback(merged.merge(docs_fn::router(&doc_path, sort)));
     match cors {

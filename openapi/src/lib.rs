@@ -15,22 +15,20 @@ use utoipa_axum::router::OpenApiRouter;
 /// Where the committed document lives, relative to the workspace root.
 pub const DOCUMENT_PATH: &str = "openapi/openapi.json";
 
+/// `(name, api)` of each function crate named (`<name>_fn`): its Lambda binary's name and
+/// its documented routes.
+macro_rules! functions {
+    ($($krate:ident)*) => {
+        vec![$((stringify!($krate).trim_end_matches("_fn"), $krate::api())),*]
+    };
+}
+
 /// Every function (its Lambda binary name) with its documented routes.
 pub fn functions() -> Vec<(&'static str, OpenApiRouter<AppState>)> {
-    vec![
-        ("auth", auth_fn::api()),
-        ("users", users_fn::api()),
-        ("transactions", transactions_fn::api()),
-        ("wallet", wallet_fn::api()),
-        ("categories", categories_fn::api()),
-        ("tags", tags_fn::api()),
-        ("providers", providers_fn::api()),
-        ("sync", sync_fn::api()),
-        ("insights", insights_fn::api()),
-        ("imports", imports_fn::api()),
-        ("recurring", recurring_fn::api()),
-        ("rules", rules_fn::api()),
-    ]
+    functions! {
+        auth_fn users_fn transactions_fn wallet_fn categories_fn tags_fn
+        providers_fn sync_fn insights_fn imports_fn recurring_fn rules_fn
+    }
 }
 
 #[derive(OpenApi)]

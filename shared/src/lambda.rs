@@ -78,6 +78,26 @@ async fn fetch_secret(arn: &str) -> anyhow::Result<Secret> {
     Ok(Secret::new(bytes))
 }
 
+/// The whole life of a plain function: tracing, the state from the environment, then its
+/// router (of its documented routes, `api`) on the Lambda runtime.
+pub async fn serve(
+    api: utoipa_axum::router::OpenApiRouter<AppState>,
+) -> Result<(), lambda_http::Error> {
+    init_tracing();
+    let state = state_from_env().await?;
+    run(crate::http::router(api, state)).await
+}
+
+/// [`serve`] for a function that reads categories: the global categories are made sure
+/// of first ([`with_global_categories`]).
+pub async fn serve_with_global_categories(
+    api: utoipa_axum::router::OpenApiRouter<AppState>,
+) -> Result<(), lambda_http::Error> {
+    init_tracing();
+    let state = state_from_env().await?;
+    run(with_global_categories(api, state).await).await
+}
+
 /// Runs a function's router on the Lambda runtime.
 pub async fn run(router: axum::Router) -> Result<(), lambda_http::Error> {
     let router = router.layer(axum::middleware::from_fn(within_deadline));
@@ -115,9 +135,15 @@ fn time_left(deadline: std::time::SystemTime) -> std::time::Duration {
 /// when missing (conditional `PutItem`s: concurrent cold starts are harmless, categories an
 /// admin edited are kept). If that fails, it is logged and retried before each request
 /// until it succeeds. Used by the functions that read categories: categories, transactions.
-pub async fn with_global_categories(router: axum::Router, store: Store) -> axum::Router {
+/// Answers the function's router (of its documented routes, `api`) with that check.
+pub async fn with_global_categories(
+    api: utoipa_axum::router::OpenApiRouter<AppState>,
+    state: AppState,
+) -> axum::Router {
     use std::sync::atomic::{AtomicBool, Ordering};
 
+    let store = state.store.clone();
+    let router = crate::http::router(api, state);
     let seeded = Arc::new(AtomicBool::new(ensure_global_categories(&store).await));
     router.layer(axum::middleware::from_fn(
         move |request: axum::extract::Request, next: axum::middleware::Next| {

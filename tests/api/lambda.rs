@@ -4,10 +4,18 @@
 use lambda_http::request::LambdaRequest;
 use lambda_http::{Adapter, Context, LambdaEvent, Service};
 use serde_json::Value;
+use shared::http::AppState;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::helpers::{fresh_state, spawn_app_and_user};
 
-/// Sends one event through a function's router and returns the Lambda response as JSON.
+/// Sends one event through a function's router (of its documented routes, `api`) and
+/// returns the Lambda response as JSON.
+async fn call(api: OpenApiRouter<AppState>, state: &AppState, event: &str) -> Value {
+    invoke(shared::http::router(api, state.clone()), event).await
+}
+
+/// Sends one event through a router and returns the Lambda response as JSON.
 async fn invoke(router: axum::Router, event: &str) -> Value {
     let payload: LambdaRequest = serde_json::from_str(event).expect("event parses");
     let mut adapter = Adapter::from(shared::http::with_fallback(router));
@@ -26,7 +34,7 @@ fn body_json(response: &Value) -> Value {
 async fn a_base64_registration_event_through_the_auth_function_creates_the_user() {
     let state = fresh_state().await;
     let event = include_str!("../fixtures/apigw_v2_register.json");
-    let response = invoke(auth_fn::router(state.clone()), event).await;
+    let response = call(auth_fn::api(), &state, event).await;
     assert_eq!(response["statusCode"], 201, "{response}");
     assert_eq!(body_json(&response)["email"], "lambda@example.com");
     assert!(state
@@ -47,7 +55,7 @@ async fn list_and_get_events_through_the_transactions_function_see_only_the_call
 
     let event = include_str!("../fixtures/apigw_v2_list_transactions.json")
         .replace("{{TOKEN}}", &user.token);
-    let response = invoke(transactions_fn::router(app.state.clone()), &event).await;
+    let response = call(transactions_fn::api(), &app.state, &event).await;
     assert_eq!(response["statusCode"], 200, "{response}");
     let list = body_json(&response);
     assert_eq!(list.as_array().unwrap().len(), 1);
@@ -56,12 +64,12 @@ async fn list_and_get_events_through_the_transactions_function_see_only_the_call
     let get = include_str!("../fixtures/apigw_v2_get_transaction.json")
         .replace("{{TOKEN}}", &user.token)
         .replace("{{ID}}", &debit["id"].to_string());
-    let response = invoke(transactions_fn::router(app.state.clone()), &get).await;
+    let response = call(transactions_fn::api(), &app.state, &get).await;
     assert_eq!(response["statusCode"], 200, "{response}");
     assert_eq!(body_json(&response)["amount"]["amount"].to_string(), "3.50");
 
     let forbidden = get.replace(&user.token, &other.token);
-    let response = invoke(transactions_fn::router(app.state.clone()), &forbidden).await;
+    let response = call(transactions_fn::api(), &app.state, &forbidden).await;
     assert_eq!(response["statusCode"], 404, "{response}");
 }
 
@@ -79,11 +87,8 @@ async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
         ..seeded
     };
 
-    let router = shared::lambda::with_global_categories(
-        transactions_fn::router(state.clone()),
-        store.clone(),
-    )
-    .await;
+    let router =
+        shared::lambda::with_global_categories(transactions_fn::api(), state.clone()).await;
     assert!(store.global_categories_seeded().await.unwrap());
     let (user, _) = store
         .create_user(shared::store::users::NewUser {
@@ -116,7 +121,7 @@ async fn a_base64_csv_import_event_through_the_imports_function_creates_the_rows
     let (app, user) = spawn_app_and_user().await;
     let event =
         include_str!("../fixtures/apigw_v2_import_csv.json").replace("{{TOKEN}}", &user.token);
-    let response = invoke(imports_fn::router(app.state.clone()), &event).await;
+    let response = call(imports_fn::api(), &app.state, &event).await;
     assert_eq!(response["statusCode"], 201, "{response}");
     let report = body_json(&response);
     assert_eq!(

@@ -40,7 +40,6 @@ macro_rules! auth_post {
 mod recovery;
 
 use axum::http::StatusCode;
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -55,7 +54,7 @@ use shared::http::client::ClientAddr;
 use shared::http::extract::Json;
 use shared::http::respond::Created;
 use shared::http::users::UserResponse;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -67,10 +66,6 @@ pub fn api() -> OpenApiRouter<AppState> {
     let open = recovery::public(open);
     let signed_in = recovery::protected(OpenApiRouter::new().routes(routes!(logout_all)));
     docs::public("auth", open).merge(docs::protected("auth", signed_in))
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 /// Registration body. The spec spells the names `firstname`/`lastname`; the camelCase

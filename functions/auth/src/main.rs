@@ -3,9 +3,7 @@
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
     fixed_mmap_threshold();
-    shared::lambda::init_tracing();
-    let state = shared::lambda::state_from_env().await?;
-    shared::lambda::run(auth_fn::router(state)).await
+    shared::lambda::serve(auth_fn::api()).await
 }
 
 /// Every login and registration runs argon2 over 19 MiB, allocated and freed at once.

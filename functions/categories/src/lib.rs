@@ -2,7 +2,6 @@
 
 mod write;
 
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -13,7 +12,7 @@ use write::{
 use shared::app;
 use shared::domain::{Category, CategoryType};
 use shared::http::paging::Pager;
-use shared::http::{docs, finish, ApiError, AppState, FieldError};
+use shared::http::{docs, ApiError, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -21,10 +20,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(read, update, remove));
     docs::protected("categories", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -13,7 +13,6 @@ use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{DryRunReport, ExportQuery, FileUpload, ImportJob, ImportQuery, ImportResult};
@@ -23,7 +22,7 @@ use shared::app::imports::{ImportOptions, Submitted};
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Path, Query};
 use shared::http::respond::with_next;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -41,10 +40,6 @@ pub fn api() -> OpenApiRouter<AppState> {
 
 /// Bytes a multipart body may hold beyond its file (boundaries, part headers).
 const MULTIPART_ENVELOPE_BYTES: usize = 16 * 1024;
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
-}
 
 /// Imports transactions from a bank file into the caller's wallet.
 ///

@@ -9,6 +9,6 @@ async fn main() -> Result<(), lambda_http::Error> {
     shared::app::imports::job::set_continuation(Box::new(invoke));
     let store = state.store.clone();
     let on_event = move |event, deadline| imports_fn::job::on_event(store.clone(), event, deadline);
-    let router = imports_fn::router(state);
+    let router = shared::http::router(imports_fn::api(), state);
     shared::lambda::run_with_events(router, imports_fn::job::is_job_event, on_event).await
 }

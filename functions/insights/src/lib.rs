@@ -5,14 +5,13 @@
 mod dto;
 
 use axum::http::StatusCode;
-use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{BudgetRequest, BudgetResponse, MonthInsightResponse, MonthlyQuery};
 use shared::app;
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Path, Query};
-use shared::http::{decimal, docs, finish, ApiResult, AppState};
+use shared::http::{decimal, docs, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -21,10 +20,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(list_budgets))
         .routes(routes!(put_budget, delete_budget));
     docs::protected("insights", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 /// Income, expenses, net and per-category totals of every month from `from` to `to`

@@ -9,7 +9,6 @@ mod forecast;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
-use axum::Router;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{
@@ -23,7 +22,7 @@ use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json, Path, Query};
 use shared::http::paging::{PageQuery, Pager};
 use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState};
 use shared::store::Store;
 
 /// The routes with their documentation: a route cannot exist without it.
@@ -35,10 +34,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(change_occurrence, restore_occurrence))
         .routes(routes!(forecast::forecast));
     docs::protected("recurring", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 /// One run of the job: every due occurrence up to today (UTC), until `deadline`.

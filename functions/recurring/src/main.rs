@@ -7,5 +7,5 @@ async fn main() -> Result<(), lambda_http::Error> {
     let state = shared::lambda::state_from_env().await?;
     let store = state.store.clone();
     let job = move |deadline| recurring_fn::run_job(store.clone(), deadline);
-    shared::lambda::run_with_schedule(recurring_fn::router(state), job).await
+    shared::lambda::run_with_schedule(shared::http::router(recurring_fn::api(), state), job).await
 }

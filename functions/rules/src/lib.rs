@@ -7,7 +7,6 @@ mod apply;
 pub mod dto;
 
 use axum::http::StatusCode;
-use axum::Router;
 use serde_json::Value;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -18,7 +17,7 @@ use shared::http::auth::Caller;
 use shared::http::extract::Path;
 use shared::http::paging::{PageQuery, Pager};
 use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -28,10 +27,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(test_rules))
         .routes(routes!(apply_rules));
     docs::protected("rules", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 /// A body as `rules::RuleBody`, every invalid field named.

@@ -1,6 +1,5 @@
 //! The change feed for offline clients: `GET /api/sync`.
 
-use axum::Router;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -11,16 +10,12 @@ use shared::auth::cursor::CursorKey;
 use shared::http::auth::Caller;
 use shared::http::extract::{Json, Query};
 use shared::http::users::UserResponse;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState};
 use shared::store::feed::Op;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
     docs::protected("sync", OpenApiRouter::new().routes(routes!(sync)))
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

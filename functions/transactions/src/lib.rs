@@ -5,7 +5,6 @@ pub mod dto;
 pub mod list;
 
 use axum::http::{HeaderMap, StatusCode};
-use axum::Router;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -15,7 +14,7 @@ use shared::app;
 use shared::app::transactions::{Idempotency, TransactionDraft};
 use shared::domain::Transaction;
 use shared::http::respond::{replayed, Created, Page, Versioned};
-use shared::http::{docs, finish, ApiError, ApiResult, AppState};
+use shared::http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -24,10 +23,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(batch::batch))
         .routes(routes!(read, update, remove));
     docs::protected("transactions", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {

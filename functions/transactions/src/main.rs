@@ -3,10 +3,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::init_tracing();
-    let state = shared::lambda::state_from_env().await?;
-    let store = state.store.clone();
-    let router =
-        shared::lambda::with_global_categories(transactions_fn::router(state), store).await;
-    shared::lambda::run(router).await
+    shared::lambda::serve_with_global_categories(transactions_fn::api()).await
 }

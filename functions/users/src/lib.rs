@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
-use axum::Router;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -20,7 +19,7 @@ use shared::http::client::ClientAddr;
 use shared::http::extract::{IfMatchHeader, Path};
 use shared::http::respond::{Page, Versioned};
 use shared::http::users::UserResponse;
-use shared::http::{docs, finish, ApiError, ApiResult, AppState, FieldError};
+use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
 use shared::store::accounts::Purge;
 
 /// The routes with their documentation: a route cannot exist without it.
@@ -35,10 +34,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(read, update, remove))
         .routes((schemas, paths, picture_routes));
     docs::protected("users", routes)
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 fn versioned(user: &User) -> Versioned<UserResponse> {
@@ -93,20 +88,11 @@ shared::item_list!(
     }
 );
 
-/// The caller's own profile.
-#[utoipa::path(
-    get,
-    path = "/users/me",
-    params(docs::IfNoneMatch),
-    responses(
-        (status = 200, description = "The caller", body = UserResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
-        docs::Cached,
-        docs::ReadErrors,
-    )
-)]
-async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
-    Ok(versioned(&app::users::get(me.store(), me.id).await?))
-}
+shared::own_read!(
+    /// The caller's own profile.
+    me "/users/me", "The caller" => UserResponse, "Version, for If-Match";
+    |me| versioned(&app::users::get(me.store(), me.id).await?)
+);
 
 shared::item_read!(
     /// A profile: one's own, or anyone's for an admin.

@@ -1,6 +1,5 @@
 //! Wallet endpoint: the caller's wallet and its exact, current balance.
 
-use axum::Router;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -14,15 +13,11 @@ use shared::http::auth::Caller;
 use shared::http::extract::{IfMatchHeader, Json};
 use shared::http::money::{CurrencyDto, MoneyDto};
 use shared::http::respond::Versioned;
-use shared::http::{decimal, docs, finish, ApiError, ApiResult, AppState};
+use shared::http::{decimal, docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
     docs::protected("wallet", OpenApiRouter::new().routes(routes!(read, update)))
-}
-
-pub fn router(state: AppState) -> Router {
-    finish(api().split_for_parts().0, state)
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -61,21 +56,12 @@ impl TryFrom<&Wallet> for WalletResponse {
     }
 }
 
-/// The caller's wallet and its current balance.
-#[utoipa::path(
-    get,
-    path = "/api/wallet",
-    params(docs::IfNoneMatch),
-    responses(
-        (status = 200, description = "The wallet", body = WalletResponse, headers(("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
-        docs::Cached,
-        docs::ReadErrors,
-    )
-)]
-async fn read(me: Caller) -> ApiResult<Versioned<WalletResponse>> {
-    let wallet = app::wallet::get(me.store(), me.id).await?;
-    versioned(&wallet)
-}
+shared::own_read!(
+    /// The caller's wallet and its current balance.
+    read "/api/wallet", "The wallet" => WalletResponse,
+    "Version (every transaction write moves it), for If-Match";
+    |me| versioned(&app::wallet::get(me.store(), me.id).await?)?
+);
 
 fn versioned(wallet: &Wallet) -> ApiResult<Versioned<WalletResponse>> {
     Ok(Versioned::new(

@@ -1,6 +1,6 @@
 //! The documented handlers of a versioned resource, as every one of them has them: a page
-//! of the list (`Link`), a create (`201`, `Location`, `ETag`), a read by id (`ETag`,
-//! `If-None-Match` and `304`), a replacement (`If-Match`, `412`) and a delete (`If-Match`,
+//! of the list (`Link`), a create (`201`, `Location`, `ETag`), a read by id or of the
+//! caller's own one (`ETag`, `If-None-Match` and `304`), a replacement (`If-Match`, `412`) and a delete (`If-Match`,
 //! `204`). Each macro writes one handler (`list`, `create`, `read`, `update`, `remove`)
 //! with its OpenAPI operation; the caller gives what differs: the path, the bodies, the descriptions, extra responses, and the
 //! service call, an expression over the names it binds (`|me, id, ...|`).
@@ -71,6 +71,33 @@ macro_rules! item_read {
         pub(crate) async fn read(
             $me: $crate::http::auth::Caller,
             $crate::http::extract::Path($id): $crate::http::extract::Path<u64>,
+        ) -> $crate::http::ApiResult<$crate::http::respond::Versioned<$output>> {
+            Ok($get)
+        }
+    };
+}
+
+/// `GET` of the caller's own one-of-a-kind resource (no id: the profile, the wallet): `200`
+/// with `ETag` (described as `$etag`), `304` on a matching `If-None-Match`; `$get` is the
+/// [`Versioned`](crate::http::respond::Versioned) response of handler `$name`.
+#[macro_export]
+macro_rules! own_read {
+    ($(#[$doc:meta])* $name:ident $path:literal, $found:literal => $output:ident, $etag:literal;
+     |$me:ident| $get:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            get,
+            path = $path,
+            params($crate::http::docs::IfNoneMatch),
+            responses(
+                (status = 200, description = $found, body = $output, headers(
+                    ("ETag" = String, description = $etag))),
+                $crate::http::docs::Cached,
+                $crate::http::docs::ReadErrors,
+            )
+        )]
+        pub(crate) async fn $name(
+            $me: $crate::http::auth::Caller,
         ) -> $crate::http::ApiResult<$crate::http::respond::Versioned<$output>> {
             Ok($get)
         }

@@ -134,9 +134,5 @@ macro_rules! label_api {
                 .routes(utoipa_axum::routes!(read, update, remove));
             docs::protected($tag, routes)
         }
-
-        pub fn router(state: AppState) -> axum::Router {
-            $crate::http::finish(api().split_for_parts().0, state)
-        }
     };
 }

@@ -63,10 +63,16 @@ impl AppState {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// A function's router: its documented routes (each function crate's `api()`), finished
+/// as every function's are ([`finish`]).
+pub fn router(api: utoipa_axum::router::OpenApiRouter<AppState>, state: AppState) -> Router {
+    finish(api.split_for_parts().0, state)
+}
+
 /// Wraps a function's routes with what every endpoint shares: the body limit, problem
 /// bodies for wrong methods, the request path in error bodies, and a generic 500 (never
 /// a panic message) if a handler panics.
-pub fn finish(router: Router<AppState>, state: AppState) -> Router {
+fn finish(router: Router<AppState>, state: AppState) -> Router {
     router
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
