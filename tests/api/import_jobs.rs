@@ -34,7 +34,7 @@ const PAYEES: [&str; 12] = [
 ];
 
 /// Per month: (money out, money in, rows).
-type Months = BTreeMap<String, (Decimal, Decimal, u64)>;
+pub(crate) type Months = BTreeMap<String, (Decimal, Decimal, u64)>;
 
 /// A household's history: `rows` rows from 2016 over about ten years, a salary every
 /// month and spending in between (amounts with cents, a dozen payees), the balance and
@@ -99,7 +99,7 @@ impl TestApp {
     }
 
     /// The monthly totals the insights show, from 2016 to 2026.
-    async fn months(&self, user: &TestUser) -> Months {
+    pub(crate) async fn months(&self, user: &TestUser) -> Months {
         let mut months = Months::new();
         for (from, to) in [
             ("2016-01", "2018-12"),
@@ -128,7 +128,7 @@ impl TestApp {
         months
     }
 
-    async fn assert_history(&self, user: &TestUser, balance: Decimal, months: &Months) {
+    pub(crate) async fn assert_history(&self, user: &TestUser, balance: Decimal, months: &Months) {
         let shown = Decimal::from_str(&self.balance(user).await).unwrap();
         assert_eq!(shown, balance);
         assert_eq!(&self.months(user).await, months);

@@ -1,16 +1,21 @@
 //! CSV import (dry run, per-row errors, dedupe by import id) and export (CSV that imports
 //! back, JSON of everything), paged with `Link`. Bank files of every format: `bank_files`.
 
-use std::collections::BTreeSet;
-use std::time::Instant;
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 use reqwest::{Method, Response};
+use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use shared::app::imports::{self, ImportOptions, REPEAT_MESSAGE};
+use shared::app::{categories, labels};
+use shared::domain::LabelKind;
 
 use bankfile::{split_tags, unescape_cell};
 
 use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_and_user, TestApp, TestUser};
+use crate::import_jobs::Months;
 
 /// The bank file crate's malformed CSV.
 #[path = "../../crates/bankfile/tests/common/samples.rs"]
@@ -517,4 +522,133 @@ async fn a_file_of_the_synchronous_limit_imports_within_the_time_limit_and_expor
     assert_problem(app.get(&stranger, &csv_path).await, 400).await;
     let json_path = format!("/api/export?format=json&cursor={cursor}");
     assert_problem(app.get(&user, &json_path).await, 400).await;
+}
+
+/// What a file makes: its balance, per month (money out, money in, rows), and the rows
+/// using each name (`provider:`, `category:` and `tag:` names).
+struct Spread {
+    file: String,
+    balance: Decimal,
+    months: Months,
+    uses: BTreeMap<String, u64>,
+}
+
+/// `rows` rows that go round 24 months, 30 payees, 4 categories (2 global, 2 the import
+/// creates) and 4 tags row by row: in file order, the rows of a chunk would share few
+/// monthly totals and use counts.
+fn spread(rows: usize) -> Spread {
+    let mut out = Spread {
+        file: String::from("date,amount,category,note,provider,tags\n"),
+        balance: Decimal::ZERO,
+        months: Months::new(),
+        uses: BTreeMap::new(),
+    };
+    for i in 0..rows {
+        let month = i % 24;
+        let date = format!(
+            "{}-{:02}-{:02}",
+            2024 + month / 12,
+            1 + month % 12,
+            1 + i % 28
+        );
+        let credit = i % 10 == 0;
+        let cents = Decimal::new((i as i64 * 7_919) % 20_000 + 1, 2);
+        // Rent and Refunds are global categories, the others the user's own.
+        let (amount, category) = match credit {
+            true => (cents, "Refunds"),
+            false => (-cents, ["Pets", "Rent", "Hobbies"][i % 3]),
+        };
+        let provider = format!("Payee {}", i % 30);
+        let tags = match i % 4 {
+            0 => vec![],
+            1 => vec!["weekly"],
+            2 => vec!["card", "weekly"],
+            _ => vec!["cash", "shared"],
+        };
+        out.file.push_str(&format!(
+            "{date},{amount},{category},row {i},{provider},{}\n",
+            tags.join(";")
+        ));
+        out.balance += amount;
+        let entry = out.months.entry(date[..7].to_owned()).or_default();
+        match credit {
+            true => entry.1 += amount,
+            false => entry.0 -= amount,
+        }
+        entry.2 += 1;
+        let own =
+            (!["Rent", "Refunds"].contains(&category)).then(|| format!("category:{category}"));
+        let names = own.into_iter().chain([format!("provider:{provider}")]);
+        for name in names.chain(tags.iter().map(|t| format!("tag:{t}"))) {
+            *out.uses.entry(name).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// The use counts of the user's own categories, providers and tags, as [`Spread::uses`]
+/// names them.
+async fn uses(app: &TestApp, user: &TestUser) -> BTreeMap<String, u64> {
+    let store = &app.state.store;
+    let mut uses = BTreeMap::new();
+    for c in categories::list(store, user.id, None).await.unwrap() {
+        if !c.is_global() && c.use_count > 0 {
+            uses.insert(format!("category:{}", c.name), c.use_count);
+        }
+    }
+    for (kind, prefix) in [(LabelKind::Provider, "provider"), (LabelKind::Tag, "tag")] {
+        for l in labels::list_all(store, user.id, kind).await.unwrap() {
+            uses.insert(format!("{prefix}:{}", l.name), l.use_count);
+        }
+    }
+    uses
+}
+
+#[tokio::test]
+async fn an_import_cut_short_by_its_deadline_leaves_the_rest_of_the_file_and_totals_stay_exact() {
+    let (app, user) = spawn_app_and_user().await;
+    const ROWS: usize = 1_500;
+    let spread = spread(ROWS);
+    let store = &app.state.store;
+    let mut created = 0;
+    // Deadlines that grow from one attempt to the next: the first ones come before the
+    // names are created or part way through the rows, wherever that is.
+    for attempt in 1..=60 {
+        let statement = imports_fn::parse::read(spread.file.as_bytes(), Default::default());
+        let options = ImportOptions {
+            default_category_id: None,
+            dry_run: false,
+            deadline: Instant::now() + Duration::from_millis(150 * attempt),
+        };
+        let rows = imports_fn::parse::rows(statement.unwrap());
+        let report = imports::import(store, user.id, rows, options)
+            .await
+            .unwrap();
+        // The rows left are the rest of the file: everything before them was written (by
+        // this attempt or an earlier one), nothing of them.
+        let left: Vec<usize> = report.errors.iter().map(|e| e.row).collect();
+        assert!(
+            report.errors.iter().all(|e| e.message == REPEAT_MESSAGE),
+            "{:?}",
+            report.errors
+        );
+        let first = left.first().copied().unwrap_or(ROWS + 1);
+        assert_eq!(
+            left,
+            (first..=ROWS).collect::<Vec<_>>(),
+            "attempt {attempt}"
+        );
+        assert_eq!(report.duplicates, created, "attempt {attempt}");
+        created += report.created;
+        assert_eq!(created, first - 1, "attempt {attempt}");
+        eprintln!("attempt {attempt}: {} rows created", report.created);
+        if left.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(created, ROWS);
+    app.assert_history(&user, spread.balance, &spread.months)
+        .await;
+    assert_eq!(uses(&app, &user).await, spread.uses);
+    assert_eq!(app.transactions(&user).await.len(), ROWS);
 }

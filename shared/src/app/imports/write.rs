@@ -1,7 +1,7 @@
 //! Writing planned rows: those not imported before (`not_imported`), their names and
 //! records (`create`), in chunks of one `TransactWriteItems` each with their markers.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
 use super::build::build_all;
@@ -11,11 +11,15 @@ use crate::app::AppError;
 use crate::app::AppResult;
 use crate::domain::time::Timestamp;
 use crate::domain::Transaction;
+use crate::store::feed::Feed;
+use crate::store::transact::MAX_TRANSACT_ITEMS;
+use crate::store::transactions::{counters, Counter, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
 use crate::store::{retry, Again, ConflictKind, Store, StoreError, StoreResult};
 
-/// Transactions offered to one `TransactWriteItems` (two items each, plus the counters;
-/// the store takes fewer when they do not fit in 100 items).
-const CHUNK: usize = 48;
+/// Records written between two looks at the deadline, a few chunks' worth: a window is
+/// written whole, in chunks that share counters ([`grouped`]), so the rows left at the
+/// deadline are those of the later windows, in file order.
+const WINDOW: usize = 256;
 
 /// A row to write.
 #[derive(Debug, Clone)]
@@ -75,48 +79,108 @@ pub(super) async fn create(
     Ok(written)
 }
 
-/// Writes the records in chunks (one `TransactWriteItems` each, markers included) until
-/// `deadline`.
+/// Writes the records window by window (see [`WINDOW`]), in chunks of one
+/// `TransactWriteItems` each (markers included), until `deadline`.
 pub(super) async fn write(
     store: &Store,
     user_id: u64,
     records: Vec<Record>,
     deadline: Instant,
 ) -> AppResult<Written> {
-    let mut queue: VecDeque<Record> = records.into();
+    let mut records = records.into_iter();
     let mut done = Written::default();
     let now = Timestamp::now().to_string();
-    while !queue.is_empty() {
-        if Instant::now() >= deadline {
-            done.left = queue.iter().map(|r| r.row).collect();
+    // The user's feed head as the last chunk left it (read by the first).
+    let mut head = None;
+    loop {
+        let window: Vec<Record> = records.by_ref().take(WINDOW).collect();
+        if window.is_empty() {
             return Ok(done);
         }
-        let take = queue.len().min(CHUNK);
-        let chunk: Vec<Record> = queue.drain(..take).collect();
-        let (written, mut chunk) = write_chunk(store, user_id, chunk, &now)
-            .await
-            .map_err(write_error)?;
-        done.raced += take - chunk.len();
-        done.created += written;
-        done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
-        for rest in chunk.drain(written..).rev() {
-            queue.push_front(rest);
+        if Instant::now() >= deadline {
+            done.left = window
+                .iter()
+                .chain(records.as_slice())
+                .map(|r| r.row)
+                .collect();
+            return Ok(done);
+        }
+        let mut chunks: VecDeque<Vec<Record>> = grouped(window).into();
+        while let Some(chunk) = chunks.pop_front() {
+            let take = chunk.len();
+            let (written, mut chunk) = write_chunk(store, user_id, chunk, &mut head, &now)
+                .await
+                .map_err(write_error)?;
+            done.raced += take - chunk.len();
+            done.created += written;
+            done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
+            let rest = chunk.split_off(written);
+            if !rest.is_empty() {
+                chunks.push_front(rest);
+            }
         }
     }
-    Ok(done)
+}
+
+/// A window's records in chunks that move few counters (monthly totals, use counts; see
+/// [`counters`]): each chunk takes, one after the other, the earliest record that adds
+/// the fewest counters the chunk does not move yet, while the chunk's items fit in one
+/// `TransactWriteItems`. A bank file spread over months and payees row by row so fits
+/// more rows a call than in file order.
+fn grouped(window: Vec<Record>) -> Vec<Vec<Record>> {
+    let mut rest: Vec<(Record, Vec<Counter>)> = window
+        .into_iter()
+        .map(|r| {
+            let moved = counters(&r.txn).collect();
+            (r, moved)
+        })
+        .collect();
+    let mut chunks = Vec::new();
+    while !rest.is_empty() {
+        let mut moved: HashSet<Counter> = HashSet::new();
+        let mut items = IMPORT_WRITE_ITEMS;
+        let mut chunk = Vec::new();
+        loop {
+            let added = |c: &[Counter]| c.iter().filter(|c| !moved.contains(c)).count();
+            let mut best: Option<(usize, usize)> = None;
+            for (at, (_, c)) in rest.iter().enumerate() {
+                let n = added(c);
+                if best.is_none_or(|(fewest, _)| n < fewest) {
+                    best = Some((n, at));
+                    if n == 0 {
+                        break;
+                    }
+                }
+            }
+            let Some((n, at)) = best else { break };
+            if !chunk.is_empty() && items + IMPORT_TXN_ITEMS + n > MAX_TRANSACT_ITEMS {
+                break;
+            }
+            let (record, c) = rest.remove(at);
+            items += IMPORT_TXN_ITEMS + n;
+            moved.extend(c);
+            chunk.push(record);
+        }
+        chunks.push(chunk);
+    }
+    chunks
 }
 
 /// Writes the start of `chunk` under the one retry: how many were written, and the chunk
 /// without its rows found imported meanwhile (a concurrent import of the same rows
-/// cancelled an attempt). A taken id is drawn again.
+/// cancelled an attempt). A taken id is drawn again. `head` is the user's feed head as
+/// the write leaves it (`None`: read again), from where the write before left it.
 async fn write_chunk(
     store: &Store,
     user_id: u64,
     chunk: Vec<Record>,
+    head: &mut Option<u64>,
     now: &str,
 ) -> StoreResult<(usize, Vec<Record>)> {
     let chunk = std::sync::Mutex::new(chunk);
     let rows = &chunk;
+    let known = std::sync::Mutex::new(head.take());
+    let known = &known;
     let raced = |e: &StoreError| match e {
         StoreError::Conflict(ConflictKind::AlreadyImported) => Again::Now,
         e => e.again(),
@@ -128,9 +192,18 @@ async fn write_chunk(
             .iter()
             .map(|r| (r.txn.clone(), r.import_id.clone()))
             .collect();
-        let e = match store.insert_transactions(&batch, now).await {
+        let at = known.lock().expect("not poisoned").take();
+        let at = match at {
+            Some(seq) => seq,
+            None => store.feed_head(Feed::User(user_id)).await?,
+        };
+        let e = match store.insert_transactions(&batch, Some(at), now).await {
             Err(e) => e,
-            written => return written,
+            Ok(written) => {
+                // One feed entry a transaction written.
+                *known.lock().expect("not poisoned") = Some(at + written as u64);
+                return Ok(written);
+            }
         };
         if e.is_conflict(ConflictKind::AlreadyImported) {
             let ids: Vec<&str> = batch.iter().map(|(_, id)| id.as_str()).collect();
@@ -151,6 +224,7 @@ async fn write_chunk(
         Err(e)
     })
     .await?;
+    *head = *known.lock().expect("not poisoned");
     Ok((written, chunk.into_inner().expect("not poisoned")))
 }
 
@@ -167,5 +241,82 @@ fn write_error(e: StoreError) -> AppError {
         )),
         StoreError::Conflict(_) => AppError::Conflict(retry.into()),
         e => AppError::Store(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// A window's records as a bench file has them: month, payee and tag go round row by
+    /// row (12 months, 50 payees, 3 tags), one category.
+    fn window(rows: usize) -> Vec<Record> {
+        (0..rows)
+            .map(|i| {
+                let month = time::Month::try_from(1 + (i % 12) as u8).unwrap();
+                let date = time::Date::from_calendar_date(2026, month, 1).unwrap();
+                let mut txn = Transaction::example(date, 4, 100 + i as i64);
+                txn.id = 1_000 + i as u64;
+                txn.provider_id = Some((i % 50) as u64);
+                txn.tag_ids = vec![(i % 3) as u64];
+                Record {
+                    row: i + 1,
+                    txn,
+                    import_id: format!("i{i}"),
+                    uncategorized: false,
+                }
+            })
+            .collect()
+    }
+
+    /// Items of a chunk as the store counts them.
+    fn items(chunk: &[Record]) -> usize {
+        let moved: HashSet<Counter> = chunk.iter().flat_map(|r| counters(&r.txn)).collect();
+        IMPORT_WRITE_ITEMS + IMPORT_TXN_ITEMS * chunk.len() + moved.len()
+    }
+
+    #[test]
+    fn a_window_is_cut_into_chunks_that_fit_and_share_counters_holding_each_record_once() {
+        let chunks = grouped(window(WINDOW));
+        let mut rows: Vec<usize> = chunks.iter().flatten().map(|r| r.row).collect();
+        rows.sort_unstable();
+        assert_eq!(rows, (1..=WINDOW).collect::<Vec<_>>());
+        assert!(chunks
+            .iter()
+            .all(|c| !c.is_empty() && items(c) <= MAX_TRANSACT_ITEMS));
+        // Every chunk but the last is full: no other record (3 counters at most) fits.
+        for c in &chunks[..chunks.len() - 1] {
+            assert!(
+                items(c) + IMPORT_TXN_ITEMS + 3 > MAX_TRANSACT_ITEMS,
+                "{}",
+                items(c)
+            );
+        }
+        // In file order, a chunk of the most records that fit.
+        let (mut file_order, mut rest) = (0, window(WINDOW));
+        while !rest.is_empty() {
+            let fit = (1..=rest.len())
+                .take_while(|&k| items(&rest[..k]) <= MAX_TRANSACT_ITEMS)
+                .last()
+                .unwrap();
+            rest.drain(..fit);
+            file_order += 1;
+        }
+        assert!(
+            chunks.len() < file_order,
+            "{} chunks, {file_order} in file order",
+            chunks.len()
+        );
+    }
+
+    #[test]
+    fn a_record_that_moves_more_than_a_chunk_holds_is_a_chunk_of_its_own() {
+        let mut records = window(3);
+        records[1].txn.tag_ids = (0..200).collect();
+        let chunks = grouped(records);
+        assert_eq!(chunks.iter().map(Vec::len).sum::<usize>(), 3);
+        assert!(chunks.iter().any(|c| c.len() == 1 && c[0].row == 2));
     }
 }

@@ -12,6 +12,7 @@ use super::{Store, StoreResult};
 
 pub use list::{TxnFilter, TxnPage};
 pub use refs::{IdempotencyRecord, RefKeys, Refs};
+pub use write::{counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
 
 use crate::domain::Transaction;
 

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
 use super::Transaction;
-use crate::domain::{CategoryType, Currency};
+use crate::domain::{CategoryType, Currency, Month};
 use crate::store::attr::{n, s, Item};
 use crate::store::feed::{Entity, Feed};
 use crate::store::insights::MonthTotals;
@@ -78,29 +78,18 @@ impl Store {
     /// one [`Deltas`], in ONE `TransactWriteItems`. It takes as many from the start of
     /// `batch` as fit in [`MAX_TRANSACT_ITEMS`], counted on what was built (other
     /// capabilities add items per transaction and per counter), and returns how many it
-    /// wrote: the caller passes the rest again. One attempt: the caller retries.
+    /// wrote: the caller passes the rest again. With the user's feed `head` (as the
+    /// caller knows it; else it is read), the write expects it there and moves it by one
+    /// a transaction written. One attempt: the caller retries.
     pub async fn insert_transactions(
         &self,
         batch: &[(Transaction, String)],
+        head: Option<u64>,
         now: &str,
     ) -> StoreResult<usize> {
         let mut take = batch.len();
         loop {
-            let mut tx = TxItems::new(self);
-            let mut deltas = Deltas::default();
-            for (txn, import_id) in &batch[..take] {
-                put_new(&mut tx, txn)?;
-                let marker = Item::from([
-                    ("PK".into(), s(user_pk(txn.user_id))),
-                    ("SK".into(), s(import_sk(import_id))),
-                    ("transactionId".into(), n(txn.id)),
-                    ("createdAt".into(), s(now)),
-                ]);
-                tx.put(marker, Some("attribute_not_exists(PK)"), None)?;
-                tx.on_conflict(ConflictKind::AlreadyImported);
-                deltas.add(txn, 1);
-            }
-            deltas.emit(&mut tx, now)?;
+            let tx = self.imported_txns(&batch[..take], head, now)?;
             if tx.planned_len() <= MAX_TRANSACT_ITEMS || take <= 1 {
                 if tx.planned_len() > MAX_TRANSACT_ITEMS {
                     return Err(anyhow::anyhow!(
@@ -117,6 +106,34 @@ impl Store {
             // Shrink in proportion to the overshoot (at least by one) and build again.
             take = (take * MAX_TRANSACT_ITEMS / tx.planned_len()).clamp(1, take - 1);
         }
+    }
+
+    /// The write of [`Store::insert_transactions`] for `batch`, as built (not sent).
+    fn imported_txns(
+        &self,
+        batch: &[(Transaction, String)],
+        head: Option<u64>,
+        now: &str,
+    ) -> anyhow::Result<TxItems<'_>> {
+        let mut tx = TxItems::new(self);
+        if let Some((txn, _)) = batch.first() {
+            known_head(&mut tx, txn.user_id, head);
+        }
+        let mut deltas = Deltas::default();
+        for (txn, import_id) in batch {
+            put_new(&mut tx, txn)?;
+            let marker = Item::from([
+                ("PK".into(), s(user_pk(txn.user_id))),
+                ("SK".into(), s(import_sk(import_id))),
+                ("transactionId".into(), n(txn.id)),
+                ("createdAt".into(), s(now)),
+            ]);
+            tx.put(marker, Some("attribute_not_exists(PK)"), None)?;
+            tx.on_conflict(ConflictKind::AlreadyImported);
+            deltas.add(txn, 1);
+        }
+        deltas.emit(&mut tx, now)?;
+        Ok(tx)
     }
 
     /// Replaces `old` by `new` if `old` is still the stored version, moving the balance by
@@ -229,9 +246,40 @@ pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result
     Ok(())
 }
 
+/// Items of one [`Store::insert_transactions`] write: [`IMPORT_WRITE_ITEMS`] once (the
+/// wallet and the user's feed head), [`IMPORT_TXN_ITEMS`] a transaction (it, its import
+/// marker, its feed entry), and one a [`Counter`] its transactions move, however many of
+/// them move it. An importer groups transactions that share counters with it.
+pub const IMPORT_WRITE_ITEMS: usize = 2;
+/// See [`IMPORT_WRITE_ITEMS`].
+pub const IMPORT_TXN_ITEMS: usize = 3;
+
+/// An item a new transaction moves besides the wallet: its month's total of its category
+/// and the use counts of its own category, its provider and its tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Counter {
+    Total(Month, bool, u64),
+    Use(Use),
+}
+
+/// The [`Counter`]s a new transaction moves (a global category's use is not counted).
+pub fn counters(txn: &Transaction) -> impl Iterator<Item = Counter> + '_ {
+    let total = Counter::Total(Month::of(txn.date), txn.category_global, txn.category_id);
+    let category = Use::Category {
+        global: false,
+        id: txn.category_id,
+    };
+    let own = (!txn.category_global).then_some(category);
+    let uses = own
+        .into_iter()
+        .chain(txn.provider_id.map(Use::Provider))
+        .chain(txn.tag_ids.iter().copied().map(Use::Tag));
+    std::iter::once(total).chain(uses.map(Counter::Use))
+}
+
 /// What a transaction uses and counts a use of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Use {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Use {
     Category { global: bool, id: u64 },
     Provider(u64),
     Tag(u64),
@@ -347,4 +395,52 @@ fn add_reference(
     tx.add_use(pk, sk, delta, condition)?;
     tx.on_conflict(ConflictKind::Reference(kind));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::store::CallCounter;
+
+    fn offline_store() -> Store {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        Store::new(
+            aws_sdk_dynamodb::Client::from_conf(config),
+            "t",
+            CallCounter::default(),
+        )
+    }
+
+    #[test]
+    fn an_import_write_has_its_items_per_write_per_transaction_and_per_counter() {
+        let store = offline_store();
+        let dates = [
+            time::macros::date!(2026 - 01 - 05),
+            time::macros::date!(2026 - 01 - 20),
+            time::macros::date!(2026 - 02 - 03),
+        ];
+        let mut batch = Vec::new();
+        for i in 0..9u64 {
+            let mut txn = Transaction::example(dates[i as usize % 3], 10 + i % 2, 100);
+            txn.id = 100 + i;
+            txn.category_global = i % 2 == 0;
+            txn.provider_id = (i % 4 != 0).then_some(i % 3);
+            txn.tag_ids = (0..i % 3).map(|t| 50 + t).collect();
+            batch.push((txn, format!("import-{i}")));
+        }
+        for k in 1..=batch.len() {
+            let tx = store.imported_txns(&batch[..k], Some(7), "now").unwrap();
+            let moved: BTreeSet<Counter> =
+                batch[..k].iter().flat_map(|(t, _)| counters(t)).collect();
+            assert_eq!(
+                tx.planned_len(),
+                IMPORT_WRITE_ITEMS + IMPORT_TXN_ITEMS * k + moved.len(),
+                "{k} transactions"
+            );
+        }
+    }
 }
