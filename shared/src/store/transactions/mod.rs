@@ -1,8 +1,10 @@
 //! Transactions: their reads and writes (the item mapping is in `items`). Each write (`write`) also moves the
 //! wallet balance and the reference counts of the category, provider and tags it uses, in
-//! one `TransactWriteItems`; `refs` reads what a write refers to in one `BatchGetItem`;
+//! one `TransactWriteItems`; `counters` merges what a write moves per item; `refs` reads what a write refers to in
+//! one `BatchGetItem`;
 //! `list` pages through them by date.
 
+mod counters;
 mod list;
 mod refs;
 mod write;
@@ -10,9 +12,9 @@ mod write;
 use super::keys::{txn_sk, user_pk};
 use super::{Store, StoreResult};
 
+pub use counters::{counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
 pub use list::{TxnFilter, TxnPage};
 pub use refs::{IdempotencyRecord, RefKeys, Refs};
-pub use write::{counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
 
 use crate::domain::Transaction;
 

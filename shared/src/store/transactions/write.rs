@@ -1,27 +1,21 @@
 //! Transaction writes: each is one `TransactWriteItems` with the transactions it puts or
-//! deletes and the counters they move, merged per item in [`Deltas`] (a transaction may
-//! touch an item only once): the wallet's running sum and count, and the reference counts
+//! deletes and the counters they move, merged per item in [`Deltas`] (`counters`; a
+//! transaction may touch an item only once): the wallet's running sum and count, and the reference counts
 //! of what they use. Every condition names its [`ConflictKind`]: `IdTaken`/`Changed` (the
 //! transaction), `Wallet`, `Reference(..)`, `IdempotencyKey`.
 //!
 //! A capability that keeps something in step with transactions (a change log, monthly
 //! totals) adds its items here, to the same `TxItems`, so it is never out of step.
 
-use std::collections::BTreeMap;
-
 use aws_sdk_dynamodb::types::AttributeValue;
-use rust_decimal::Decimal;
 
+use super::counters::Deltas;
 use super::Transaction;
-use crate::domain::{CategoryType, Currency, Month};
 use crate::store::attr::{n, s, Item};
 use crate::store::feed::{Entity, Feed};
-use crate::store::insights::MonthTotals;
-use crate::store::keys::{
-    cat_sk, idem_sk, import_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET,
-};
+use crate::store::keys::{idem_sk, import_sk, txn_sk, user_pk};
 use crate::store::transact::{TxItems, MAX_TRANSACT_ITEMS};
-use crate::store::{ConflictKind, Ref, Store, StoreResult};
+use crate::store::{ConflictKind, Store, StoreResult};
 
 /// Idempotency keys are remembered for a day.
 const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
@@ -246,162 +240,12 @@ pub(crate) fn put_new(tx: &mut TxItems<'_>, txn: &Transaction) -> anyhow::Result
     Ok(())
 }
 
-/// Items of one [`Store::insert_transactions`] write: [`IMPORT_WRITE_ITEMS`] once (the
-/// wallet and the user's feed head), [`IMPORT_TXN_ITEMS`] a transaction (it, its import
-/// marker, its feed entry), and one a [`Counter`] its transactions move, however many of
-/// them move it. An importer groups transactions that share counters with it.
-pub const IMPORT_WRITE_ITEMS: usize = 2;
-/// See [`IMPORT_WRITE_ITEMS`].
-pub const IMPORT_TXN_ITEMS: usize = 3;
-
-/// An item a new transaction moves besides the wallet: its month's total of its category
-/// and the use counts of its own category, its provider and its tags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Counter {
-    Total(Month, bool, u64),
-    Use(Use),
-}
-
-/// The [`Counter`]s a new transaction moves (a global category's use is not counted).
-pub fn counters(txn: &Transaction) -> impl Iterator<Item = Counter> + '_ {
-    let total = Counter::Total(Month::of(txn.date), txn.category_global, txn.category_id);
-    let category = Use::Category {
-        global: false,
-        id: txn.category_id,
-    };
-    let own = (!txn.category_global).then_some(category);
-    let uses = own
-        .into_iter()
-        .chain(txn.provider_id.map(Use::Provider))
-        .chain(txn.tag_ids.iter().copied().map(Use::Tag));
-    std::iter::once(total).chain(uses.map(Counter::Use))
-}
-
-/// What a transaction uses and counts a use of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Use {
-    Category { global: bool, id: u64 },
-    Provider(u64),
-    Tag(u64),
-}
-
-/// The counters a write moves, merged per item: one user's wallet and the uses of their
-/// categories, providers and tags. `add(txn, 1)` counts a transaction in, `add(txn, -1)`
-/// out; an update is both, so what did not change nets to nothing and is not written.
-#[derive(Debug, Default)]
-pub struct Deltas {
-    user_id: Option<u64>,
-    currency: Option<Currency>,
-    sum: Decimal,
-    count: i64,
-    uses: BTreeMap<Use, i64>,
-    /// The type a category must have when a use of it is taken.
-    category_types: BTreeMap<(bool, u64), CategoryType>,
-    /// The monthly totals per category (`store::insights`).
-    totals: MonthTotals,
-}
-
-impl Deltas {
-    /// Counts `txn` in (`sign` = 1) or out (`sign` = -1). All transactions of one write
-    /// belong to one user.
-    pub fn add(&mut self, txn: &Transaction, sign: i64) {
-        debug_assert!(self.user_id.is_none_or(|u| u == txn.user_id));
-        self.user_id = Some(txn.user_id);
-        self.currency = Some(txn.amount.currency());
-        let signed = txn.signed_amount();
-        self.sum += if sign > 0 { signed } else { -signed };
-        self.count += sign;
-        self.totals.add(txn, sign);
-        let category = Use::Category {
-            global: txn.category_global,
-            id: txn.category_id,
-        };
-        let mut uses = vec![category];
-        uses.extend(txn.provider_id.map(Use::Provider));
-        uses.extend(txn.tag_ids.iter().copied().map(Use::Tag));
-        for u in uses {
-            *self.uses.entry(u).or_default() += sign;
-        }
-        if sign > 0 {
-            self.category_types
-                .insert((txn.category_global, txn.category_id), txn.category_type);
-        }
-    }
-
-    /// Adds the wallet update (always, conditional on the wallet existing with the
-    /// transactions' currency) and every use count that moved.
-    pub fn emit(self, tx: &mut TxItems<'_>, now: &str) -> anyhow::Result<()> {
-        let (Some(user_id), Some(currency)) = (self.user_id, self.currency) else {
-            return Ok(());
-        };
-        let pk = user_pk(user_id);
-        tx.update(
-            &pk,
-            WALLET,
-            "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now, version = if_not_exists(version, :one) + :one",
-            Some("attribute_exists(PK) AND currencyCode = :cur"),
-            Item::from([
-                (":delta".into(), n(self.sum)),
-                (":count".into(), n(self.count)),
-                (":now".into(), s(now)),
-                (":cur".into(), s(currency.code())),
-                (":one".into(), n(1)),
-            ]),
-            None,
-        )?;
-        tx.on_conflict(ConflictKind::Wallet);
-        self.totals.emit(tx, &pk)?;
-        for (u, delta) in self.uses {
-            if delta == 0 {
-                continue;
-            }
-            match u {
-                // A global category is neither counted nor checked: it cannot be deleted
-                // and its type cannot change (`app::categories`), so the copy the write's
-                // references read stays true (a check would bill 2 write units per write).
-                Use::Category { global: true, .. } => {}
-                Use::Category { global: false, id } => {
-                    let condition = "attribute_exists(PK) AND categoryType = :t";
-                    let kind = self.category_types.get(&(false, id)).copied();
-                    let values = |t: CategoryType| Item::from([(":t".into(), s(t.as_str()))]);
-                    let taken = kind.filter(|_| delta > 0).map(|t| (condition, values(t)));
-                    add_reference(tx, &pk, &cat_sk(id), delta, taken, Ref::Category)?;
-                }
-                Use::Provider(id) => {
-                    let exists = Some(("attribute_exists(PK)", Item::new()));
-                    add_reference(tx, &pk, &provider_sk(id), delta, exists, Ref::Provider)?;
-                }
-                Use::Tag(id) => {
-                    let exists = Some(("attribute_exists(PK)", Item::new()));
-                    add_reference(tx, &pk, &tag_sk(id), delta, exists, Ref::Tag)?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A use taken (`delta > 0`: the item must satisfy `condition`, e.g. exist) or released
-/// (never conditional: a release must not fail the write).
-fn add_reference(
-    tx: &mut TxItems<'_>,
-    pk: &str,
-    sk: &str,
-    delta: i64,
-    condition: Option<(&str, Item)>,
-    kind: Ref,
-) -> anyhow::Result<()> {
-    let condition = if delta > 0 { condition } else { None };
-    tx.add_use(pk, sk, delta, condition)?;
-    tx.on_conflict(ConflictKind::Reference(kind));
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::store::transactions::{counters, Counter, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
     use crate::store::CallCounter;
 
     fn offline_store() -> Store {
