@@ -171,23 +171,62 @@ async fn a_sync_page_reads_its_entries_not_the_items_again() {
     );
 }
 
-/// A first sync page reads the two feed heads (the user's is their wallet, which the page
-/// takes from there), then one `Query` a phase; the shard's global categories only until
-/// a first page read them under the same head.
+/// A first sync page reads the two feed heads with the user's wallet (their head) and
+/// profile as of one moment (one `TransactGetItems`), then one `Query` a phase, but none
+/// for the phases the profile's counters say were empty then; the shard's global
+/// categories only until a first page read them under the same head. A profile whose
+/// counters do not count from registration (older than them) has every phase read.
 #[tokio::test]
-async fn a_first_sync_page_reads_the_heads_then_one_query_a_phase() {
+async fn a_first_sync_page_reads_the_heads_then_one_query_a_phase_that_holds_any() {
     let (app, user) = spawn_app_and_user().await;
     let sync = || app.get(&user, "/api/sync?limit=500");
     let (r, first) = calls_during(&app, sync()).await;
     assert_eq!(r.status(), 200);
     let page: serde_json::Value = r.json().await.unwrap();
-    // Profile, global categories, categories, tags, providers, transactions, then rules
-    // and recurring schedules; the wallet came with the heads.
-    assert_eq!(first, ops(&[("BatchGetItem", 1), ("Query", 8)]));
+    // Global categories and transactions; no own categories, tags, providers, rules or
+    // schedules yet.
+    assert_eq!(first, ops(&[("TransactGetItems", 1), ("Query", 2)]));
     let (r, again) = calls_during(&app, sync()).await;
     let same: serde_json::Value = r.json().await.unwrap();
-    assert_eq!(again, ops(&[("BatchGetItem", 1), ("Query", 7)]));
+    assert_eq!(again, ops(&[("TransactGetItems", 1), ("Query", 1)]));
     assert_eq!(same["changes"], page["changes"]);
-    let wallets = page["changes"].as_array().unwrap().iter();
-    assert_eq!(wallets.filter(|c| c["entity"] == "wallet").count(), 1);
+    let changes = page["changes"].as_array().unwrap();
+    for entity in ["user", "wallet"] {
+        assert_eq!(changes.iter().filter(|c| c["entity"] == entity).count(), 1);
+    }
+
+    // A tag and a provider: their two phases are read; deleted again, skipped again.
+    let tag = app
+        .create(&user, "/api/tags", &json!({"tagName": "t"}))
+        .await;
+    app.create(&user, "/api/providers", &json!({"providerName": "p"}))
+        .await;
+    let (_, made) = calls_during(&app, sync()).await;
+    assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 3)]));
+    assert_eq!(
+        app.delete(&user, &format!("/api/tags/{tag}"))
+            .await
+            .status(),
+        204
+    );
+    let (_, made) = calls_during(&app, sync()).await;
+    assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 2)]));
+
+    // A profile from before the counters counted from registration: every phase.
+    let store = &app.state.store;
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(shared::store::batch::key(
+            &shared::store::keys::user_pk(user.id),
+            shared::store::keys::PROFILE,
+        )))
+        .update_expression("REMOVE countedSinceSignup")
+        .send()
+        .await
+        .unwrap();
+    let (_, made) = calls_during(&app, sync()).await;
+    // Own categories, tags, providers, transactions, rules and schedules.
+    assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 6)]));
 }

@@ -716,3 +716,72 @@ async fn a_first_sync_rebuilds_the_same_state_whatever_its_page_size() {
         assert_eq!(device.of("wallet").len(), 1, "page size {limit}");
     }
 }
+
+/// A first page skips the phases the profile's counters say were empty, but only on a
+/// profile counted since registration: one older than the counters (here a tag, a provider
+/// and a category made, then counters that say none, as when counting began after they
+/// were made and as many were deleted since) has every phase read, whatever the page size.
+#[tokio::test]
+async fn a_first_sync_trusts_no_counter_of_a_profile_older_than_its_counters() {
+    let (app, user) = spawn_app_and_user().await;
+    app.create_refs(&user, "a", "b", "c").await;
+    app.add(&user, "2.50", 4, "2026-08-01").await;
+    let store = &app.state.store;
+    store
+        .client()
+        .update_item()
+        .table_name(store.table())
+        .set_key(Some(shared::store::batch::key(
+            &shared::store::keys::user_pk(user.id),
+            shared::store::keys::PROFILE,
+        )))
+        .update_expression(
+            "REMOVE countedSinceSignup SET categoryCount = :z, tagCount = :z, providerCount = :z",
+        )
+        .expression_attribute_values(":z", aws_sdk_dynamodb::types::AttributeValue::N("0".into()))
+        .send()
+        .await
+        .unwrap();
+    let expected = server_state(&app, &user).await;
+    for entity in ["tag", "provider"] {
+        assert_eq!(expected.keys().filter(|(e, _)| e == entity).count(), 1);
+    }
+    for limit in [1, 3, 200] {
+        let device = Device::synced(&app, &user, limit).await;
+        assert_eq!(device.items, expected, "page size {limit}");
+    }
+}
+
+/// Tags, providers and categories made while devices begin their first syncs (each a new
+/// user's, whose first page skips those phases while they are empty) reach every device:
+/// what the first page skipped was written after the heads it read, so the feed has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn labels_made_during_first_syncs_reach_every_device() {
+    let (app, user) = spawn_app_and_user().await;
+    let writes = async {
+        for i in 0..12 {
+            let (tag, provider, category) = (format!("t{i}"), format!("p{i}"), format!("c{i}"));
+            app.create_refs(&user, &tag, &provider, &category).await;
+            if i % 3 == 2 {
+                let tags: Value = get_json(&app, &user, "/api/tags").await;
+                let id = tags[0]["id"].as_u64().unwrap();
+                let r = app.delete(&user, &format!("/api/tags/{id}")).await;
+                assert_eq!(r.status(), 204);
+            }
+        }
+    };
+    let devices = async {
+        let mut devices = Vec::new();
+        for round in 0..12 {
+            devices.push(Device::synced(&app, &user, 1 + round % 4).await);
+        }
+        devices
+    };
+    let ((), mut devices) = tokio::join!(writes, devices);
+    let expected = server_state(&app, &user).await;
+    assert_eq!(expected.keys().filter(|(e, _)| e == "tag").count(), 8);
+    for (i, device) in devices.iter_mut().enumerate() {
+        device.sync(&app, &user, 50).await;
+        assert_eq!(device.items, expected, "device {i}");
+    }
+}

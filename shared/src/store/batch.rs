@@ -1,6 +1,7 @@
 //! Reads by key: one item (`GetItem`) or many (`BatchGetItem`, retrying what DynamoDB
-//! leaves unprocessed, or once), strongly consistent; every page of a `Query`; and the
-//! retry of a batch operation's unprocessed remainder (under [`super::retry`]).
+//! leaves unprocessed, or once; `TransactGetItems`, all as of one moment), strongly
+//! consistent; every page of a `Query`; and the retry of a batch operation's unprocessed
+//! remainder (under [`super::retry`]).
 
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
@@ -32,6 +33,48 @@ impl Store {
     /// The items that exist among `keys` (at most 100), in no particular order.
     pub async fn batch_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Item>> {
         until_processed(keys, |batch| self.batch_get_page(batch)).await
+    }
+
+    /// The items at `keys` (at most 100), read together as of one moment
+    /// (`TransactGetItems`), in the order of `keys`: `None` where none is. A read that
+    /// meets a transaction in progress on one of them goes round the one retry policy.
+    pub async fn transact_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Option<Item>>> {
+        use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError as E;
+        use aws_sdk_dynamodb::types::{Get, TransactGetItem};
+        let gets = keys
+            .into_iter()
+            .map(|k| {
+                let get = Get::builder().table_name(&self.table).set_key(Some(k));
+                Ok(TransactGetItem::builder().get(get.build()?).build())
+            })
+            .collect::<Result<Vec<_>, aws_sdk_dynamodb::error::BuildError>>()
+            .map_err(anyhow::Error::from)?;
+        retry(StoreError::again, |_| async {
+            let out = self
+                .client
+                .transact_get_items()
+                .set_transact_items(Some(gets.clone()))
+                .send()
+                .await;
+            match out {
+                Ok(out) => Ok(out
+                    .responses
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| r.item)
+                    .collect()),
+                Err(e)
+                    if matches!(
+                        e.as_service_error(),
+                        Some(E::TransactionCanceledException(_))
+                    ) =>
+                {
+                    Err(StoreError::Conflict(ConflictKind::Contention))
+                }
+                Err(e) => Err(sdk_error(e)),
+            }
+        })
+        .await
     }
 
     /// [`Store::batch_get`] in one `BatchGetItem`, for a caller whose own retry reads

@@ -1,10 +1,43 @@
 //! Caps on what one user may own: a counter on the profile, changed in the same
-//! transaction as each create and delete, so that concurrent creates never pass the cap.
+//! transaction as each create and delete (and its feed entry), so that concurrent creates
+//! never pass the cap.
+
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::attr::{n, Item};
 use super::keys::{user_pk, PROFILE};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError};
+
+/// The profile's counters: own categories, tags, providers, rules, recurring schedules.
+pub const CATEGORY_COUNT: &str = "categoryCount";
+pub const TAG_COUNT: &str = "tagCount";
+pub const PROVIDER_COUNT: &str = "providerCount";
+pub const RULE_COUNT: &str = "ruleCount";
+pub const RECURRING_COUNT: &str = "recurringCount";
+
+/// On profiles whose counters have counted since registration (every profile registered
+/// since this attribute exists): there, a counter at zero (or none yet) means none, which
+/// a first sync page trusts to skip a `Query`. Older profiles' counters began when caps
+/// did and may be short, so nothing is inferred from them.
+const COUNTED: &str = "countedSinceSignup";
+
+/// The attribute a new profile carries: its counters count from the start.
+pub(crate) fn counted_from_signup() -> (String, AttributeValue) {
+    (COUNTED.to_owned(), AttributeValue::Bool(true))
+}
+
+/// Whether `profile` says it held none of `counter`'s items when it was read: only on a
+/// profile counted since registration, and with the counter absent or exactly zero.
+pub fn counts_none(profile: &Item, counter: &str) -> bool {
+    let counted = matches!(profile.get(COUNTED), Some(AttributeValue::Bool(true)));
+    counted
+        && match profile.get(counter) {
+            None => true,
+            Some(AttributeValue::N(v)) => v == "0",
+            Some(_) => false,
+        }
+}
 
 impl Store {
     /// Adds `delta` to a counter on the profile; increments are bounded by `max` and all

@@ -190,7 +190,7 @@ impl Store {
         record_change(self, &mut tx, record, change).await?;
         if !record.is_global() {
             let max = self.limits().categories;
-            self.count_on_profile(&mut tx, user_id, "categoryCount", 1, max)?;
+            self.count_on_profile(&mut tx, user_id, super::caps::CATEGORY_COUNT, 1, max)?;
         }
         // One attempt: the caller's fresh-id retry builds it again after a conflict.
         match self.transact_once(tx).await {
@@ -273,7 +273,7 @@ impl Store {
         tx.delete(&pk, &sk, Some(&condition), Some(values))?;
         tx.deleted(user_id, Entity::Category, current.id, current.version);
         let max = self.limits().categories;
-        self.count_on_profile(&mut tx, user_id, "categoryCount", -1, max)?;
+        self.count_on_profile(&mut tx, user_id, super::caps::CATEGORY_COUNT, -1, max)?;
         match self.transact(tx).await {
             Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,

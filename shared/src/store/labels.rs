@@ -34,8 +34,8 @@ impl LabelKind {
 
     fn count_attribute(self) -> &'static str {
         match self {
-            LabelKind::Tag => "tagCount",
-            LabelKind::Provider => "providerCount",
+            LabelKind::Tag => super::caps::TAG_COUNT,
+            LabelKind::Provider => super::caps::PROVIDER_COUNT,
         }
     }
 

@@ -45,6 +45,26 @@ impl Phase {
         Self::ALL.get(self.index() + 1).copied()
     }
 
+    /// The phases `profile`, read as of the feed head, says held nothing then (by the
+    /// counters changed with every create and delete: [`super::caps::counts_none`]): a
+    /// snapshot skips them, since what they hold now was written after that head and
+    /// comes from the feed.
+    pub fn empty_at(profile: &Item) -> Vec<Phase> {
+        use super::caps::*;
+        let counter = |phase| match phase {
+            Phase::Categories => Some(CATEGORY_COUNT),
+            Phase::Tags => Some(TAG_COUNT),
+            Phase::Providers => Some(PROVIDER_COUNT),
+            Phase::Rules => Some(RULE_COUNT),
+            Phase::Recurring => Some(RECURRING_COUNT),
+            _ => None,
+        };
+        Self::ALL
+            .into_iter()
+            .filter(|p| counter(*p).is_some_and(|c| counts_none(profile, c)))
+            .collect()
+    }
+
     /// The partition and sort-key prefix of the phase's items.
     fn range(self, user_id: u64) -> (String, &'static str) {
         let own = user_pk(user_id);

@@ -52,7 +52,9 @@ impl Store {
         let not_exists = Some("attribute_not_exists(PK)");
         tx.put(reservation, not_exists, None)?;
         tx.on_conflict(ConflictKind::EmailTaken);
-        tx.put(super::items::user::to_item(&user), not_exists, None)?;
+        let mut profile = super::items::user::to_item(&user);
+        profile.extend([super::caps::counted_from_signup()]);
+        tx.put(profile, not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);
         tx.put(super::items::wallet::to_item(&wallet), not_exists, None)?;
         tx.on_conflict(ConflictKind::IdTaken);

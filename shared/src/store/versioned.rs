@@ -12,9 +12,9 @@ use super::{ConflictKind, Store, StoreError, StoreResult};
 /// the same transaction as each create and delete, so concurrent creates never pass it.
 fn cap_of(entity: Entity) -> Option<(&'static str, u64)> {
     match entity {
-        Entity::Rule => Some(("ruleCount", rules::MAX_RULES as u64)),
+        Entity::Rule => Some((super::caps::RULE_COUNT, rules::MAX_RULES as u64)),
         Entity::Recurring => Some((
-            "recurringCount",
+            super::caps::RECURRING_COUNT,
             crate::domain::recurring::MAX_SCHEDULES as u64,
         )),
         _ => None,

@@ -19,7 +19,9 @@ pub use position::Position;
 pub use resource::{Resource, SyncChange, SyncPage};
 
 use super::{AppError, AppResult};
+use crate::store::batch::key;
 use crate::store::feed::{head_seq, now_ms, Feed, Phase, RETENTION_DAYS};
+use crate::store::keys::{user_pk, PROFILE};
 use crate::store::{Item, Store};
 
 pub const DEFAULT_LIMIT: usize = 200;
@@ -38,19 +40,20 @@ pub async fn page(
     position: Option<Position>,
     limit: usize,
 ) -> AppResult<SyncPage> {
-    // A first sync reads the heads first; the user's head is their wallet, read exactly as
-    // of the snapshot's start, so the snapshot takes it from there instead of a `Query`.
-    let (position, wallet) = match position {
-        Some(p) => (p, None),
+    // A first sync reads the heads first, with the user's wallet (their head) and profile
+    // as of that moment: the snapshot takes those from there instead of a `Query`, and
+    // skips the phases the profile's counters say were empty.
+    let (position, known) = match position {
+        Some(p) => (p, Vec::new()),
         None => {
-            let (user_seq, global_seq, wallet) = heads(store, user_id).await?;
+            let (user_seq, global_seq, known) = heads(store, user_id).await?;
             let start = Position::Snapshot {
                 phase: Phase::Profile,
                 after: None,
                 user_seq,
                 global_seq,
             };
-            (start, wallet)
+            (start, known)
         }
     };
     match position {
@@ -61,7 +64,7 @@ pub async fn page(
             global_seq,
         } => {
             let at = (phase, after);
-            snapshot(store, user_id, at, wallet, (user_seq, global_seq), limit).await
+            snapshot(store, user_id, at, known, (user_seq, global_seq), limit).await
         }
         Position::Log {
             user_seq,
@@ -76,25 +79,36 @@ pub async fn page(
     }
 }
 
-/// The user's and their shard's feed heads, and the user's head item: their wallet.
-async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64, Option<Item>)> {
-    let global = Feed::global_of(user_id);
-    let keys = [Feed::User(user_id), global].map(|f| {
-        let (pk, sk) = f.head_key();
-        crate::store::batch::key(&pk, sk)
-    });
-    let items = store.batch_get(keys.to_vec()).await?;
-    let (mut user, mut global_seq, mut wallet) = (0, 0, None);
-    for item in items {
-        match item.get("PK").and_then(|v| v.as_s().ok()) {
-            Some(pk) if *pk == global.pk() => global_seq = head_seq(&item),
-            _ => {
-                user = head_seq(&item);
-                wallet = Some(item);
-            }
-        }
-    }
-    Ok((user, global_seq, wallet))
+/// The phases a first page knows in full from what it read with the heads: the profile
+/// and the wallet, and the phases empty then.
+type Known = Vec<(Phase, Vec<Item>)>;
+
+/// The user's and their shard's feed heads, with the user's head item (their wallet) and
+/// profile, all as of one moment (one `TransactGetItems`), and what they tell of the
+/// snapshot.
+async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64, Known)> {
+    let keys = [Feed::User(user_id), Feed::global_of(user_id)]
+        .map(|f| {
+            let (pk, sk) = f.head_key();
+            key(&pk, sk)
+        })
+        .into_iter()
+        .chain([key(&user_pk(user_id), PROFILE)]);
+    let mut items = store.transact_get(keys.collect()).await?.into_iter();
+    let (wallet, global, profile) = (items.next(), items.next(), items.next());
+    let (wallet, global, profile) = (wallet.flatten(), global.flatten(), profile.flatten());
+    let user_seq = wallet.as_ref().map_or(0, head_seq);
+    let global_seq = global.as_ref().map_or(0, head_seq);
+    let mut known: Known = profile
+        .as_ref()
+        .map(Phase::empty_at)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| (p, Vec::new()))
+        .collect();
+    known.push((Phase::Profile, profile.into_iter().collect()));
+    known.push((Phase::Wallet, wallet.into_iter().collect()));
+    Ok((user_seq, global_seq, known))
 }
 
 /// The phases whose `Query`s one round trip sends together: from `phase` up to the first
@@ -116,14 +130,14 @@ fn window(phase: Phase) -> Vec<Phase> {
     phases
 }
 
-/// A page of the snapshot from `after` in `phase`; `wallet`, when the heads were read
-/// with this page (its first), serves for the wallet's phase, and the shard's global
+/// A page of the snapshot from `after` in `phase`; `known`, when the heads were read with
+/// this page (its first), serves for the phases it names, and the shard's global
 /// categories may come from the store's cache (see [`Store::snapshot_start`]).
 async fn snapshot(
     store: &Store,
     user_id: u64,
     (mut phase, mut after): (Phase, Option<String>),
-    mut wallet: Option<Item>,
+    mut known: Known,
     (user_seq, global_seq): (u64, u64),
     limit: usize,
 ) -> AppResult<SyncPage> {
@@ -135,7 +149,7 @@ async fn snapshot(
     };
     // The first page reads right after the heads: what the shard's head says of the
     // global categories holds for it.
-    let mut first = wallet.is_some();
+    let mut first = !known.is_empty();
     let mut changes = Vec::new();
     loop {
         // Each phase of the window asks for what the page still lacks; what a later phase
@@ -144,10 +158,13 @@ async fn snapshot(
         let phases = window(phase);
         let pages = futures::future::try_join_all(phases.iter().enumerate().map(|(i, p)| {
             let from = if i == 0 { after.as_deref() } else { None };
-            let known = wallet.take_if(|_| *p == Phase::Wallet && from.is_none());
+            let known = match known.iter().position(|(q, _)| q == p) {
+                Some(i) if from.is_none() => Some(known.swap_remove(i).1),
+                _ => None,
+            };
             async move {
                 match (known, first) {
-                    (Some(item), _) => Ok((vec![item], None)),
+                    (Some(items), _) => Ok((items, None)),
                     (None, true) if from.is_none() => {
                         store.snapshot_start(user_id, *p, want, global_seq).await
                     }
@@ -156,7 +173,7 @@ async fn snapshot(
             }
         }))
         .await?;
-        (wallet, first) = (None, false);
+        first = false;
         for (p, (items, next)) in phases.into_iter().zip(pages) {
             phase = p;
             for item in &items {
