@@ -213,19 +213,7 @@ async fn a_first_sync_page_reads_the_heads_then_one_query_a_phase_that_holds_any
     assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 2)]));
 
     // A profile from before the counters counted from registration: every phase.
-    let store = &app.state.store;
-    store
-        .client()
-        .update_item()
-        .table_name(store.table())
-        .set_key(Some(shared::store::batch::key(
-            &shared::store::keys::user_pk(user.id),
-            shared::store::keys::PROFILE,
-        )))
-        .update_expression("REMOVE countedSinceSignup")
-        .send()
-        .await
-        .unwrap();
+    app.age_profile(&user).await;
     let (_, made) = calls_during(&app, sync()).await;
     // Own categories, tags, providers, transactions, rules and schedules.
     assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 6)]));

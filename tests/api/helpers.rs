@@ -388,6 +388,28 @@ impl TestApp {
         (tag, provider, category)
     }
 
+    /// Makes `user`'s profile look older than its counters: no `countedSinceSignup`, and
+    /// counters of categories, tags and providers at zero whatever the user owns (as when
+    /// counting began after they were made and as many were deleted since).
+    pub async fn age_profile(&self, user: &TestUser) {
+        let store = &self.state.store;
+        store
+            .client()
+            .update_item()
+            .table_name(store.table())
+            .set_key(Some(shared::store::batch::key(
+                &shared::store::keys::user_pk(user.id),
+                shared::store::keys::PROFILE,
+            )))
+            .update_expression(
+                "REMOVE countedSinceSignup SET categoryCount = :z, tagCount = :z, providerCount = :z",
+            )
+            .expression_attribute_values(":z", aws_sdk_dynamodb::types::AttributeValue::N("0".into()))
+            .send()
+            .await
+            .expect("profile aged");
+    }
+
     /// An admin: registered like anyone, promoted with the operator's `admin` command,
     /// then logged in again (the promotion ends the user's sessions).
     pub async fn new_admin(&self) -> TestUser {

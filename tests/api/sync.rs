@@ -702,15 +702,19 @@ async fn the_local_upgrade_moves_a_feed_head_onto_the_wallet() {
 }
 
 /// A first sync rebuilds what the lists say whatever its page size, also when a page ends
-/// right after the profile or the wallet (a first page takes the wallet from the heads it
-/// reads; a later page reads it again).
+/// right after the profile, the wallet or the global categories (a first page takes the
+/// profile and the wallet from the heads it reads and the global categories from the
+/// cache; a later page reads them again).
 #[tokio::test]
 async fn a_first_sync_rebuilds_the_same_state_whatever_its_page_size() {
     let (app, user) = spawn_app_and_user().await;
     app.create_refs(&user, "a", "b", "c").await;
     app.add(&user, "2.50", 4, "2026-08-01").await;
     let expected = server_state(&app, &user).await;
-    for limit in [1, 2, 3, 200] {
+    // Every size up to past the whole state, so that a first page ends at each phase's
+    // edge (it asks a phase for what is left after the phases it already has).
+    let size = expected.len();
+    for limit in (1..=size + 2).chain([200]) {
         let device = Device::synced(&app, &user, limit).await;
         assert_eq!(device.items, expected, "page size {limit}");
         assert_eq!(device.of("wallet").len(), 1, "page size {limit}");
@@ -726,22 +730,7 @@ async fn a_first_sync_trusts_no_counter_of_a_profile_older_than_its_counters() {
     let (app, user) = spawn_app_and_user().await;
     app.create_refs(&user, "a", "b", "c").await;
     app.add(&user, "2.50", 4, "2026-08-01").await;
-    let store = &app.state.store;
-    store
-        .client()
-        .update_item()
-        .table_name(store.table())
-        .set_key(Some(shared::store::batch::key(
-            &shared::store::keys::user_pk(user.id),
-            shared::store::keys::PROFILE,
-        )))
-        .update_expression(
-            "REMOVE countedSinceSignup SET categoryCount = :z, tagCount = :z, providerCount = :z",
-        )
-        .expression_attribute_values(":z", aws_sdk_dynamodb::types::AttributeValue::N("0".into()))
-        .send()
-        .await
-        .unwrap();
+    app.age_profile(&user).await;
     let expected = server_state(&app, &user).await;
     for entity in ["tag", "provider"] {
         assert_eq!(expected.keys().filter(|(e, _)| e == entity).count(), 1);

@@ -136,6 +136,15 @@ impl GlobalsCache {
 }
 
 impl Store {
+    /// The shard's global categories as a first sync page last read them, all of them, while
+    /// the shard's head `global_head` (read just before) has not moved since.
+    pub fn cached_globals(&self, user_id: u64, global_head: u64) -> Option<Vec<Item>> {
+        let pk = Feed::global_of(user_id).pk();
+        self.globals
+            .get(&pk, global_head)
+            .map(|items| items.to_vec())
+    }
+
     /// The start of a phase on a first sync page, `global_head` the caller's shard's feed
     /// head read just before: as [`Store::snapshot_page`], except that the global
     /// categories come from the cache while that head has not moved (no `Query`).

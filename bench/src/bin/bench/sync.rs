@@ -1,7 +1,8 @@
 //! `make bench`, the change feed against the list and the export, side by side in one run
 //! for one user of 200 transactions and 10,000 changes: a sync page of 200 from a cursor in
 //! the middle of the feed, the first page of a first sync, a list page of 200 and the first
-//! export pages (JSON, CSV), each with p50, p99 and the read units one request consumes;
+//! export pages (JSON, CSV), and a list page and the first page of a first sync of a user
+//! who also owns labels, each with p50, p99 and the read units one request consumes;
 //! then the sync and list pages again with 100,000 other users' items in the table. A page
 //! should cost the same in both: O(its changes).
 
@@ -132,15 +133,19 @@ async fn raw_side_by_side(state: &AppState, user_id: u64, after: u64) -> [Stats;
     samples.map(Stats::of)
 }
 
+/// A GET of a URL as a user (their token).
+type Get = (String, String);
+
 /// GETs `urls` round-robin ([`WARMUP`] untimed rounds, then [`ROUNDS`] timed), the order
 /// turned every round, so each is measured under the same conditions as the others.
-async fn side_by_side(http: &reqwest::Client, token: &str, urls: &[String]) -> Vec<Stats> {
+async fn side_by_side(http: &reqwest::Client, urls: &[Get]) -> Vec<Stats> {
     let mut samples = vec![Vec::with_capacity(ROUNDS); urls.len()];
     for round in 0..WARMUP + ROUNDS {
         for k in 0..urls.len() {
             let i = (round + k) % urls.len();
+            let (url, token) = &urls[i];
             let start = Instant::now();
-            send(http.get(&urls[i]).bearer_auth(token)).await;
+            send(http.get(url).bearer_auth(token)).await;
             if round >= WARMUP {
                 samples[i].push(start.elapsed());
             }
@@ -150,14 +155,9 @@ async fn side_by_side(http: &reqwest::Client, token: &str, urls: &[String]) -> V
 }
 
 /// The read units one GET of each of `urls` consumes.
-async fn read_units(
-    meter: &Meter,
-    http: &reqwest::Client,
-    token: &str,
-    urls: &[String],
-) -> Vec<f64> {
+async fn read_units(meter: &Meter, http: &reqwest::Client, urls: &[Get]) -> Vec<f64> {
     let mut units = Vec::new();
-    for url in urls {
+    for (url, token) in urls {
         units.push(
             meter
                 .measure(send(http.get(url).bearer_auth(token)))
@@ -193,6 +193,42 @@ async fn other_users(state: &AppState) -> anyhow::Result<usize> {
     Ok(count)
 }
 
+/// What the second user owns besides their transactions: own categories, tags, providers.
+const LABELS: (usize, usize, usize) = (5, 20, 50);
+
+/// A user with [`TRANSACTIONS`] transactions and [`LABELS`], all made through the API, whose
+/// first sync page reads those phases too: their token.
+async fn labelled_user(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
+    use super::fixture::json_ok;
+    let (_, token) = super::fixture::sign_up(http, base, "sync-labels@example.com").await?;
+    let (categories, tags, providers) = LABELS;
+    let post = |path: &str, body: serde_json::Value| {
+        http.post(format!("{base}{path}"))
+            .bearer_auth(&token)
+            .json(&body)
+    };
+    for i in 0..categories {
+        let body = serde_json::json!({"categoryName": format!("own {i}"), "type": "DEBIT"});
+        json_ok(post("/api/categories", body)).await?;
+    }
+    for i in 0..tags {
+        json_ok(post(
+            "/api/tags",
+            serde_json::json!({"tagName": format!("tag {i}")}),
+        ))
+        .await?;
+    }
+    for i in 0..providers {
+        let body = serde_json::json!({"providerName": format!("payee {i}")});
+        json_ok(post("/api/providers", body)).await?;
+    }
+    for i in 0..TRANSACTIONS {
+        let date = format!("2020-02-{:02}", 1 + i % 28);
+        super::fixture::create_transaction(http, base, &token, &date).await?;
+    }
+    Ok(token)
+}
+
 pub async fn run(
     state: &AppState,
     meter: &Meter,
@@ -200,6 +236,7 @@ pub async fn run(
     http: &reqwest::Client,
 ) -> anyhow::Result<()> {
     let (user_id, token) = super::fixture::sign_up(http, base, "sync@example.com").await?;
+    let labelled = labelled_user(http, base).await?;
     let token = token.as_str();
     // The user's transactions the changes are about, written through the API.
     for i in 0..TRANSACTIONS {
@@ -236,37 +273,46 @@ pub async fn run(
         .cursors()
         .seal("sync", user_id, &position.encode());
     let cursor: String = form_urlencoded::byte_serialize(sealed.as_bytes()).collect();
+    let own = |path: String| (format!("{base}{path}"), token.to_owned());
+    let theirs = |path: String| (format!("{base}{path}"), labelled.clone());
     let urls = [
-        format!("{base}/api/transactions?limit={PAGE}"),
-        format!("{base}/api/sync?limit={PAGE}&cursor={cursor}"),
-        format!("{base}/api/sync?limit={PAGE}"),
-        format!("{base}/api/export?format=json"),
-        format!("{base}/api/export?format=csv"),
+        own(format!("/api/transactions?limit={PAGE}")),
+        own(format!("/api/sync?limit={PAGE}&cursor={cursor}")),
+        own(format!("/api/sync?limit={PAGE}")),
+        own("/api/export?format=json".to_owned()),
+        own("/api/export?format=csv".to_owned()),
+        theirs(format!("/api/transactions?limit={PAGE}")),
+        theirs(format!("/api/sync?limit={PAGE}")),
     ];
+    let (l, t, p) = LABELS;
     let names = [
         format!("`GET /api/transactions?limit={PAGE}` (list page)"),
         format!("`GET /api/sync?limit={PAGE}&cursor=…` (mid-feed)"),
         format!("`GET /api/sync?limit={PAGE}` (first page of a first sync)"),
         "`GET /api/export?format=json` (first page)".to_owned(),
         "`GET /api/export?format=csv` (first page)".to_owned(),
+        format!("`GET /api/transactions?limit={PAGE}` (list page, a user with {l} own categories, {t} tags, {p} providers)"),
+        format!("`GET /api/sync?limit={PAGE}` (first page of a first sync, the same user)"),
     ];
-    let stats = side_by_side(http, token, &urls).await;
-    let units = read_units(meter, http, token, &urls).await;
+    let stats = side_by_side(http, &urls).await;
+    let units = read_units(meter, http, &urls).await;
     let raw = page_capacity(state, meter, user_id, after.0).await?;
     let floor = raw_side_by_side(state, user_id, after.0).await;
 
     let foreign = other_users(state).await?;
-    let again = side_by_side(http, token, &urls[..2]).await;
-    let units_again = read_units(meter, http, token, &urls[..2]).await;
+    let again = side_by_side(http, &urls[..2]).await;
+    let units_again = read_units(meter, http, &urls[..2]).await;
     let raw_again = page_capacity(state, meter, user_id, after.0).await?;
 
     println!("## A sync page against a list page and an export page\n");
     println!(
         "One user with {TRANSACTIONS} transactions (written through the API) and {CHANGES} more changes \
          in their feed about them (each entry carrying its transaction's item, as the service writes \
-         them; the head is `seq` on the wallet). The five requests are sent round-robin, \
+         them; the head is `seq` on the wallet); a second user with {TRANSACTIONS} transactions and \
+         {l} own categories, {t} tags and {p} providers, all made through the API, whose first sync \
+         page reads those phases too. The seven requests are sent round-robin, \
          {WARMUP} untimed rounds then {ROUNDS} timed, the order turned every round; RCU: what one \
-         request consumed (the meter on the service's client). Ratios are to the list page.\n"
+         request consumed (the meter on the service's client). Ratios are to the first list page.\n"
     );
     println!("| request | p50 | p99 | RCU | p50 ratio | RCU ratio |");
     println!("|---|---|---|---|---|---|");

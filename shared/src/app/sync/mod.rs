@@ -152,26 +152,40 @@ async fn snapshot(
     let mut first = !known.is_empty();
     let mut changes = Vec::new();
     loop {
-        // Each phase of the window asks for what the page still lacks; what a later phase
-        // returns beyond what fits is read again by the next page.
-        let want = (limit - changes.len()) as i32;
+        // The phases of the window the page already has (the known ones and, on a first
+        // page, the shard's cached global categories). Each phase asks for what the page
+        // still lacks after the phases before it that it has; what a phase returns beyond
+        // what fits is read again by the next page.
         let phases = window(phase);
-        let pages = futures::future::try_join_all(phases.iter().enumerate().map(|(i, p)| {
-            let from = if i == 0 { after.as_deref() } else { None };
-            let known = match known.iter().position(|(q, _)| q == p) {
+        let (mut ahead, mut have_all) = (changes.len(), true);
+        let mut plan = Vec::new();
+        for (i, p) in phases.iter().enumerate() {
+            let from = if i == 0 { after.clone() } else { None };
+            let have = match known.iter().position(|(q, _)| q == p) {
                 Some(i) if from.is_none() => Some(known.swap_remove(i).1),
+                _ if first && from.is_none() && *p == Phase::GlobalCategories => {
+                    store.cached_globals(user_id, global_seq)
+                }
                 _ => None,
             };
-            async move {
-                match (known, first) {
-                    (Some(items), _) => Ok((items, None)),
-                    (None, true) if from.is_none() => {
-                        store.snapshot_start(user_id, *p, want, global_seq).await
-                    }
-                    (None, _) => store.snapshot_page(user_id, *p, from, want).await,
-                }
+            let want = limit.saturating_sub(if have_all { ahead } else { changes.len() });
+            match &have {
+                Some(items) => ahead += items.len(),
+                None => have_all = false,
             }
-        }))
+            plan.push((*p, from, have, want.max(1) as i32));
+        }
+        let pages = futures::future::try_join_all(plan.into_iter().map(
+            |(p, from, have, want)| async move {
+                match have {
+                    Some(items) => Ok((items, None)),
+                    None if first && from.is_none() => {
+                        store.snapshot_start(user_id, p, want, global_seq).await
+                    }
+                    None => store.snapshot_page(user_id, p, from.as_deref(), want).await,
+                }
+            },
+        ))
         .await?;
         first = false;
         for (p, (items, next)) in phases.into_iter().zip(pages) {
