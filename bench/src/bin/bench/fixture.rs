@@ -175,3 +175,35 @@ pub async fn put_items(
     }
     Ok(())
 }
+
+/// A new user ("sync-labels@example.com") with `transactions` transactions and, made
+/// before them through the API, `(categories, tags, providers)` of their own: their token.
+pub async fn labelled_user(
+    http: &reqwest::Client,
+    base: &str,
+    transactions: u64,
+    (categories, tags, providers): (usize, usize, usize),
+) -> anyhow::Result<String> {
+    let (_, token) = sign_up(http, base, "sync-labels@example.com").await?;
+    let post = |path: &str, body: Value| {
+        http.post(format!("{base}{path}"))
+            .bearer_auth(&token)
+            .json(&body)
+    };
+    for i in 0..categories {
+        let body = json!({"categoryName": format!("own {i}"), "type": "DEBIT"});
+        json_ok(post("/api/categories", body)).await?;
+    }
+    for i in 0..tags {
+        json_ok(post("/api/tags", json!({"tagName": format!("tag {i}")}))).await?;
+    }
+    for i in 0..providers {
+        let body = json!({"providerName": format!("payee {i}")});
+        json_ok(post("/api/providers", body)).await?;
+    }
+    for i in 0..transactions {
+        let date = format!("2020-02-{:02}", 1 + i % 28);
+        create_transaction(http, base, &token, &date).await?;
+    }
+    Ok(token)
+}

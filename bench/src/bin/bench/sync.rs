@@ -23,6 +23,8 @@ use super::stats::{Stats, ROUNDS, WARMUP};
 const CHANGES: u64 = 10_000;
 const TRANSACTIONS: u64 = 200;
 const PAGE: usize = 200;
+/// What the second user owns besides their transactions: own categories, tags, providers.
+const LABELS: (usize, usize, usize) = (5, 20, 50);
 
 pub(super) fn s(v: impl Into<String>) -> AttributeValue {
     AttributeValue::S(v.into())
@@ -193,42 +195,6 @@ async fn other_users(state: &AppState) -> anyhow::Result<usize> {
     Ok(count)
 }
 
-/// What the second user owns besides their transactions: own categories, tags, providers.
-const LABELS: (usize, usize, usize) = (5, 20, 50);
-
-/// A user with [`TRANSACTIONS`] transactions and [`LABELS`], all made through the API, whose
-/// first sync page reads those phases too: their token.
-async fn labelled_user(http: &reqwest::Client, base: &str) -> anyhow::Result<String> {
-    use super::fixture::json_ok;
-    let (_, token) = super::fixture::sign_up(http, base, "sync-labels@example.com").await?;
-    let (categories, tags, providers) = LABELS;
-    let post = |path: &str, body: serde_json::Value| {
-        http.post(format!("{base}{path}"))
-            .bearer_auth(&token)
-            .json(&body)
-    };
-    for i in 0..categories {
-        let body = serde_json::json!({"categoryName": format!("own {i}"), "type": "DEBIT"});
-        json_ok(post("/api/categories", body)).await?;
-    }
-    for i in 0..tags {
-        json_ok(post(
-            "/api/tags",
-            serde_json::json!({"tagName": format!("tag {i}")}),
-        ))
-        .await?;
-    }
-    for i in 0..providers {
-        let body = serde_json::json!({"providerName": format!("payee {i}")});
-        json_ok(post("/api/providers", body)).await?;
-    }
-    for i in 0..TRANSACTIONS {
-        let date = format!("2020-02-{:02}", 1 + i % 28);
-        super::fixture::create_transaction(http, base, &token, &date).await?;
-    }
-    Ok(token)
-}
-
 pub async fn run(
     state: &AppState,
     meter: &Meter,
@@ -236,7 +202,7 @@ pub async fn run(
     http: &reqwest::Client,
 ) -> anyhow::Result<()> {
     let (user_id, token) = super::fixture::sign_up(http, base, "sync@example.com").await?;
-    let labelled = labelled_user(http, base).await?;
+    let labelled = super::fixture::labelled_user(http, base, TRANSACTIONS, LABELS).await?;
     let token = token.as_str();
     // The user's transactions the changes are about, written through the API.
     for i in 0..TRANSACTIONS {
