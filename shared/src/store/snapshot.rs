@@ -146,8 +146,8 @@ impl Store {
     }
 
     /// The start of a phase on a first sync page, `global_head` the caller's shard's feed
-    /// head read just before: as [`Store::snapshot_page`], except that the global
-    /// categories come from the cache while that head has not moved (no `Query`).
+    /// head read just before: as [`Store::snapshot_page`], and the global categories, when
+    /// read whole, kept in the cache under that head (see [`Store::cached_globals`]).
     pub async fn snapshot_start(
         &self,
         user_id: u64,
@@ -155,17 +155,9 @@ impl Store {
         limit: i32,
         global_head: u64,
     ) -> StoreResult<(Vec<Item>, Option<String>)> {
-        if phase != Phase::GlobalCategories {
-            return self.snapshot_page(user_id, phase, None, limit).await;
-        }
-        let pk = Feed::global_of(user_id).pk();
-        if let Some(items) = self.globals.get(&pk, global_head) {
-            if items.len() <= usize::try_from(limit).unwrap_or(0) {
-                return Ok((items.to_vec(), None));
-            }
-        }
         let (items, next) = self.snapshot_page(user_id, phase, None, limit).await?;
-        if next.is_none() {
+        if phase == Phase::GlobalCategories && next.is_none() {
+            let pk = Feed::global_of(user_id).pk();
             self.globals.put(pk, global_head, items.clone());
         }
         Ok((items, next))

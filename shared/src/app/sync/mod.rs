@@ -132,7 +132,7 @@ fn window(phase: Phase) -> Vec<Phase> {
 
 /// A page of the snapshot from `after` in `phase`; `known`, when the heads were read with
 /// this page (its first), serves for the phases it names, and the shard's global
-/// categories may come from the store's cache (see [`Store::snapshot_start`]).
+/// categories may come from the store's cache (see [`Store::cached_globals`]).
 async fn snapshot(
     store: &Store,
     user_id: u64,
