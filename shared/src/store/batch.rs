@@ -112,10 +112,7 @@ impl Store {
     /// strongly consistent `Query` (lists bounded by their own limits).
     pub async fn query_prefix(&self, pk: &str, prefix: &str) -> StoreResult<Vec<Item>> {
         let query = self
-            .query_table()
-            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-            .expression_attribute_values(":pk", s(pk))
-            .expression_attribute_values(":prefix", s(prefix))
+            .query_prefix_range(pk, None, prefix)
             .consistent_read(true);
         query_all(query).await
     }

@@ -214,13 +214,8 @@ impl Store {
         index: Option<&str>,
         prefix: &str,
     ) -> StoreResult<Vec<Item>> {
-        let sort_key = if index.is_some() { "LSI1SK" } else { "SK" };
         let query = self
-            .query_table()
-            .set_index_name(index.map(str::to_owned))
-            .key_condition_expression(format!("PK = :pk AND begins_with({sort_key}, :prefix)"))
-            .expression_attribute_values(":pk", s(user_pk(user_id)))
-            .expression_attribute_values(":prefix", s(prefix))
+            .query_prefix_range(&user_pk(user_id), index, prefix)
             .projection_expression("PK, SK")
             .consistent_read(true);
         super::batch::query_all(query).await

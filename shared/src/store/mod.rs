@@ -121,6 +121,32 @@ impl Store {
         self.client.query().table_name(&self.table)
     }
 
+    /// A `Query` of the items of partition `pk` whose sort key (`SK`, or `LSI1SK` on the
+    /// local index `index`) begins with `prefix`, for the caller to complete and send.
+    ///
+    /// The range is a `BETWEEN` of `prefix` and `prefix` followed by the highest character
+    /// rather than `begins_with`: the same range (every key continues its prefix with ASCII)
+    /// and the same seek in DynamoDB, but DynamoDB Local answers it faster in a partition
+    /// that also holds many other items, as a user's holds their change feed (`make bench`,
+    /// its sync section: a `Query` of 200 transactions beside 10,000 feed entries took
+    /// 1.49× as long by `begins_with`).
+    fn query_prefix_range(
+        &self,
+        pk: &str,
+        index: Option<&str>,
+        prefix: &str,
+    ) -> QueryFluentBuilder {
+        let sort_key = if index.is_some() { "LSI1SK" } else { "SK" };
+        self.query_table()
+            .set_index_name(index.map(str::to_owned))
+            .key_condition_expression(format!(
+                "PK = :pk AND {sort_key} BETWEEN :prefix AND :beyond"
+            ))
+            .expression_attribute_values(":pk", attr::s(pk))
+            .expression_attribute_values(":prefix", attr::s(prefix))
+            .expression_attribute_values(":beyond", attr::s(format!("{prefix}{}", char::MAX)))
+    }
+
     /// One page of `query`, strongly consistent: at most `limit` items after `start`.
     async fn query_page(
         &self,

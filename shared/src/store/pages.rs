@@ -3,7 +3,7 @@
 //! key of the last item read. The HTTP layer seals positions into opaque cursors; the
 //! store only ever sees positions it wrote, and the partition never comes from one.
 
-use super::attr::{s, Item};
+use super::attr::Item;
 use super::batch::key;
 use super::{Store, StoreError, StoreResult};
 
@@ -36,16 +36,13 @@ impl Store {
             Some(_) => return Err(StoreError::NotFound),
             None => None,
         };
-        let mut values = Item::from([(":pk".into(), s(pk)), (":prefix".into(), s(prefix))]);
-        let expression = filter.map(|(expression, filter_values)| {
-            values.extend(filter_values);
-            expression.to_owned()
-        });
-        let query = self
-            .query_table()
-            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-            .set_filter_expression(expression)
-            .set_expression_attribute_values(Some(values));
+        let mut query = self.query_prefix_range(pk, None, prefix);
+        if let Some((expression, values)) = filter {
+            query = query.filter_expression(expression);
+            for (name, value) in values {
+                query = query.expression_attribute_values(name, value);
+            }
+        }
         let out = self.query_page(query, start, limit).await?;
         let last = out
             .last_evaluated_key

@@ -194,11 +194,7 @@ impl Store {
         after: Option<u64>,
     ) -> StoreResult<(Vec<Recurring>, Option<u64>)> {
         let pk = user_pk(user_id);
-        let query = self
-            .query_table()
-            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-            .expression_attribute_values(":pk", s(&pk))
-            .expression_attribute_values(":prefix", s(RECUR_PREFIX));
+        let query = self.query_prefix_range(&pk, None, RECUR_PREFIX);
         let start = after.map(|id| batch::key(&pk, &recur_sk(id)));
         let page = self.query_page(query, start, limit).await?;
         let items: Vec<Recurring> = page

@@ -96,11 +96,7 @@ impl Store {
         let start = after.map(|sk| {
             std::collections::HashMap::from([("PK".to_owned(), s(&pk)), ("SK".to_owned(), s(sk))])
         });
-        let query = self
-            .query_table()
-            .key_condition_expression("PK = :pk AND begins_with(SK, :prefix)")
-            .expression_attribute_values(":pk", s(&pk))
-            .expression_attribute_values(":prefix", s(prefix));
+        let query = self.query_prefix_range(&pk, None, prefix);
         let out = self.query_page(query, start, limit).await?;
         let next = out
             .last_evaluated_key
