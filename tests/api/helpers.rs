@@ -392,6 +392,17 @@ impl TestApp {
     /// counters of categories, tags and providers at zero whatever the user owns (as when
     /// counting began after they were made and as many were deleted since).
     pub async fn age_profile(&self, user: &TestUser) {
+        let counters = "categoryCount = :n, tagCount = :n, providerCount = :n";
+        self.update_profile(
+            user,
+            &format!("REMOVE countedSinceSignup SET {counters}"),
+            0,
+        )
+        .await;
+    }
+
+    /// Applies `expression` (its one value `:n` = `n`) to `user`'s profile item directly.
+    pub async fn update_profile(&self, user: &TestUser, expression: &str, n: u64) {
         let store = &self.state.store;
         store
             .client()
@@ -401,13 +412,14 @@ impl TestApp {
                 &shared::store::keys::user_pk(user.id),
                 shared::store::keys::PROFILE,
             )))
-            .update_expression(
-                "REMOVE countedSinceSignup SET categoryCount = :z, tagCount = :z, providerCount = :z",
+            .update_expression(expression)
+            .expression_attribute_values(
+                ":n",
+                aws_sdk_dynamodb::types::AttributeValue::N(n.to_string()),
             )
-            .expression_attribute_values(":z", aws_sdk_dynamodb::types::AttributeValue::N("0".into()))
             .send()
             .await
-            .expect("profile aged");
+            .expect("profile updated");
     }
 
     /// An admin: registered like anyone, promoted with the operator's `admin` command,

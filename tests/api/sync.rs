@@ -741,6 +741,30 @@ async fn a_first_sync_trusts_no_counter_of_a_profile_older_than_its_counters() {
     }
 }
 
+/// A first page sizes the phases after the counted ones by the counters it read with the
+/// heads; when those say more than a phase holds by the time it is read (deleted since),
+/// the page is filled in a next round or ends short with a cursor, and nothing is lost.
+#[tokio::test]
+async fn a_first_sync_whose_counters_say_more_than_is_left_loses_nothing() {
+    let (app, user) = spawn_app_and_user().await;
+    app.create_refs(&user, "a", "b", "c").await;
+    for i in 0..3 {
+        app.add(&user, "2.50", 4, &format!("2026-08-0{}", i + 1))
+            .await;
+    }
+    let counters = "SET categoryCount = :n, tagCount = :n, providerCount = :n";
+    app.update_profile(&user, counters, 190).await;
+    let expected = server_state(&app, &user).await;
+    assert_eq!(
+        expected.keys().filter(|(e, _)| e == "transaction").count(),
+        3
+    );
+    for limit in [1, 3, 50, 200, 500] {
+        let device = Device::synced(&app, &user, limit).await;
+        assert_eq!(device.items, expected, "page size {limit}");
+    }
+}
+
 /// Tags, providers and categories made while devices begin their first syncs (each a new
 /// user's, whose first page skips those phases while they are empty) reach every device:
 /// what the first page skipped was written after the heads it read, so the feed has it.

@@ -27,16 +27,18 @@ pub(crate) fn counted_from_signup() -> (String, AttributeValue) {
     (COUNTED.to_owned(), AttributeValue::Bool(true))
 }
 
-/// Whether `profile` says it held none of `counter`'s items when it was read: only on a
-/// profile counted since registration, and with the counter absent or exactly zero.
-pub fn counts_none(profile: &Item, counter: &str) -> bool {
-    let counted = matches!(profile.get(COUNTED), Some(AttributeValue::Bool(true)));
-    counted
-        && match profile.get(counter) {
-            None => true,
-            Some(AttributeValue::N(v)) => v == "0",
-            Some(_) => false,
-        }
+/// How many of `counter`'s items `profile` says it held when it was read (none yet: 0), on
+/// a profile counted since registration only (`None` on others, or for an unreadable
+/// counter).
+pub fn counted(profile: &Item, counter: &str) -> Option<u64> {
+    if !matches!(profile.get(COUNTED), Some(AttributeValue::Bool(true))) {
+        return None;
+    }
+    match profile.get(counter) {
+        None => Some(0),
+        Some(AttributeValue::N(v)) => v.parse().ok(),
+        Some(_) => None,
+    }
 }
 
 impl Store {

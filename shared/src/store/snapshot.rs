@@ -45,11 +45,12 @@ impl Phase {
         Self::ALL.get(self.index() + 1).copied()
     }
 
-    /// The phases `profile`, read as of the feed head, says held nothing then (by the
-    /// counters changed with every create and delete: [`super::caps::counts_none`]): a
-    /// snapshot skips them, since what they hold now was written after that head and
-    /// comes from the feed.
-    pub fn empty_at(profile: &Item) -> Vec<Phase> {
+    /// How many items each counted phase held as of the feed head `profile` was read with,
+    /// by the counters changed with every create and delete ([`super::caps::counted`]; none
+    /// on a profile older than its counters). A snapshot skips the phases that held
+    /// nothing, since what they hold now was written after that head and comes from the
+    /// feed, and sizes the `Query`s of the phases after the others by their counts.
+    pub fn counted_at(profile: &Item) -> Vec<(Phase, u64)> {
         use super::caps::*;
         let counter = |phase| match phase {
             Phase::Categories => Some(CATEGORY_COUNT),
@@ -61,7 +62,7 @@ impl Phase {
         };
         Self::ALL
             .into_iter()
-            .filter(|p| counter(*p).is_some_and(|c| counts_none(profile, c)))
+            .filter_map(|p| Some((p, counted(profile, counter(p)?)?)))
             .collect()
     }
 

@@ -44,7 +44,7 @@ pub async fn page(
     // as of that moment: the snapshot takes those from there instead of a `Query`, and
     // skips the phases the profile's counters say were empty.
     let (position, known) = match position {
-        Some(p) => (p, Vec::new()),
+        Some(p) => (p, Known::default()),
         None => {
             let (user_seq, global_seq, known) = heads(store, user_id).await?;
             let start = Position::Snapshot {
@@ -79,9 +79,14 @@ pub async fn page(
     }
 }
 
-/// The phases a first page knows in full from what it read with the heads: the profile
-/// and the wallet, and the phases empty then.
-type Known = Vec<(Phase, Vec<Item>)>;
+/// What a first page knows of the snapshot from what it read with the heads: the phases
+/// it holds in full (the profile, the wallet, and the phases empty then), and how many
+/// items the other counted phases held then.
+#[derive(Default)]
+struct Known {
+    whole: Vec<(Phase, Vec<Item>)>,
+    counts: Vec<(Phase, u64)>,
+}
 
 /// The user's and their shard's feed heads, with the user's head item (their wallet) and
 /// profile, all as of one moment (one `TransactGetItems`), and what they tell of the
@@ -99,16 +104,12 @@ async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64, Known)> {
     let (wallet, global, profile) = (wallet.flatten(), global.flatten(), profile.flatten());
     let user_seq = wallet.as_ref().map_or(0, head_seq);
     let global_seq = global.as_ref().map_or(0, head_seq);
-    let mut known: Known = profile
-        .as_ref()
-        .map(Phase::empty_at)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|p| (p, Vec::new()))
-        .collect();
-    known.push((Phase::Profile, profile.into_iter().collect()));
-    known.push((Phase::Wallet, wallet.into_iter().collect()));
-    Ok((user_seq, global_seq, known))
+    let counts = profile.as_ref().map(Phase::counted_at).unwrap_or_default();
+    let empty = counts.iter().filter(|(_, n)| *n == 0);
+    let mut whole: Vec<_> = empty.map(|(p, _)| (*p, Vec::new())).collect();
+    whole.push((Phase::Profile, profile.into_iter().collect()));
+    whole.push((Phase::Wallet, wallet.into_iter().collect()));
+    Ok((user_seq, global_seq, Known { whole, counts }))
 }
 
 /// The phases whose `Query`s one round trip sends together: from `phase` up to the first
@@ -131,8 +132,9 @@ fn window(phase: Phase) -> Vec<Phase> {
 }
 
 /// A page of the snapshot from `after` in `phase`; `known`, when the heads were read with
-/// this page (its first), serves for the phases it names, and the shard's global
-/// categories may come from the store's cache (see [`Store::cached_globals`]).
+/// this page (its first), serves for the phases it holds and sizes the others, and the
+/// shard's global categories may come from the store's cache (see
+/// [`Store::cached_globals`]).
 async fn snapshot(
     store: &Store,
     user_id: u64,
@@ -149,29 +151,36 @@ async fn snapshot(
     };
     // The first page reads right after the heads: what the shard's head says of the
     // global categories holds for it.
-    let mut first = !known.is_empty();
+    let mut first = !known.whole.is_empty();
     let mut changes = Vec::new();
     loop {
         // The phases of the window the page already has (the known ones and, on a first
         // page, the shard's cached global categories). Each phase asks for what the page
-        // still lacks after the phases before it that it has; what a phase returns beyond
-        // what fits is read again by the next page.
+        // still lacks after the phases before it that it has or whose size the heads told
+        // (their counters then); the phases after those that fill the page wait for a next
+        // round. What a phase returns beyond what fits is read again by the next page, and
+        // a page that ends short (a counted phase lost items since) ends with a cursor.
         let phases = window(phase);
-        let (mut ahead, mut have_all) = (changes.len(), true);
+        let (mut ahead, mut sized) = (changes.len(), true);
         let mut plan = Vec::new();
         for (i, p) in phases.iter().enumerate() {
             let from = if i == 0 { after.clone() } else { None };
-            let have = match known.iter().position(|(q, _)| q == p) {
-                Some(i) if from.is_none() => Some(known.swap_remove(i).1),
+            let have = match known.whole.iter().position(|(q, _)| q == p) {
+                Some(i) if from.is_none() => Some(known.whole.swap_remove(i).1),
                 _ if first && from.is_none() && *p == Phase::GlobalCategories => {
                     store.cached_globals(user_id, global_seq)
                 }
                 _ => None,
             };
-            let want = limit.saturating_sub(if have_all { ahead } else { changes.len() });
-            match &have {
-                Some(items) => ahead += items.len(),
-                None => have_all = false,
+            let want = limit.saturating_sub(if sized { ahead } else { changes.len() });
+            if want == 0 && !plan.is_empty() {
+                break;
+            }
+            let count = known.counts.iter().find(|(q, _)| q == p).map(|(_, n)| *n);
+            match (&have, count.filter(|_| from.is_none())) {
+                (Some(items), _) => ahead += items.len(),
+                (None, Some(n)) => ahead += n as usize,
+                (None, None) => sized = false,
             }
             plan.push((*p, from, have, want.max(1) as i32));
         }
