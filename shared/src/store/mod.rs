@@ -129,7 +129,7 @@ impl Store {
     /// and the same seek in DynamoDB, but DynamoDB Local answers it faster in a partition
     /// that also holds many other items, as a user's holds their change feed (`make bench`,
     /// its sync section: a `Query` of 200 transactions beside 10,000 feed entries took
-    /// 1.44× and 1.49× as long by `begins_with` in two runs).
+    /// 1.44× to 1.49× as long by `begins_with` in three runs).
     fn query_prefix_range(
         &self,
         pk: &str,
