@@ -1,9 +1,12 @@
 //! The benchmark's fixture: the service on a table of its own with a metering client,
 //! users signed up through the API, and items written raw.
 
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use serde_json::{json, Value};
 use shared::http::AppState;
+use shared::store::keys::user_pk;
+use shared::store::Item;
 
 use super::meter;
 
@@ -206,4 +209,43 @@ pub async fn labelled_user(
         create_transaction(http, base, &token, &date).await?;
     }
     Ok(token)
+}
+
+/// A strongly consistent `Query` of the user's `TXN#` items by `begins_with` (the service
+/// sends a `BETWEEN` range instead: see `raw_side_by_side`).
+pub(super) fn begins_with_txn(state: &AppState, user_id: u64) -> QueryFluentBuilder {
+    let store = &state.store;
+    store
+        .client()
+        .query()
+        .table_name(store.table())
+        .key_condition_expression("PK = :pk AND begins_with(SK, :p)")
+        .expression_attribute_values(":pk", s(&user_pk(user_id)))
+        .expression_attribute_values(":p", s("TXN#"))
+        .consistent_read(true)
+}
+
+/// The user's transactions as stored (`TXN#` items), by id.
+pub(super) async fn stored_transactions(
+    state: &AppState,
+    user_id: u64,
+) -> anyhow::Result<Vec<(u64, Item)>> {
+    let mut found = Vec::new();
+    let mut start = None;
+    loop {
+        let query = begins_with_txn(state, user_id).set_exclusive_start_key(start);
+        let out = query.send().await?;
+        for item in out.items.unwrap_or_default() {
+            let id = item
+                .get("SK")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|sk| sk.strip_prefix("TXN#")?.parse().ok())
+                .unwrap_or_default();
+            found.push((id, item));
+        }
+        start = out.last_evaluated_key;
+        if start.is_none() {
+            return Ok(found);
+        }
+    }
 }

@@ -8,7 +8,6 @@
 
 use std::time::Instant;
 
-use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use shared::app::sync::Position;
 use shared::http::AppState;
@@ -53,42 +52,6 @@ pub(super) fn entries(
             Some(entry_item(&change, seq, now_ms + seq as i64, Some(item)))
         })
         .collect()
-}
-
-/// A strongly consistent `Query` of the user's `TXN#` items by `begins_with` (the service
-/// sends a `BETWEEN` range instead: see `raw_side_by_side`).
-fn begins_with_txn(state: &AppState, user_id: u64) -> QueryFluentBuilder {
-    let store = &state.store;
-    store
-        .client()
-        .query()
-        .table_name(store.table())
-        .key_condition_expression("PK = :pk AND begins_with(SK, :p)")
-        .expression_attribute_values(":pk", s(user_pk(user_id)))
-        .expression_attribute_values(":p", s("TXN#"))
-        .consistent_read(true)
-}
-
-/// The user's transactions as stored (`TXN#` items), by id.
-async fn stored_transactions(state: &AppState, user_id: u64) -> anyhow::Result<Vec<(u64, Item)>> {
-    let mut found = Vec::new();
-    let mut start = None;
-    loop {
-        let query = begins_with_txn(state, user_id).set_exclusive_start_key(start);
-        let out = query.send().await?;
-        for item in out.items.unwrap_or_default() {
-            let id = item
-                .get("SK")
-                .and_then(|v| v.as_s().ok())
-                .and_then(|sk| sk.strip_prefix("TXN#")?.parse().ok())
-                .unwrap_or_default();
-            found.push((id, item));
-        }
-        start = out.last_evaluated_key;
-        if start.is_none() {
-            return Ok(found);
-        }
-    }
 }
 
 /// Read units of the raw calls a page from `after` makes, as the service makes them: the
@@ -140,7 +103,7 @@ async fn raw_side_by_side(state: &AppState, user_id: u64, after: u64) -> [Stats;
                     .snapshot_page(user_id, Phase::Transactions, None, limit)
                     .await)
                     .is_ok(),
-                _ => begins_with_txn(state, user_id)
+                _ => super::fixture::begins_with_txn(state, user_id)
                     .limit(limit)
                     .send()
                     .await
@@ -231,7 +194,7 @@ pub async fn run(
     }
     // 10,000 more changes in the user's feed, after what the writes above recorded, each
     // carrying its transaction's item; the head (`seq` on the wallet) moved past them.
-    let txns = stored_transactions(state, user_id).await?;
+    let txns = super::fixture::stored_transactions(state, user_id).await?;
     let store = &state.store;
     let head = store.feed_head(Feed::User(user_id)).await?;
     let global_head = store.feed_head(Feed::global_of(user_id)).await?;
