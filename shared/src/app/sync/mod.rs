@@ -80,8 +80,8 @@ pub async fn page(
 }
 
 /// What a first page knows of the snapshot from what it read with the heads: the phases
-/// it holds in full (the profile, the wallet, and the phases empty then), and how many
-/// items the other counted phases held then.
+/// it holds in full (the profile and the wallet), and how many items each counted phase
+/// held then (none: the phase is skipped).
 #[derive(Default)]
 struct Known {
     whole: Vec<(Phase, Vec<Item>)>,
@@ -105,10 +105,10 @@ async fn heads(store: &Store, user_id: u64) -> AppResult<(u64, u64, Known)> {
     let user_seq = wallet.as_ref().map_or(0, head_seq);
     let global_seq = global.as_ref().map_or(0, head_seq);
     let counts = profile.as_ref().map(Phase::counted_at).unwrap_or_default();
-    let empty = counts.iter().filter(|(_, n)| *n == 0);
-    let mut whole: Vec<_> = empty.map(|(p, _)| (*p, Vec::new())).collect();
-    whole.push((Phase::Profile, profile.into_iter().collect()));
-    whole.push((Phase::Wallet, wallet.into_iter().collect()));
+    let whole = vec![
+        (Phase::Profile, profile.into_iter().collect()),
+        (Phase::Wallet, wallet.into_iter().collect()),
+    ];
     Ok((user_seq, global_seq, Known { whole, counts }))
 }
 
@@ -165,8 +165,11 @@ async fn snapshot(
         let mut plan = Vec::new();
         for (i, p) in phases.iter().enumerate() {
             let from = if i == 0 { after.clone() } else { None };
+            let count = known.counts.iter().find(|(q, _)| q == p).map(|(_, n)| *n);
+            let count = count.filter(|_| from.is_none());
             let have = match known.whole.iter().position(|(q, _)| q == p) {
                 Some(i) if from.is_none() => Some(known.whole.swap_remove(i).1),
+                _ if count == Some(0) => Some(Vec::new()),
                 _ if first && from.is_none() && *p == Phase::GlobalCategories => {
                     store.cached_globals(user_id, global_seq)
                 }
@@ -176,8 +179,7 @@ async fn snapshot(
             if want == 0 && !plan.is_empty() {
                 break;
             }
-            let count = known.counts.iter().find(|(q, _)| q == p).map(|(_, n)| *n);
-            match (&have, count.filter(|_| from.is_none())) {
+            match (&have, count) {
                 (Some(items), _) => ahead += items.len(),
                 (None, Some(n)) => ahead += n as usize,
                 (None, None) => sized = false,
