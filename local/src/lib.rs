@@ -5,10 +5,13 @@ pub mod admin;
 pub mod secret;
 pub mod upgrade;
 
+use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue, Method};
+use axum::middleware::{from_fn, Next};
 use axum::serve::{ListenerExt, TapIo};
 use axum::Router;
 use shared::http::{router, with_fallback, AppState};
+use shared::store::on_behalf_of;
 use tokio::net::{TcpListener, TcpStream};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -17,8 +20,10 @@ pub fn app(state: AppState) -> Router {
     let sort = docs_fn::Sort::parse(&state.config.sort);
     let cors = cors(&state.config.cors_allowed_origins);
     let mut merged = Router::new();
-    for (_, api) in openapi::functions() {
-        merged = merged.merge(router(api, state.clone()));
+    for (name, api) in openapi::functions() {
+        // Each function's calls are recorded as its own, for the check of its IAM policy.
+        let on_behalf = move |request: Request, next: Next| on_behalf_of(name, next.run(request));
+        merged = merged.merge(router(api, state.clone()).layer(from_fn(on_behalf)));
     }
     let app = with_fallback(merged.merge(docs_fn::router(&doc_path, sort)));
     match cors {

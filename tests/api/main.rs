@@ -8,6 +8,7 @@ mod concurrency;
 mod deletion;
 mod docs;
 mod helpers;
+mod iam_calls;
 mod import_jobs;
 mod imports;
 mod insights;

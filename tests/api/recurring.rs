@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use reqwest::Method;
 use serde_json::{json, Value};
 use shared::app::recurring::run_due;
+use shared::store::on_behalf_of;
 use time::{Date, OffsetDateTime};
 
 use crate::helpers::{assert_problem, error_fields, pluck, spawn_app_and_user, TestApp, TestUser};
@@ -48,9 +49,12 @@ async fn dates(app: &TestApp, user: &TestUser, body: Value, from: &str, to: &str
         .collect()
 }
 
+/// The job the hourly schedule runs, in the recurring function (its calls are that
+/// function's, for the check of its IAM policy).
 async fn run_job(app: &TestApp) -> shared::app::recurring::JobReport {
     let deadline = Instant::now() + Duration::from_secs(20);
-    run_due(&app.state.store, today(), deadline).await.unwrap()
+    let job = run_due(&app.state.store, today(), deadline);
+    on_behalf_of("recurring", job).await.unwrap()
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ pub mod budgets;
 mod caps;
 pub mod categories;
 mod commit;
-mod counter;
+pub mod counter;
 pub mod devices;
 mod error;
 pub mod feed;
@@ -47,7 +47,7 @@ use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::Client;
 
 pub use attr::Item;
-pub use counter::CallCounter;
+pub use counter::{current_function, on_behalf_of, CallCounter};
 use error::{done_unless_other_error, is_condition_failure, sdk_error};
 pub use error::{ConflictKind, Ref, StoreError, StoreResult};
 pub use retry::{retry, with_fresh_id, Again};

@@ -49,7 +49,12 @@ pub struct Background;
 
 impl Continuation for Background {
     fn resume<'a>(&'a self, store: &'a Store, job: JobRef) -> BoxFuture<'a, AppResult<()>> {
-        tokio::spawn(run_to_end(store.clone(), job));
+        let work = run_to_end(store.clone(), job);
+        // The job goes on as the function that started it (its calls are that function's).
+        match crate::store::current_function() {
+            Some(function) => tokio::spawn(crate::store::on_behalf_of(function, work)),
+            None => tokio::spawn(work),
+        };
         Box::pin(async { Ok(()) })
     }
 }
