@@ -19,34 +19,26 @@ Needs cfn-lint (its YAML decoder understands !GetAtt and !Sub).
 
 import argparse
 import json
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 from cfnlint.decode import decode
 
-from check_template import ROOT, as_list, binary_of, policy_statements, ref_name
+from check_template import ROOT, as_list, binary_of, dynamodb_target, policy_statements
 
 
 def granted(props, table_id):
     """The (action, resource) pairs of DynamoDB a function's policy allows."""
     out = set()
-    index_arn = re.compile(r"\$\{" + re.escape(table_id) + r"\.Arn\}/(index/[A-Za-z0-9_.-]+)")
     for st in policy_statements(props):
         if st.get("Effect") != "Allow":
             continue
         actions = [a.partition(":")[2] for a in as_list(st.get("Action", [])) if isinstance(a, str) and a.startswith("dynamodb:")]
         for resource in as_list(st.get("Resource", [])):
-            if ref_name(resource, "Fn::GetAtt") == f"{table_id}.Arn":
-                where = "table"
-            else:
-                sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
-                match = index_arn.fullmatch(sub or "")
-                if not match:
-                    continue
-                where = match.group(1)
-            out.update((action, where) for action in actions)
+            where = dynamodb_target(resource, table_id)
+            if where:
+                out.update((action, where) for action in actions)
     return out
 
 

@@ -213,6 +213,16 @@ def binary_of(fn):
     return ((fn.get("Metadata") or {}).get("BuildProperties") or {}).get("Binary")
 
 
+def dynamodb_target(resource, table_id):
+    """`table` for a policy resource that is the table's ARN (`!GetAtt <table>.Arn`),
+    `index/<name>` for an index's (`!Sub "${<table>.Arn}/index/<name>"`), else None."""
+    if ref_name(resource, "Fn::GetAtt") == f"{table_id}.Arn":
+        return "table"
+    sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
+    index = re.fullmatch(r"\$\{" + re.escape(str(table_id)) + r"\.Arn\}/(index/[A-Za-z0-9_.-]+)", sub or "")
+    return index.group(1) if index else None
+
+
 def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secret):
     has_secret = False
     for st in policy_statements(props):
@@ -258,12 +268,10 @@ def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secre
         services = {a.partition(":")[0] for a in actions if isinstance(a, str)}
         for resource in resources:
             if "dynamodb" in services:
-                target = ref_name(resource, "Fn::GetAtt")
-                sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
-                index = re.fullmatch(r"\$\{" + re.escape(str(table_id)) + r"\.Arn\}/index/([A-Za-z0-9_.-]+)", sub or "")
-                if target == f"{table_id}.Arn":
+                target = dynamodb_target(resource, table_id)
+                if target == "table":
                     continue
-                if index and index.group(1) in indexes:
+                if target and target.removeprefix("index/") in indexes:
                     others = sorted(a for a in actions if isinstance(a, str) and a != "dynamodb:Query")
                     if others:
                         c.error(f"{name}: only dynamodb:Query applies to an index; put {', '.join(others)} on the table", st)
