@@ -27,11 +27,9 @@ macro_rules! category_body {
             #[schema(value_type = docs::Name)]
             pub category_name: String,
             /// Icon name: letters, digits, `-` or `_`; empty or absent means `tag`.
-            #[serde(default)]
             #[schema(pattern = "^[A-Za-z0-9_-]{0,50}$", max_length = 50, example = "paw")]
             pub icon: Option<String>,
             /// `#RRGGBB` (default `#757575`).
-            #[serde(default)]
             #[schema(
                 pattern = "^#[0-9A-Fa-f]{6}$",
                 min_length = 7,

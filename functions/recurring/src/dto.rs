@@ -27,13 +27,10 @@ pub struct RecurringRequest {
     /// A category visible to the caller; its type gives the direction.
     #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Value,
-    #[serde(default)]
     #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub provider_id: Option<Value>,
-    #[serde(default)]
     #[schema(value_type = Option<Vec<u64>>, max_items = 20)]
     pub tag_ids: Option<Vec<Value>>,
-    #[serde(default)]
     #[schema(max_length = 1000)]
     pub note: Option<String>,
     /// The earliest date (`YYYY-MM-DD`, 1900 to 2200): an occurrence only when the rule
@@ -49,11 +46,9 @@ pub struct RecurringRequest {
     pub rrule: String,
     /// Where an occurrence on a Saturday or Sunday lands: `keep` (default), `before`
     /// (Friday), `after` (Monday).
-    #[serde(default)]
     #[schema(value_type = Option<String>, pattern = "^(keep|before|after)$", max_length = 6)]
     pub weekend: Option<String>,
     /// On create: also create the occurrences before today (from `start`).
-    #[serde(default)]
     pub backfill: Option<bool>,
 }
 
@@ -194,13 +189,10 @@ impl OccurrenceResponse {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schema(as = OccurrenceChange)]
 pub struct OccurrenceRequest {
-    #[serde(default)]
     pub skip: Option<bool>,
     /// `YYYY-MM-DD`, within 31 days of the occurrence's nominal date.
-    #[serde(default)]
     #[schema(format = Date, min_length = 10, max_length = 10)]
     pub date: Option<String>,
-    #[serde(default)]
     #[schema(schema_with = shared::http::docs::amount_input)]
     pub amount: Option<Value>,
 }

@@ -25,28 +25,23 @@ pub struct TransactionRequest {
     #[schema(schema_with = shared::http::docs::amount_input)]
     pub amount: Value,
     /// Optional ISO 4217 code; must be the wallet's currency.
-    #[serde(default)]
     #[schema(schema_with = shared::http::docs::optional_currency_code)]
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
     /// Optional on create: without it the caller's rules choose one (`categorySource:
     /// rule`), else `400` naming `categoryId`. Required on update.
-    #[serde(default)]
     #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Option<Value>,
     /// `YYYY-MM-DD`, years 1900 to 2999.
     #[schema(format = Date, example = "2026-11-03", pattern = r"^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$", min_length = 10, max_length = 10)]
     pub date: String,
     /// Free text; line breaks and tabs allowed, other control characters not.
-    #[serde(default)]
     #[schema(max_length = 1000, pattern = r"^[^\x00-\x08\x0B-\x1F\x7F-\x9F]*$")]
     pub note: Option<String>,
     /// One of the caller's providers.
-    #[serde(default)]
     #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub provider_id: Option<Value>,
     /// The caller's tags (duplicates are ignored).
-    #[serde(default)]
     #[schema(value_type = Option<Vec<u64>>, max_items = 20)]
     pub tag_ids: Option<Vec<Value>>,
 }

@@ -45,51 +45,51 @@ pub struct ImportQuery {
     pub default_category_id: Option<String>,
     /// The CSV header of the booking date.
     #[serde(rename = "col.date")]
-    #[param(rename = "col.date", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_date: Option<String>,
     /// The CSV header of the value date (used when the booking date is empty).
     #[serde(rename = "col.valueDate")]
-    #[param(rename = "col.valueDate", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_value_date: Option<String>,
     /// The CSV header of the signed amount.
     #[serde(rename = "col.amount")]
-    #[param(rename = "col.amount", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_amount: Option<String>,
     /// The CSV header of money out (debit, withdrawal).
     #[serde(rename = "col.debit")]
-    #[param(rename = "col.debit", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_debit: Option<String>,
     /// The CSV header of money in (credit, deposit).
     #[serde(rename = "col.credit")]
-    #[param(rename = "col.credit", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_credit: Option<String>,
     /// The CSV header of a debit/credit type column.
     #[serde(rename = "col.type")]
-    #[param(rename = "col.type", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_type: Option<String>,
     /// The CSV header of the payee (the provider).
     #[serde(rename = "col.payee")]
-    #[param(rename = "col.payee", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_payee: Option<String>,
     /// The CSV header of the note (description, memo, purpose).
     #[serde(rename = "col.note")]
-    #[param(rename = "col.note", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_note: Option<String>,
     /// The CSV header of the category name.
     #[serde(rename = "col.category")]
-    #[param(rename = "col.category", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_category: Option<String>,
     /// The CSV header of the tags (names separated by `;`).
     #[serde(rename = "col.tags")]
-    #[param(rename = "col.tags", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_tags: Option<String>,
     /// The CSV header of the bank's transaction id (the import id).
     #[serde(rename = "col.id")]
-    #[param(rename = "col.id", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_id: Option<String>,
     /// The CSV header of the currency.
     #[serde(rename = "col.currency")]
-    #[param(rename = "col.currency", max_length = 200)]
+    #[param(max_length = 200)]
     pub col_currency: Option<String>,
 }
 
