@@ -258,9 +258,7 @@ impl Store {
             .map(format_date)
             .unwrap_or_else(|| "9".into());
         let out = self
-            .client
-            .query()
-            .table_name(&self.table)
+            .query_table()
             .index_name(GSI1)
             .key_condition_expression("GSI1PK = :pk AND GSI1SK < :tomorrow")
             .expression_attribute_values(":pk", s(due_pk(shard)))
