@@ -11,21 +11,24 @@ use crate::domain::recurring::{
     Exception, Planned, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
 };
 use crate::domain::time::{parse_date, Timestamp};
-use crate::domain::Money;
+use crate::domain::{Money, Violation};
 use crate::store::Store;
 
 /// `from` and `to` (inclusive; `from` defaults to today, `to` to a year after `from`),
-/// at most two years apart.
+/// at most two years apart. Both malformed: both are reported.
 pub fn parse_window(from: Option<&str>, to: Option<&str>) -> AppResult<(Date, Date)> {
-    let date = |field: &str, raw: &str| parse_date(raw).map_err(|e| AppError::invalid(field, e));
-    let from = from
-        .map(|f| date("from", f))
-        .transpose()?
-        .unwrap_or_else(today);
-    let to = match to {
-        Some(t) => date("to", t)?,
-        None => from.saturating_add(Duration::days(365)),
+    let date = |field: &str, raw: Option<&str>| {
+        raw.map(|r| parse_date(r).map_err(|e| Violation::new(field, e)))
+            .transpose()
     };
+    let (from, to) = match (date("from", from), date("to", to)) {
+        (Ok(from), Ok(to)) => (from.unwrap_or_else(today), to),
+        (from, to) => {
+            let errors = from.err().into_iter().chain(to.err()).collect();
+            return Err(AppError::Invalid(errors));
+        }
+    };
+    let to = to.unwrap_or_else(|| from.saturating_add(Duration::days(365)));
     if to < from {
         return Err(AppError::invalid("to", "must not be before from"));
     }
@@ -125,4 +128,45 @@ fn check_amount(amount: Decimal, like: Money) -> AppResult<()> {
     Money::new(amount, like.currency())
         .map(|_| ())
         .map_err(|e| AppError::invalid("amount", e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(e: AppError) -> Vec<String> {
+        match e {
+            AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
+            other => panic!("not a 400: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_window_reports_every_broken_end_and_holds_its_bounds() {
+        let d = |s| parse_date(s).unwrap();
+        assert_eq!(
+            parse_window(Some("2026-01-31"), None).unwrap(),
+            (d("2026-01-31"), d("2027-01-31"))
+        );
+        assert_eq!(
+            parse_window(Some("2026-01-01"), Some("2028-01-02")).unwrap(),
+            (d("2026-01-01"), d("2028-01-02"))
+        );
+        assert_eq!(
+            fields(parse_window(Some("2026-1-1"), Some("x")).unwrap_err()),
+            ["from", "to"]
+        );
+        assert_eq!(
+            fields(parse_window(None, Some("2026-02-30")).unwrap_err()),
+            ["to"]
+        );
+        assert_eq!(
+            fields(parse_window(Some("2026-02-01"), Some("2026-01-31")).unwrap_err()),
+            ["to"]
+        );
+        assert_eq!(
+            fields(parse_window(Some("2026-01-01"), Some("2028-01-03")).unwrap_err()),
+            ["to"]
+        );
+    }
 }
