@@ -133,40 +133,24 @@ fn check_amount(amount: Decimal, like: Money) -> AppResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fields(e: AppError) -> Vec<String> {
-        match e {
-            AppError::Invalid(v) => v.into_iter().map(|v| v.field).collect(),
-            other => panic!("not a 400: {other:?}"),
-        }
-    }
+    use crate::app::invalid_fields;
 
     #[test]
     fn a_window_reports_every_broken_end_and_holds_its_bounds() {
         let d = |s| parse_date(s).unwrap();
-        assert_eq!(
-            parse_window(Some("2026-01-31"), None).unwrap(),
-            (d("2026-01-31"), d("2027-01-31"))
-        );
-        assert_eq!(
-            parse_window(Some("2026-01-01"), Some("2028-01-02")).unwrap(),
-            (d("2026-01-01"), d("2028-01-02"))
-        );
-        assert_eq!(
-            fields(parse_window(Some("2026-1-1"), Some("x")).unwrap_err()),
-            ["from", "to"]
-        );
-        assert_eq!(
-            fields(parse_window(None, Some("2026-02-30")).unwrap_err()),
-            ["to"]
-        );
-        assert_eq!(
-            fields(parse_window(Some("2026-02-01"), Some("2026-01-31")).unwrap_err()),
-            ["to"]
-        );
-        assert_eq!(
-            fields(parse_window(Some("2026-01-01"), Some("2028-01-03")).unwrap_err()),
-            ["to"]
-        );
+        let window = parse_window(Some("2026-01-31"), None).unwrap();
+        assert_eq!(window, (d("2026-01-31"), d("2027-01-31")));
+        let widest = parse_window(Some("2026-01-01"), Some("2028-01-02")).unwrap();
+        assert_eq!(widest, (d("2026-01-01"), d("2028-01-02")));
+        let refused: [(Option<&str>, Option<&str>, &[&str]); 4] = [
+            (Some("2026-1-1"), Some("x"), &["from", "to"]),
+            (None, Some("2026-02-30"), &["to"]),
+            (Some("2026-02-01"), Some("2026-01-31"), &["to"]),
+            (Some("2026-01-01"), Some("2028-01-03"), &["to"]),
+        ];
+        for (from, to, wrong) in refused {
+            let e = parse_window(from, to).unwrap_err();
+            assert_eq!(invalid_fields(e), wrong, "{from:?}..{to:?}");
+        }
     }
 }
