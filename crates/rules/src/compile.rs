@@ -148,7 +148,8 @@ fn dedup(ids: &[u64]) -> Vec<u64> {
 }
 
 fn check_actions(a: &Actions, errors: &mut Vec<FieldError>) -> Actions {
-    if a.tag_ids.len() > MAX_TAGS {
+    let tag_ids = dedup(&a.tag_ids);
+    if tag_ids.len() > MAX_TAGS {
         errors.push(FieldError::new(
             "actions.tagIds",
             format!("at most {MAX_TAGS} tags are allowed"),
@@ -175,7 +176,7 @@ fn check_actions(a: &Actions, errors: &mut Vec<FieldError>) -> Actions {
         ));
     }
     Actions {
-        tag_ids: dedup(&a.tag_ids),
+        tag_ids,
         ..a.clone()
     }
 }
@@ -253,7 +254,8 @@ fn text_value(v: &Value) -> Result<&str, PartError> {
 
 fn compile_regex(v: &Value) -> Result<Regex, PartError> {
     let pattern = text_value(v)?;
-    RegexBuilder::new(&fold_pattern(pattern))
+    let folded = fold_pattern(pattern).map_err(|m| ("value", m))?;
+    RegexBuilder::new(&folded)
         .case_insensitive(true)
         .size_limit(REGEX_SIZE_LIMIT)
         .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)

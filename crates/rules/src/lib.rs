@@ -39,8 +39,9 @@
 //! # Text comparison
 //!
 //! Every text comparison ignores case and accents: both the transaction's text and the
-//! condition's value are folded (Unicode NFKD, lowercase, combining marks removed, `ß` → `ss`)
-//! before comparing. So `"Café de Flore"` contains `"cafe"`, `"MÜNCHEN"` equals `"munchen"`,
+//! condition's value are folded by [`fold`] (Unicode NFKD, lowercase, accents removed,
+//! letters with a stroke plain, `ß` → `ss`, final `ς` → `σ`, Hangul and voiced kana composed
+//! again) before comparing. So `"Café de Flore"` contains `"cafe"`, `"MÜNCHEN"` equals `"munchen"`,
 //! and `"Straße"` equals `"STRASSE"`. Whitespace and punctuation are compared as they are.
 //!
 //! `matches` takes a regular expression in the syntax of the Rust `regex` crate, which runs in
@@ -50,7 +51,10 @@
 //! `"CAFE"`), while its syntax is kept: escapes such as `\D`, `\p{Lu}` or `\x{E9}`, and
 //! `(?flags)`/`(?P<name>` group openings are left as written. Consequences: an escape for an
 //! accented letter (`\x{E9}`) or a combining mark never matches, as the text no longer holds
-//! it; write the letter itself or its plain form. Patterns are limited to 500 characters and a
+//! it; write the letter itself or its plain form. A letter that folds to two (`ß` → `ss`) is
+//! grouped, so `straß?e` matches `"Strae"`; in a class, a range's accented ends stay as
+//! written (`[À-ÿ]`), and `[ß]` or an accent with no letter before it is refused, as
+//! `conditions[i].value`. Patterns are limited to 500 characters and a
 //! compiled size; one that is too complex is refused as `conditions[i].value`.
 //!
 //! # Evaluation and precedence

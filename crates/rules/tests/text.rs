@@ -96,6 +96,43 @@ fn matches_folds_pattern_literals_and_text() {
 }
 
 #[test]
+fn payees_in_other_scripts_fold_as_their_readers_expect() {
+    // Greek banks print capitals: a final sigma is a sigma.
+    on_payee("contains", "οδός", &["ΟΔΟΣ ΕΡΜΟΥ 12"], &[]);
+    on_payee("equals", "ΚΑΦΕΣ", &["Καφές"], &[]);
+    on_payee("matches", "^καφές$", &["ΚΑΦΕΣ"], &[]);
+    // Letters with a stroke and the dotless i lose them like accents.
+    on_payee("contains", "lodz", &["ŻABKA ŁÓDŹ UL. PIOTRKOWSKA"], &[]);
+    on_payee("contains", "kobenhavn", &["NETTO KØBENHAVN"], &[]);
+    on_payee("endsWith", "sarıyer", &["MIGROS SARIYER"], &[]);
+    // Hangul syllables are whole: 대구 (Daegu) is not the start of 대국.
+    on_payee("contains", "대구", &["이마트 대구점"], &["대국마트"]);
+    on_payee("startsWith", "이마", &["이마트 대구점"], &["이맘때 식당"]);
+    // Japanese voicing is a different word, not an accent: ガス (gas) is not カス.
+    on_payee("contains", "ガス", &["東京ガス", "東京ｶﾞｽ"], &["カスタム"]);
+}
+
+#[test]
+fn patterns_keep_letters_that_fold_to_two() {
+    // `ß` is compared as `ss`: a quantifier after it takes both letters.
+    on_payee(
+        "matches",
+        "^straß?e$",
+        &["Strae", "STRASSE", "Straße"],
+        &["Strasse x"],
+    );
+    on_payee("matches", "^aß{2}b$", &["aßßb", "ASSSSB"], &["aßb"]);
+    // The usual "Latin letters" class keeps its accented ranges.
+    let latin = "^[A-Za-zÀ-ÖØ-öø-ÿ ]+$";
+    on_payee(
+        "matches",
+        latin,
+        &["Crème Brûlée", "KØBENHAVN"],
+        &["CAFE 24"],
+    );
+}
+
+#[test]
 fn pathological_pattern_returns_at_once() {
     let r = cond("payee", "matches", json!("(a+)+$"));
     let long = format!("{}!", "a".repeat(100_000));

@@ -90,6 +90,11 @@ fn values_are_checked() {
         ("payee", "matches", json!("(unclosed")),
         ("payee", "matches", json!("a".repeat(501))),
         ("payee", "matches", json!(r"\w{1000}\w{1000}\w{1000}")),
+        // `ß` folds to two letters, which a class cannot hold.
+        ("payee", "matches", json!("^stra[ß]e$")),
+        // An accent with no letter would fold to an alternative that matches any text.
+        ("payee", "matches", json!("netflix|\u{301}")),
+        ("payee", "matches", json!("\u{301}")),
         ("amount", "gt", json!("-1")),
         ("amount", "gt", json!(-0.01)),
         ("amount", "lt", json!("12,50")),
@@ -140,6 +145,12 @@ fn actions_are_checked() {
         errors(with(&["actions"], json!({"tagIds": tags}))),
         ["actions.tagIds"]
     );
+}
+
+#[test]
+fn tag_ids_are_counted_once_each() {
+    let repeated = with(&["actions"], json!({"tagIds": vec![7; 21]}));
+    assert!(errors(repeated).is_empty(), "duplicates are ignored");
 }
 
 #[test]
