@@ -1,7 +1,11 @@
 //! A tolerant reader of OFX markup: SGML 1.x with unclosed leaf tags and XML 2.x alike
 //! (a 2.x file with unclosed tags reads like 1.x). An element followed by text is a
 //! leaf whose value is the text (its end tag optional); an element followed by a tag is
-//! an aggregate, closed by its end tag or by the end tag of an aggregate around it.
+//! an aggregate, closed by its end tag or by the end tag of an aggregate around it, or by
+//! the start of another of its name (no OFX aggregate holds itself). An element followed
+//! by a tag that is never closed by its own end tag and is none of the aggregates a
+//! statement is made of ([`AGGREGATES`]) was an empty leaf (`<NAME>` with no text, as
+//! exporters write): what followed it belongs to its parent.
 
 use crate::{capped, FileError, MAX_DEPTH};
 
@@ -64,10 +68,54 @@ pub fn unescape(raw: &str) -> String {
     out
 }
 
+/// The OFX aggregates a statement is read from: never taken for an empty leaf.
+pub const AGGREGATES: [&str; 18] = [
+    "OFX",
+    "SIGNONMSGSRSV1",
+    "SONRS",
+    "BANKMSGSRSV1",
+    "STMTTRNRS",
+    "STMTRS",
+    "CREDITCARDMSGSRSV1",
+    "CCSTMTTRNRS",
+    "CCSTMTRS",
+    "BANKACCTFROM",
+    "CCACCTFROM",
+    "BANKTRANLIST",
+    "STMTTRN",
+    "PAYEE",
+    "LEDGERBAL",
+    "AVAILBAL",
+    "STATUS",
+    "FI",
+];
+
 struct Open {
     name: String,
     at: usize,
+    /// Where its `Open` event stands in the output.
+    event: usize,
     children: bool,
+}
+
+/// Closes the open elements above `keep` (the innermost first) at offset `at`; one that is
+/// no aggregate of [`AGGREGATES`] was an empty leaf, and becomes one.
+fn close_above(
+    stack: &mut Vec<Open>,
+    keep: usize,
+    out: &mut [(Event, usize)],
+    at: usize,
+) -> Vec<(Event, usize)> {
+    let mut closes = Vec::new();
+    while stack.len() > keep {
+        let Some(o) = stack.pop() else { break };
+        if AGGREGATES.contains(&o.name.as_str()) {
+            closes.push((Event::Close(o.name), at));
+        } else {
+            out[o.event].0 = Event::Leaf(o.name, String::new());
+        }
+    }
+    closes
 }
 
 /// The events of a document, each with the byte offset of its tag. Truncation (an
@@ -84,6 +132,7 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
                 .find("-->")
                 .ok_or_else(|| unterminated(text, pos, "comment"))?;
             pos += end + 3;
+            pos = text[pos..].find('<').map_or(text.len(), |n| pos + n);
             continue;
         }
         let end = rest
@@ -104,10 +153,10 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
                 continue;
             }
             if let Some(i) = stack.iter().rposition(|o| o.name == name) {
-                while stack.len() > i {
-                    if let Some(o) = stack.pop() {
-                        out.push((Event::Close(o.name), at));
-                    }
+                let closes = close_above(&mut stack, i + 1, &mut out, at);
+                out.extend(closes);
+                if let Some(o) = stack.pop() {
+                    out.push((Event::Close(o.name), at));
                 }
             }
             continue;
@@ -126,6 +175,10 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
                 "a tag has no name or an overlong one",
             ));
         }
+        if let Some(i) = stack.iter().rposition(|o| o.name == name) {
+            let closes = close_above(&mut stack, i, &mut out, at);
+            out.extend(closes);
+        }
         if let Some(parent) = stack.last_mut() {
             parent.children = true;
         }
@@ -141,12 +194,13 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
                     format!("elements nest deeper than {MAX_DEPTH}"),
                 ));
             }
-            out.push((Event::Open(name.clone()), at));
             stack.push(Open {
-                name,
+                name: name.clone(),
                 at,
+                event: out.len(),
                 children: false,
             });
+            out.push((Event::Open(name), at));
         }
     }
     let open = stack.iter().rev().find(|o| o.children).or(stack.last());

@@ -217,11 +217,29 @@ fn overrides_map_columns_invert_and_skip() {
 
 #[test]
 fn type_column_never_flips_a_signed_amount() {
-    let file = "Date,Amount,Type\n2024-01-01,-5.00,credit\n2024-01-02,5.00,debit\n\
-                2024-01-03,+5.00,debit\n2024-01-04,7.00,Credit Transfer\n2024-01-05,8.00,S\n";
+    // Unsigned amounts and a type column (ING's Af/Bij, Sparkasse's S/H): the type signs
+    // each amount; a stray signed correction keeps its own sign.
+    let mut file =
+        String::from("Date,Amount,Type\n2024-01-01,-5.00,credit\n2024-01-02,+5.00,debit\n");
+    for day in 3..=20 {
+        file.push_str(&format!("2024-01-{day:02},5.00,debit\n"));
+    }
+    file.push_str("2024-01-21,7.00,Credit Transfer\n2024-01-22,8.00,S\n");
     let s = bankfile::parse(file.as_bytes(), &Options::default()).unwrap();
     let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
-    assert_eq!(amounts, ["-5.00", "-5.00", "5.00", "7.00", "-8.00"]);
+    let mut want = vec!["-5.00", "5.00"];
+    want.extend(["-5.00"; 18]);
+    want.extend(["7.00", "-8.00"]);
+    assert_eq!(amounts, want);
+    // A card statement (Chase) signs its amounts, purchases negative: its `Payment` type
+    // is money in, and stays so.
+    let card = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n\
+        01/15/2024,01/16/2024,AMAZON MKTPLACE PMTS,Shopping,Sale,-23.45,\n\
+        01/20/2024,01/20/2024,Payment Thank You-Mobile,,Payment,500.00,\n\
+        01/21/2024,01/22/2024,AMAZON RETURN,Shopping,Return,12.00,\n";
+    let s = bankfile::parse(card.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["-23.45", "500.00", "12.00"]);
     let file = "Date,Amount,Debit,Credit\n2024-01-01,99,10,\n2024-01-02,99,0.00,4\n";
     let s = bankfile::parse(file.as_bytes(), &Options::default()).unwrap();
     let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();

@@ -52,6 +52,61 @@ fn ofx2_xml_and_ofx2_with_unclosed_tags() {
     assert_eq!(note(&s, 2), Some("Rent share"));
 }
 
+/// What SGML exporters really write: empty leaves (`<BANKID>`, `<NAME>`, `<CHECKNUM>` with
+/// no text), comments between elements, a transaction whose `</STMTTRN>` is missing.
+#[test]
+fn ofx1_empty_leaves_comments_and_an_unclosed_transaction() {
+    let text = "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>\n\
+        <CURDEF>EUR\n<BANKACCTFROM>\n<BANKID>\n<BRANCHID>\n<ACCTID>123\n</BANKACCTFROM>\n\
+        <BANKTRANLIST>\n<!-- exported by Café Bank -->\n\
+        <STMTTRN>\n<DTPOSTED>20240105\n<TRNAMT>-1.00\n<FITID>F1\n<CHECKNUM>\n<NAME>ACME\n</STMTTRN>\n\
+        <STMTTRN>\n<DTPOSTED>20240106\n<TRNAMT>-2.00\n<FITID>F2\n<NAME>\n<MEMO>Fee\n\
+        <STMTTRN>\n<DTPOSTED>20240107\n<TRNAMT>3.00\n<FITID>F3\n<NAME>Bäckerei\n<!---->é\n</STMTTRN>\n\
+        </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n";
+    let s = bankfile::parse(text.as_bytes(), &Options::default()).expect("read");
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    assert_eq!(s.detected.account.as_deref(), Some("123"));
+    let rows: Vec<_> = s
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.date.to_string(),
+                r.amount.to_string(),
+                r.payee.as_deref(),
+                r.note.as_deref(),
+                r.import_id.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "2024-01-05".into(),
+                "-1.00".into(),
+                Some("ACME"),
+                None,
+                Some("123:F1")
+            ),
+            (
+                "2024-01-06".into(),
+                "-2.00".into(),
+                None,
+                Some("Fee"),
+                Some("123:F2")
+            ),
+            (
+                "2024-01-07".into(),
+                "3.00".into(),
+                Some("Bäckerei"),
+                None,
+                Some("123:F3")
+            ),
+        ]
+    );
+}
+
 #[test]
 fn qif_bank_with_quicken_dates() {
     let s = read_expected("qif_bank.qif");

@@ -8,7 +8,7 @@ mod row;
 
 use std::collections::BTreeMap;
 
-use crate::amount::{currency_of, detect_decimal};
+use crate::amount::{self, currency_of, detect_decimal};
 use crate::date::{detect, looks_like_date, DateFormat};
 use crate::{Detected, Field, FileError, Options, Statement};
 use row::{Columns, Reading};
@@ -88,10 +88,21 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         .or_else(|| amount_cells.iter().find_map(|c| currency_of(c)))
         .or_else(|| dialect::currency(&layout.preamble));
 
+    // An amount column that signs its amounts (at least one in ten carries a sign: a card
+    // statement's purchases) signs them all: a type column then names the kind of each (a
+    // card's `Payment` is money in) and does not sign them. Below that, the signs are
+    // corrections in a column of unsigned amounts, which the type column signs.
+    let amounts: Vec<_> = column_cells(&[Field::Amount])
+        .iter()
+        .filter_map(|c| amount::parse(c, decimal).ok())
+        .collect();
+    let signed = amounts.iter().filter(|a| a.signed).count();
+    let signed_column = signed > 0 && signed * 10 >= amounts.len();
     let reading = Reading {
         columns: &columns,
         date_format,
         decimal,
+        signed_column,
         invert: options.invert,
         account: account.as_deref(),
     };

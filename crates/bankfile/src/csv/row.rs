@@ -131,6 +131,8 @@ pub struct Reading<'a> {
     pub columns: &'a Columns,
     pub date_format: Option<DateFormat>,
     pub decimal: char,
+    /// The amount column carries signs: a type column does not sign its amounts.
+    pub signed_column: bool,
     pub invert: bool,
     pub account: Option<&'a str>,
 }
@@ -223,7 +225,7 @@ impl Reading<'_> {
     }
 
     /// Separate debit/credit columns first; else the amount column, signed by a type
-    /// column only when it carries no sign of its own.
+    /// column only when no amount of the column carries a sign of its own.
     fn amount(
         &self,
         amount: &[(usize, &str)],
@@ -250,7 +252,7 @@ impl Reading<'_> {
             }
             (None, Some(c)) => Ok(c.value),
             (None, None) => match read(amount, Field::Amount)? {
-                Some(a) if !a.signed && kind == Some(true) => Ok(-a.value),
+                Some(a) if !a.signed && !self.signed_column && kind == Some(true) => Ok(-a.value),
                 Some(a) => Ok(a.value),
                 None if d.is_some() || c.is_some() => Ok(Decimal::ZERO),
                 None => Err((Field::Amount, "is missing".into())),
