@@ -71,7 +71,9 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
     let mut current = Record::default();
     let mut state = Section::Transactions;
     let mut last_line = 0;
-    for (i, line) in text.split('\n').enumerate() {
+    // Classic Mac OS wrote lines ending in CR alone.
+    let newline = if text.contains('\n') { '\n' } else { '\r' };
+    for (i, line) in text.split(newline).enumerate() {
         let line = line.trim_matches(|c: char| c == '\r' || c == '\u{1A}' || c == '\u{FEFF}');
         let number = i + 1;
         if line.trim().is_empty() {

@@ -27,7 +27,7 @@ pub struct Options {
     pub decimal: Option<char>,
     /// CSV delimiter byte.
     pub delimiter: Option<u8>,
-    /// CSV records (lines) above the header row.
+    /// CSV records (non-empty lines) above the header row.
     pub skip_rows: Option<usize>,
     /// Negates every amount (card statements that show purchases as positive).
     pub invert: bool,
@@ -193,7 +193,8 @@ impl Detected {
 /// One transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
-    /// CSV: 1-based record number after the header (blank lines count); structured
+    /// CSV: 1-based record number after the header (an empty line is skipped and not
+    /// counted; a line of empty cells counts); structured
     /// files: 1-based number of the transaction in the file.
     pub row: usize,
     pub date: Date,

@@ -3,7 +3,7 @@
 mod common;
 
 use bankfile::{FileError, Format, Options};
-use common::{fixture, note, read_expected, read_with, refuse};
+use common::{check, fixture, note, read_expected, read_text, read_with, refuse};
 
 /// A row's import id: the statement's account and the bank's id of the transaction.
 #[test]
@@ -63,48 +63,13 @@ fn ofx1_empty_leaves_comments_and_an_unclosed_transaction() {
         <STMTTRN>\n<DTPOSTED>20240106\n<TRNAMT>-2.00\n<FITID>F2\n<NAME>\n<MEMO>Fee\n\
         <STMTTRN>\n<DTPOSTED>20240107\n<TRNAMT>3.00\n<FITID>F3\n<NAME>Bäckerei\n<!---->é\n</STMTTRN>\n\
         </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n";
-    let s = bankfile::parse(text.as_bytes(), &Options::default()).expect("read");
-    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    let s = read_text(text);
     assert_eq!(s.detected.account.as_deref(), Some("123"));
-    let rows: Vec<_> = s
-        .rows
-        .iter()
-        .map(|r| {
-            (
-                r.date.to_string(),
-                r.amount.to_string(),
-                r.payee.as_deref(),
-                r.note.as_deref(),
-                r.import_id.as_deref(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        rows,
-        [
-            (
-                "2024-01-05".into(),
-                "-1.00".into(),
-                Some("ACME"),
-                None,
-                Some("123:F1")
-            ),
-            (
-                "2024-01-06".into(),
-                "-2.00".into(),
-                None,
-                Some("Fee"),
-                Some("123:F2")
-            ),
-            (
-                "2024-01-07".into(),
-                "3.00".into(),
-                Some("Bäckerei"),
-                None,
-                Some("123:F3")
-            ),
-        ]
-    );
+    let dates = ["2024-01-05", "2024-01-06", "2024-01-07"];
+    check(&s, 3, "0.00", &["ACME", "", "Bäckerei"], &dates);
+    assert_eq!(note(&s, 1), Some("Fee"));
+    let ids: Vec<_> = s.rows.iter().map(|r| r.import_id.as_deref()).collect();
+    assert_eq!(ids, [Some("123:F1"), Some("123:F2"), Some("123:F3")]);
 }
 
 #[test]
@@ -131,6 +96,41 @@ fn qif_credit_card_with_account_block() {
     let s = read_expected("qif_ccard.qif");
     assert_eq!(s.detected.account.as_deref(), Some("Visa Platinum"));
     assert_eq!(s.rows[0].category.as_deref(), Some("Entertainment:Books"));
+}
+
+#[test]
+fn qif_with_classic_mac_line_endings() {
+    let s = read_text("!Type:Bank\rD01/15/2024\rT-1.00\rPREWE\r^\rD01/16/2024\rT2.50\r^\r");
+    check(&s, 2, "1.50", &["REWE", ""], &["2024-01-15", "2024-01-16"]);
+}
+
+/// Two accounts' statements in one file, a booking date with its zone (`xs:date` allows
+/// one): each entry's id is scoped by its own statement's IBAN.
+#[test]
+fn camt053_with_two_statements_and_zoned_dates() {
+    let stmt = |iban: &str, date: &str| {
+        format!(
+            "<Stmt><Acct><Id><IBAN>{iban}</IBAN></Id><Ccy>EUR</Ccy></Acct><Ntry>\
+             <Amt Ccy=\"EUR\">1.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>\
+             <BookgDt><Dt>{date}</Dt></BookgDt><AcctSvcrRef>R1</AcctSvcrRef></Ntry></Stmt>"
+        )
+    };
+    let text = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+         <Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt>{}{}\
+         </BkToCstmrStmt></Document>",
+        stmt("DE89 3704 0044 0532 0130 00", "2024-01-05+01:00"),
+        stmt("DE02120300000000202051", "2024-01-06Z"),
+    );
+    let s = read_text(&text);
+    check(&s, 2, "-2.00", &[], &["2024-01-05", "2024-01-06"]);
+    let ids: Vec<_> = s.rows.iter().map(|r| r.import_id.as_deref()).collect();
+    let (first, second) = ("DE89370400440532013000:R1", "DE02120300000000202051:R1");
+    assert_eq!(ids, [Some(first), Some(second)]);
+    assert_eq!(
+        s.detected.account.as_deref(),
+        Some("DE89370400440532013000")
+    );
 }
 
 #[test]

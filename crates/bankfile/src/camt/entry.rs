@@ -216,8 +216,10 @@ impl Parts<'_> {
         let raw = self
             .date
             .ok_or_else(|| RowError::new(row, "date", "BookgDt is missing"))?;
+        // The day as written: `Dt` may carry a zone (`2024-01-05+01:00`), `DtTm` a time.
+        let day = raw.trim().get(..10).unwrap_or(raw);
         let date = DateFormat::ISO
-            .read(raw)
+            .read(day)
             .ok_or_else(|| RowError::new(row, "date", format!("{raw:?} is no ISO date")))?;
         let raw = self
             .amount

@@ -52,6 +52,8 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     let mut seen_statement = false;
     let mut entry: Option<Entry> = None;
     let mut entry_ccy: Option<String> = None;
+    // The account of the statement (`Stmt`, `Rpt`, `Ntfctn`) being read.
+    let mut account: Option<String> = None;
     let mut open_at: Vec<usize> = Vec::new();
     loop {
         let event = reader.read_event().map_err(|e| {
@@ -110,7 +112,6 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                         if statement.detected.currency.is_none() {
                             statement.detected.currency = currency;
                         }
-                        let account = statement.detected.account.clone();
                         en.into_rows(&mut statement, account.as_deref(), options.invert)?;
                         if statement.total_rows > cap {
                             return Err(FileError::TooManyRows { max: cap });
@@ -118,26 +119,18 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                     }
                 }
             }
-            Event::Text(t) => {
-                let value = t
-                    .unescape()
-                    .map(|v| v.into_owned())
-                    .unwrap_or_else(|_| String::from_utf8_lossy(&t).into_owned());
-                text_of(
-                    &path,
-                    capped(value.trim()),
-                    &mut entry,
-                    &mut statement.detected,
-                );
-            }
-            Event::CData(t) => {
-                let value = String::from_utf8_lossy(&t).into_owned();
-                text_of(
-                    &path,
-                    capped(value.trim()),
-                    &mut entry,
-                    &mut statement.detected,
-                );
+            Event::Text(_) | Event::CData(_) => {
+                // An element's text (entities decoded), or a CDATA section's as it is.
+                let value = match &event {
+                    Event::Text(t) => t
+                        .unescape()
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|_| String::from_utf8_lossy(t).into_owned()),
+                    Event::CData(c) => String::from_utf8_lossy(c).into_owned(),
+                    _ => continue,
+                };
+                let (entry, detected) = (&mut entry, &mut statement.detected);
+                text_of(&path, capped(value.trim()), entry, &mut account, detected);
             }
             Event::Eof => break,
             _ => {}
@@ -158,8 +151,15 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     Ok(statement)
 }
 
-/// Stores an element's text where it belongs.
-fn text_of(path: &Path, value: &str, entry: &mut Option<Entry>, detected: &mut Detected) {
+/// Stores an element's text where it belongs: an entry's, or its statement's account
+/// (`account`: the one of the statement being read; a file may hold several) and currency.
+fn text_of(
+    path: &Path,
+    value: &str,
+    entry: &mut Option<Entry>,
+    account: &mut Option<String>,
+    detected: &mut Detected,
+) {
     if value.is_empty() {
         return;
     }
@@ -175,7 +175,8 @@ fn text_of(path: &Path, value: &str, entry: &mut Option<Entry>, detected: &mut D
         match path.below(container).as_deref() {
             Some(["Acct", "Id", "IBAN"] | ["Acct", "Id", "Othr", "Id"]) => {
                 let id: String = value.split_whitespace().collect();
-                detected.account.get_or_insert(id);
+                detected.account.get_or_insert_with(|| id.clone());
+                *account = Some(id);
             }
             Some(["Acct", "Ccy"]) => {
                 detected.currency = Some(value.to_ascii_uppercase());

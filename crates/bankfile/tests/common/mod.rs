@@ -35,6 +35,13 @@ pub fn read_with(name: &str, options: &Options) -> Statement {
     parse(&fixture(name), options).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
+/// Reads a file given as text, which must have no row errors.
+pub fn read_text(text: &str) -> Statement {
+    let s = parse(text.as_bytes(), &Options::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    s
+}
+
 pub fn refuse(name: &str) -> FileError {
     match parse(&fixture(name), &Options::default()) {
         Ok(s) => panic!("{name} was read: {s:?}"),

@@ -33,7 +33,7 @@ pub struct ImportQuery {
     /// CSV delimiter: `,`, `;`, `|`, a tab (`%09` or `tab`), or another ASCII character.
     #[param(value_type = Option<String>, max_length = 3)]
     pub delimiter: Option<String>,
-    /// CSV lines above the header row (else the header is found among the first 40).
+    /// Non-empty CSV lines above the header row (else the header is found among the first 40).
     #[param(value_type = Option<u32>, minimum = 0, maximum = 1000)]
     pub skip_rows: Option<String>,
     /// `true`: negate every amount (card statements that show purchases as positive).
