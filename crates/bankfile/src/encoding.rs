@@ -94,11 +94,18 @@ fn declared(bytes: &[u8]) -> Option<&'static Encoding> {
                 other if other.bytes().all(|b| b.is_ascii_digit()) => format!("windows-{other}"),
                 other => other.to_owned(),
             };
-            if let Some(e) = Encoding::for_label(label.as_bytes()) {
+            // The header was just read one byte a character: a UTF-16 charset
+            // (`CSUNICODE`, `UNICODE`) cannot be the file's.
+            if let Some(e) =
+                Encoding::for_label(label.as_bytes()).filter(|e| e.is_ascii_compatible())
+            {
                 return Some(e);
             }
         }
-        if value("ENCODING").is_some_and(|e| e.contains("UTF-8") || e.contains("UTF8")) {
+        // OFX 1.6: `ENCODING:UNICODE` is UTF-8.
+        if value("ENCODING")
+            .is_some_and(|e| e.contains("UTF-8") || e.contains("UTF8") || e == "UNICODE")
+        {
             return Some(UTF_8);
         }
         // USASCII without a charset: bytes above 127 are most likely Windows-1252.
@@ -138,6 +145,11 @@ mod tests {
         );
         let ofx = b"OFXHEADER:100\nCHARSET:1252\n<OFX>\xe9";
         assert_eq!(decode(ofx, None).unwrap().1, "windows-1252");
+        let unicode = "OFXHEADER:100\nENCODING:UNICODE\nCHARSET:CSUNICODE\n<OFX><NAME>Café";
+        assert_eq!(
+            decode(unicode.as_bytes(), None).unwrap(),
+            (unicode.into(), "UTF-8")
+        );
         let xml = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>\xe9</a>";
         assert!(decode(xml, None).unwrap().0.contains('é'));
         assert_eq!(decode(b"abc", Some("latin1")).unwrap().1, "windows-1252");
