@@ -186,6 +186,14 @@ impl FromStr for RRule {
             return Err(RuleError::new("RRULE", "rule is too long"));
         }
         let upper = input.trim().to_ascii_uppercase();
+        // What calendar libraries print as a whole (`DTSTART:20260101\nRRULE:FREQ=...`):
+        // the start is the schedule's own, so only the rule is taken.
+        if upper.starts_with("DTSTART") || upper.contains(['\n', '\r']) {
+            return Err(RuleError::new(
+                "DTSTART",
+                "send the RRULE value alone (FREQ=...); the first date is the schedule's start",
+            ));
+        }
         let body = upper.strip_prefix("RRULE:").unwrap_or(&upper);
         let mut seen = HashSet::new();
         let mut freq = None;

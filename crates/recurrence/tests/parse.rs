@@ -60,6 +60,13 @@ fn errors_name_the_part() {
         ("FREQ=DAILY;UNTIL=20250101T1200Z", "UNTIL"),
         ("FREQ", "FREQ"),
         ("FREQ=DAILY;COUNT", "COUNT"),
+        // rrule.js and python-dateutil print a start line before the rule.
+        ("DTSTART:20260101T000000Z\nRRULE:FREQ=MONTHLY", "DTSTART"),
+        (
+            "DTSTART;VALUE=DATE:20260101\r\nRRULE:FREQ=MONTHLY",
+            "DTSTART",
+        ),
+        ("RRULE:FREQ=MONTHLY\nEXDATE:20260201", "DTSTART"),
     ];
     for (text, part) in cases {
         let e = err(text);
