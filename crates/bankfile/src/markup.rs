@@ -100,22 +100,15 @@ struct Open {
 
 /// Closes the open elements above `keep` (the innermost first) at offset `at`; one that is
 /// no aggregate of [`AGGREGATES`] was an empty leaf, and becomes one.
-fn close_above(
-    stack: &mut Vec<Open>,
-    keep: usize,
-    out: &mut [(Event, usize)],
-    at: usize,
-) -> Vec<(Event, usize)> {
-    let mut closes = Vec::new();
+fn close_above(stack: &mut Vec<Open>, keep: usize, out: &mut Vec<(Event, usize)>, at: usize) {
     while stack.len() > keep {
         let Some(o) = stack.pop() else { break };
         if AGGREGATES.contains(&o.name.as_str()) {
-            closes.push((Event::Close(o.name), at));
+            out.push((Event::Close(o.name), at));
         } else {
             out[o.event].0 = Event::Leaf(o.name, String::new());
         }
     }
-    closes
 }
 
 /// The events of a document, each with the byte offset of its tag. Truncation (an
@@ -153,8 +146,7 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
                 continue;
             }
             if let Some(i) = stack.iter().rposition(|o| o.name == name) {
-                let closes = close_above(&mut stack, i + 1, &mut out, at);
-                out.extend(closes);
+                close_above(&mut stack, i + 1, &mut out, at);
                 if let Some(o) = stack.pop() {
                     out.push((Event::Close(o.name), at));
                 }
@@ -176,8 +168,7 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
             ));
         }
         if let Some(i) = stack.iter().rposition(|o| o.name == name) {
-            let closes = close_above(&mut stack, i, &mut out, at);
-            out.extend(closes);
+            close_above(&mut stack, i, &mut out, at);
         }
         if let Some(parent) = stack.last_mut() {
             parent.children = true;
