@@ -9,6 +9,13 @@
 //! With a separator, days and months take one or two digits and any of `/` `.` `-`
 //! separates (so `DD/MM/YYYY` also reads `03.11.2026`); without one, the widths are
 //! fixed. A time after the date (`2024-01-05 10:22:33`, `2024-01-05T10:22`) is ignored.
+//!
+//! `MMM` names the month in words (`Jan`, `January`, `janv.`, `März`: see [`names`]):
+//! `DD MMM YYYY`, `DD-MMM-YY`, `MMM DD, YYYY`, `YYYY-MMM-DD`. Such a date is read with any
+//! of space `/` `.` `-` between its parts, an optional comma after the day or month
+//! (`Jan 5, 2024`, `5. Jan. 2024`), and anything after the year ignored.
+
+mod names;
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,9 +35,14 @@ enum Order {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DateFormat {
     order: Order,
-    /// The separator shown; reading accepts any of `/` `.` `-` in its place.
+    /// The separator shown; reading accepts any of `/` `.` `-` in its place (and a space
+    /// where the month is named).
     sep: Option<char>,
     short_year: bool,
+    /// The month in words (`MMM`).
+    named: bool,
+    /// Shown with a comma after the day (`MMM DD, YYYY`).
+    comma: bool,
 }
 
 impl DateFormat {
@@ -41,17 +53,34 @@ impl DateFormat {
             order,
             sep,
             short_year,
+            named: false,
+            comma: false,
+        }
+    }
+
+    /// The format with the month in words.
+    const fn named(order: Order, sep: char, short_year: bool) -> Self {
+        Self {
+            named: true,
+            ..Self::new(order, Some(sep), short_year)
         }
     }
 
     /// Candidates of detection, in order of preference on a tie that gives the same dates.
-    const CANDIDATES: [Self; 6] = [
+    /// A named month reads no numeric date and the reverse, and its place tells the order:
+    /// only the numeric day-first and month-first ever tie.
+    const CANDIDATES: [Self; 11] = [
         Self::new(Order::Ymd, Some('-'), false),
         Self::new(Order::Ymd, None, false),
         Self::new(Order::Dmy, Some('.'), false),
         Self::new(Order::Mdy, Some('/'), false),
         Self::new(Order::Dmy, Some('.'), true),
         Self::new(Order::Mdy, Some('/'), true),
+        Self::named(Order::Dmy, ' ', false),
+        Self::named(Order::Dmy, ' ', true),
+        Self::named(Order::Mdy, ' ', false),
+        Self::named(Order::Mdy, ' ', true),
+        Self::named(Order::Ymd, '-', false),
     ];
 
     /// Whether day and month come in the other order than in `other`.
@@ -71,6 +100,52 @@ impl DateFormat {
 
     /// Reads one cell.
     pub fn read(self, raw: &str) -> Option<Date> {
+        let (y, month, d) = if self.named {
+            self.split_named(raw)?
+        } else {
+            let (y, m, d) = self.split_numeric(raw)?;
+            if !m.bytes().all(|b| b.is_ascii_digit()) || !(1..=2).contains(&m.len()) {
+                return None;
+            }
+            (y, Month::try_from(m.parse::<u8>().ok()?).ok()?, d)
+        };
+        let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
+            n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+        };
+        let year_len = if self.short_year { 2 } else { 4 };
+        if !digits(y, year_len..=year_len) || !digits(d, 1..=2) {
+            return None;
+        }
+        let mut year: i32 = y.parse().ok()?;
+        if self.short_year {
+            year += if year < 70 { 2000 } else { 1900 };
+        }
+        let date = Date::from_calendar_date(year, month, d.parse().ok()?).ok()?;
+        (1900..=2999).contains(&date.year()).then_some(date)
+    }
+
+    /// A named-month cell's year, month and day: its first three words (split at spaces,
+    /// `/` `.` `-` and commas) in the format's order.
+    fn split_named(self, raw: &str) -> Option<(&str, Month, &str)> {
+        let mut words = raw
+            .split(|c: char| c.is_whitespace() || matches!(c, '/' | '.' | '-' | ','))
+            .filter(|w| !w.is_empty());
+        let (a, b, c) = (words.next()?, words.next()?, words.next()?);
+        let (y, m, d) = self.in_order(a, b, c);
+        Some((y, names::month(m)?, d))
+    }
+
+    /// Year, month and day of three parts written in the format's order.
+    fn in_order<'a>(self, a: &'a str, b: &'a str, c: &'a str) -> (&'a str, &'a str, &'a str) {
+        match self.order {
+            Order::Ymd => (a, b, c),
+            Order::Dmy => (c, b, a),
+            Order::Mdy => (c, a, b),
+        }
+    }
+
+    /// A numeric cell's year, month and day parts.
+    fn split_numeric(self, raw: &str) -> Option<(&str, &str, &str)> {
         let raw = raw.trim();
         let date = raw.split([' ', 'T']).next().unwrap_or(raw);
         let (a, b, c) = match self.sep {
@@ -95,29 +170,23 @@ impl DateFormat {
                 (parts.0, parts.1, parts.2)
             }
         };
-        let (y, m, d) = match self.order {
-            Order::Ymd => (a, b, c),
-            Order::Dmy => (c, b, a),
-            Order::Mdy => (c, a, b),
-        };
-        let digits = |s: &str, n: std::ops::RangeInclusive<usize>| {
-            n.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
-        };
-        let year_len = if self.short_year { 2 } else { 4 };
-        if !digits(y, year_len..=year_len) || !digits(m, 1..=2) || !digits(d, 1..=2) {
-            return None;
-        }
-        let mut year: i32 = y.parse().ok()?;
-        if self.short_year {
-            year += if year < 70 { 2000 } else { 1900 };
-        }
-        let month = Month::try_from(m.parse::<u8>().ok()?).ok()?;
-        let date = Date::from_calendar_date(year, month, d.parse().ok()?).ok()?;
-        (1900..=2999).contains(&date.year()).then_some(date)
+        Some(self.in_order(a, b, c))
     }
 
     /// The format with the separator a sample cell uses.
     fn shown_as(self, sample: &str) -> Self {
+        if self.named {
+            let sep = sample
+                .trim()
+                .chars()
+                .find(|c| matches!(c, ' ' | '/' | '.' | '-'));
+            let comma = self.order == Order::Mdy && sep == Some(' ') && sample.contains(',');
+            return Self {
+                sep: sep.or(self.sep),
+                comma,
+                ..self
+            };
+        }
         let sep = self
             .sep
             .and_then(|_| sample.chars().find(|c| matches!(c, '/' | '.' | '-')));
@@ -128,10 +197,12 @@ impl DateFormat {
 impl fmt::Display for DateFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let year = if self.short_year { "YY" } else { "YYYY" };
+        let month = if self.named { "MMM" } else { "MM" };
+        let day = if self.comma { "DD," } else { "DD" };
         let parts = match self.order {
-            Order::Ymd => [year, "MM", "DD"],
-            Order::Dmy => ["DD", "MM", year],
-            Order::Mdy => ["MM", "DD", year],
+            Order::Ymd => [year, month, day],
+            Order::Dmy => [day, month, year],
+            Order::Mdy => [month, day, year],
         };
         let sep = self.sep.map(String::from).unwrap_or_default();
         f.write_str(&parts.join(&sep))
@@ -149,15 +220,24 @@ impl FromStr for DateFormat {
             )
         };
         let upper = s.trim().to_ascii_uppercase();
+        // The letter runs (`DD`, `MMM`, `YYYY`) and what stands between each and the next.
         let mut tokens: Vec<(char, usize)> = Vec::new();
-        let mut seps: Vec<char> = Vec::new();
+        let mut gaps: Vec<String> = Vec::new();
         for c in upper.chars() {
-            let count = tokens.len();
+            let in_gap = gaps.len() == tokens.len();
             match tokens.last_mut() {
-                Some((last, n)) if *last == c && c.is_ascii_alphabetic() => *n += 1,
-                _ if matches!(c, 'D' | 'M' | 'Y') => tokens.push((c, 1)),
-                _ if !c.is_alphanumeric() && !c.is_whitespace() && seps.len() < count => {
-                    seps.push(c)
+                Some((last, n)) if *last == c && !in_gap => *n += 1,
+                _ if matches!(c, 'D' | 'M' | 'Y') => {
+                    if !tokens.is_empty() && !in_gap {
+                        gaps.push(String::new());
+                    }
+                    tokens.push((c, 1));
+                }
+                Some(_) if !c.is_alphanumeric() => {
+                    if !in_gap {
+                        gaps.push(String::new());
+                    }
+                    gaps.last_mut().ok_or_else(bad)?.push(c);
                 }
                 _ => return Err(bad()),
             }
@@ -169,22 +249,39 @@ impl FromStr for DateFormat {
             "MDY" => Order::Mdy,
             _ => return Err(bad()),
         };
-        let sep = match seps.as_slice() {
-            [] => None,
-            [a, b] if a == b => Some(*a),
-            _ => return Err(bad()),
-        };
-        let mut short_year = false;
+        let (mut short_year, mut named) = (false, false);
         for (kind, n) in tokens {
             match (kind, n) {
                 ('Y', 2) => short_year = true,
+                ('M', 3 | 4) => named = true,
                 ('Y', 4) | ('D' | 'M', 1 | 2) => {}
                 _ => return Err(bad()),
             }
         }
-        if order == Order::Ymd && short_year {
+        if order == Order::Ymd && short_year || gaps.len() > 2 {
             return Err(bad());
         }
+        if named {
+            // Each gap one or two of space `/` `.` `-` `,`: `DD MMM YYYY`, `MMM DD, YYYY`.
+            let fits =
+                |g: &String| (1..=2).contains(&g.len()) && g.chars().all(|c| " /.-,".contains(c));
+            let sep = gaps.first().and_then(|g| g.chars().find(|c| *c != ','));
+            return match sep {
+                Some(sep) if gaps.len() == 2 && gaps.iter().all(fits) => Ok(Self {
+                    comma: order == Order::Mdy && sep == ' ' && gaps[0] == " " && gaps[1] == ", ",
+                    ..Self::named(order, sep, short_year)
+                }),
+                _ => Err(bad()),
+            };
+        }
+        let sep = match gaps.as_slice() {
+            [] => None,
+            [a, b] if a.is_empty() && b.is_empty() => None,
+            [a, b] if a == b && a.chars().count() == 1 && !a.contains(char::is_whitespace) => {
+                a.chars().next()
+            }
+            _ => return Err(bad()),
+        };
         Ok(Self::new(order, sep, short_year))
     }
 }
@@ -239,7 +336,16 @@ pub fn looks_like_date(raw: &str) -> bool {
     let date = raw.trim().split([' ', 'T']).next().unwrap_or("");
     let groups = date.split(['/', '.', '-']).collect::<Vec<_>>();
     let digits = |s: &&str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
-    (groups.len() == 3 && groups.iter().all(digits))
+    let words: Vec<&str> = raw
+        .split(|c: char| c.is_whitespace() || matches!(c, '/' | '.' | '-' | ','))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect();
+    let named = words.len() == 3
+        && words.iter().filter(|w| digits(w)).count() == 2
+        && words.iter().any(|w| names::month(w).is_some());
+    named
+        || (groups.len() == 3 && groups.iter().all(digits))
         || (date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -268,6 +374,102 @@ mod tests {
         assert_eq!(iso.read("2024-01-05 10:22:33"), Some(date!(2024 - 01 - 05)));
         let yy: DateFormat = "MM/DD/YY".parse().unwrap();
         assert_eq!(yy.read("8/17/22"), Some(date!(2022 - 08 - 17)));
+        for bad in [
+            "DD MM YYYY",
+            "DD.MM-YYYY",
+            "DD..MM..YYYY",
+            "DD.MM.YYYY.",
+            ".DD.MM.YYYY",
+        ] {
+            assert!(bad.parse::<DateFormat>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn named_months_as_banks_print_them() {
+        for f in [
+            "DD MMM YYYY",
+            "DD-MMM-YY",
+            "MMM DD, YYYY",
+            "MMM-DD-YYYY",
+            "YYYY-MMM-DD",
+        ] {
+            assert_eq!(f.parse::<DateFormat>().unwrap().to_string(), f);
+        }
+        assert_eq!(
+            "dd.mmmm.yyyy".parse::<DateFormat>().unwrap().to_string(),
+            "DD.MMM.YYYY"
+        );
+        for bad in [
+            "DDMMMYYYY",
+            "DD MMM  , YYYY",
+            "DD_MMM_YYYY",
+            "DD MMMMM YYYY",
+            "YY MMM DD",
+        ] {
+            assert!(bad.parse::<DateFormat>().is_err(), "{bad}");
+        }
+        let dmy: DateFormat = "DD MMM YYYY".parse().unwrap();
+        for cell in [
+            "05 Jan 2024",
+            "5 JAN 2024",
+            " 05-Jan-2024 ",
+            "05/jan/2024",
+            "05. Jan. 2024",
+            "5 January 2024",
+            "05 janv. 2024",
+            "05 Jan 2024 10:22",
+            "05-Jan-2024 10:22:33 AM",
+        ] {
+            assert_eq!(dmy.read(cell), Some(date!(2024 - 01 - 05)), "{cell}");
+        }
+        for cell in [
+            "05 Jan 24",
+            "32 Jan 2024",
+            "29 Feb 2023",
+            "05 Jam 2024",
+            "05 Jan",
+            "Jan 05 2024",
+        ] {
+            assert_eq!(dmy.read(cell), None, "{cell}");
+        }
+        let yy: DateFormat = "DD-MMM-YY".parse().unwrap();
+        assert_eq!(yy.read("29-FEB-24"), Some(date!(2024 - 02 - 29)));
+        assert_eq!(yy.read("01-Dez-99"), Some(date!(1999 - 12 - 01)));
+        let mdy: DateFormat = "MMM DD, YYYY".parse().unwrap();
+        for cell in ["Mar 3, 2024", "March 03 2024", "MAR-03-2024", "Mär 3, 2024"] {
+            assert_eq!(mdy.read(cell), Some(date!(2024 - 03 - 03)), "{cell}");
+        }
+        // The numeric formats read no named month, and the reverse.
+        assert_eq!(DateFormat::ISO.read("2024-Jan-05"), None);
+        assert_eq!(dmy.read("05.01.2024"), None);
+    }
+
+    #[test]
+    fn named_months_are_detected_with_the_separator_shown() {
+        let shown = |cells: &[&str]| detect(cells).unwrap().unwrap().to_string();
+        assert_eq!(shown(&["05 Jan 2024", "12 Feb 2024"]), "DD MMM YYYY");
+        assert_eq!(shown(&["05-JAN-24", "12-FEB-24"]), "DD-MMM-YY");
+        assert_eq!(shown(&["Jan 5, 2024", "Feb 12, 2024"]), "MMM DD, YYYY");
+        assert_eq!(shown(&["Jan 5 2024"]), "MMM DD YYYY");
+        assert_eq!(shown(&["05.Mär.2024", "01.Dez.2024"]), "DD.MMM.YYYY");
+        assert_eq!(shown(&["2024-Jan-05"]), "YYYY-MMM-DD");
+        // Day and month are never confused when the month is in words.
+        assert_eq!(shown(&["01 Feb 2024", "03 Apr 2024"]), "DD MMM YYYY");
+        for f in [
+            "DD MMM YYYY",
+            "DD-MMM-YY",
+            "MMM DD, YYYY",
+            "MMM DD YYYY",
+            "DD.MMM.YYYY",
+        ] {
+            assert!(
+                f.parse::<DateFormat>().is_ok(),
+                "{f} is sent back as it is shown"
+            );
+        }
+        assert!(looks_like_date("05 Jan 2024") && looks_like_date("Jan 5, 2024"));
+        assert!(!looks_like_date("Total Jan 2024") && !looks_like_date("Balance 1 2"));
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use bankfile::{Field, FileError, Options};
-use common::{check, note, read, read_expected, read_with, refuse};
+use common::{check, note, read, read_expected, read_text, read_with, refuse};
 
 /// What each dialect is detected as (each file also reads as `tests/expected.csv` says).
 #[test]
@@ -25,6 +25,8 @@ fn each_dialects_delimiter_decimal_mark_and_date_format() {
         // UTF-16 with and without a BOM.
         ("utf16le_bom_n26.csv", ',', '.', "YYYY-MM-DD"),
         ("utf16le_nobom_ing_nl.csv", ',', ',', "YYYYMMDD"),
+        // The month in words.
+        ("uk_nationwide_cp1252.csv", ',', '.', "DD MMM YYYY"),
     ] {
         let d = read_expected(name).detected;
         assert_eq!(
@@ -263,4 +265,45 @@ fn too_many_rows_and_empty_files() {
         bankfile::parse(b" \r\n", &Options::default()).unwrap_err(),
         FileError::Empty
     );
+}
+
+/// Months in words, as UK, Irish, Indian and US exports and spreadsheets write them; each
+/// detected format is what a client sends back as `dateFormat`.
+#[test]
+fn months_in_words() {
+    for (text, format, dates) in [
+        (
+            "Txn Date,Value Date,Description,Debit,Credit,Balance\n\
+             5 Jan 2024,5 Jan 2024,UPI/SWIGGY,450.00,,10550.00\n\
+             17 Jan 2024,18 Jan 2024,NEFT SALARY,,85000.00,95550.00\n",
+            "DD MMM YYYY",
+            ["2024-01-05", "2024-01-17"],
+        ),
+        (
+            "POSTED_DATE,DESCRIPTION,AMOUNT\n05-JAN-24,CARD 1234 TESCO,-12.45\n29-FEB-24,REFUND,3.00\n",
+            "DD-MMM-YY",
+            ["2024-01-05", "2024-02-29"],
+        ),
+        (
+            "Date,Description,Amount\n\"Jan 5, 2024\",Coffee,-4.50\n\"Dec 31, 2024\",Interest,0.12\n",
+            "MMM DD, YYYY",
+            ["2024-01-05", "2024-12-31"],
+        ),
+        (
+            "Buchungstag;Verwendungszweck;Betrag\n05. Mär. 2024;Miete;-800,00\n01. Dez. 2024;Gehalt;2500,00\n",
+            "DD.MMM.YYYY",
+            ["2024-03-05", "2024-12-01"],
+        ),
+    ] {
+        let s = read_text(text);
+        assert_eq!(s.detected.date_format.as_deref(), Some(format), "{text}");
+        let read: Vec<String> = s.rows.iter().map(|r| r.date.to_string()).collect();
+        assert_eq!(read, dates, "{text}");
+        let options = Options {
+            date_format: Some(format.to_owned()),
+            ..Options::default()
+        };
+        let again = bankfile::parse(text.as_bytes(), &options).unwrap();
+        assert_eq!(again.rows, s.rows, "{format} sent back reads the same");
+    }
 }

@@ -137,7 +137,7 @@ pub struct Detected {
     #[schema(max_length = 1)]
     pub delimiter: Option<String>,
     /// In the `dateFormat` parameter's syntax (CSV and QIF).
-    #[schema(max_length = 10)]
+    #[schema(max_length = 12)]
     pub date_format: Option<String>,
     /// `.` or `,` (CSV and QIF).
     #[schema(max_length = 1)]

@@ -24,8 +24,10 @@ pub struct ImportQuery {
     #[param(max_length = 40)]
     pub encoding: Option<String>,
     /// `DD`, `MM` and `YYYY` or `YY` in the file's order with one separator (`/` `.` `-`)
-    /// or none: `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM-DD`, `YYYYMMDD`, `DD/MM/YY`.
-    #[param(value_type = Option<String>, max_length = 10, pattern = r"^[DMY./-]{4,10}$")]
+    /// or none: `DD.MM.YYYY`, `MM/DD/YYYY`, `YYYY-MM-DD`, `YYYYMMDD`, `DD/MM/YY`; `MMM`
+    /// for a month in words (`Jan`, `janv.`, `März`): `DD MMM YYYY`, `DD-MMM-YY`,
+    /// `MMM DD, YYYY`.
+    #[param(value_type = Option<String>, max_length = 12, pattern = r"^[DMY ./,-]{4,12}$")]
     pub date_format: Option<String>,
     /// Decimal separator of amounts: `.` or `,`.
     #[param(value_type = Option<String>, pattern = r"^[.,]$")]
