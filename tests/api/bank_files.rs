@@ -176,6 +176,50 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     );
 }
 
+/// A file without a header: a dry run reports its columns by number and the months in
+/// words it read; `col.<field>=#N` (sent as `%23N`) names a column back, a header name
+/// is refused by its parameter.
+#[tokio::test]
+async fn a_file_without_a_header_is_read_by_its_columns_content_and_numbers() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let file = "05 Jan 24,-45.50,,,EFTPOS PURCHASE,WOOLWORTHS 1234 SYDNEY,1234.56,\n\
+                17 Jan 24,900.00,,,TRANSFER CREDIT,ANN LEE,2134.56,\n";
+    let report = app
+        .upload_report(&user, "?dryRun=true", "text/csv", file.into())
+        .await;
+    assert_eq!(report["detected"]["dateFormat"], "DD MMM YY", "{report}");
+    assert_eq!(
+        report["detected"]["columns"],
+        json!({"date": "#1", "amount": "#2", "note": "#5"})
+    );
+    assert_eq!(
+        report["preview"][0]["note"],
+        "EFTPOS PURCHASE | WOOLWORTHS 1234 SYDNEY"
+    );
+    assert_eq!(report["preview"][0]["date"], "2024-01-05");
+
+    let query = "?col.amount=%232&col.payee=%236&col.note=%235&dateFormat=DD%20MMM%20YY";
+    let report = app
+        .upload_report(&user, query, "text/csv", file.into())
+        .await;
+    assert_eq!(report["created"], 2, "{report}");
+    let txns = app.all_transactions(&user).await;
+    let notes: BTreeSet<&str> = txns.iter().filter_map(|t| t["note"].as_str()).collect();
+    assert_eq!(
+        notes,
+        BTreeSet::from(["EFTPOS PURCHASE", "TRANSFER CREDIT"])
+    );
+    assert!(txns.iter().all(|t| t["providerId"].is_u64()), "{txns:?}");
+
+    let r = app
+        .upload(&user, "?col.amount=Amount", "text/csv", file)
+        .await;
+    assert_eq!(r.status(), 400);
+    let problem: Value = r.json().await.unwrap();
+    assert_eq!(problem["errors"][0]["field"], "col.amount", "{problem}");
+}
+
 #[tokio::test]
 async fn categories_named_in_a_file_are_the_callers_own_or_created_and_the_default_fits_its_type() {
     let app = spawn_app().await;

@@ -351,7 +351,8 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
         (b"".to_vec(), 400),
         (b" \r\n".to_vec(), 400),
         (b"note,category\nx,Groceries\n".to_vec(), 422),
-        (b"2026-11-01,-1,Groceries\n".to_vec(), 422),
+        // No header, and no amount to read one from.
+        (b"2026-11-01,Groceries\n".to_vec(), 422),
         (b"%PDF-1.7\n".to_vec(), 415),
         (vec![b'a'; 5 * 1024 * 1024 + 10], 413),
     ] {

@@ -27,11 +27,12 @@ pub struct Options {
     pub decimal: Option<char>,
     /// CSV delimiter byte.
     pub delimiter: Option<u8>,
-    /// CSV records (non-empty lines) above the header row.
+    /// CSV records (non-empty lines) above the header row (or, without one, the data).
     pub skip_rows: Option<usize>,
     /// Negates every amount (card statements that show purchases as positive).
     pub invert: bool,
-    /// `col.<field>=<header>`: the CSV column of a field, by its header.
+    /// `col.<field>=<header>`: the CSV column of a field, by its header or as `#N`, its
+    /// number from 1 (the only way in a file without a header).
     pub columns: BTreeMap<Field, String>,
     /// Cap on data rows; more is [`FileError::TooManyRows`]. 0 means [`DEFAULT_MAX_ROWS`].
     pub max_rows: usize,

@@ -27,6 +27,9 @@ fn each_dialects_delimiter_decimal_mark_and_date_format() {
         ("utf16le_nobom_ing_nl.csv", ',', ',', "YYYYMMDD"),
         // The month in words.
         ("uk_nationwide_cp1252.csv", ',', '.', "DD MMM YYYY"),
+        // No header.
+        ("au_commbank_headerless.csv", ',', '.', "DD/MM/YYYY"),
+        ("us_wells_fargo_headerless.csv", ',', '.', "MM/DD/YYYY"),
     ] {
         let d = read_expected(name).detected;
         assert_eq!(
@@ -306,4 +309,120 @@ fn months_in_words() {
         let again = bankfile::parse(text.as_bytes(), &options).unwrap();
         assert_eq!(again.rows, s.rows, "{format} sent back reads the same");
     }
+}
+
+/// Files without a header: the columns by their content, reported as `#N`, which
+/// `col.<field>` takes back.
+#[test]
+fn files_without_a_header() {
+    let s = read("au_commbank_headerless.csv");
+    let columns: Vec<(Field, &str)> = s
+        .detected
+        .columns
+        .iter()
+        .map(|(f, c)| (*f, c.as_str()))
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            (Field::Date, "#1"),
+            (Field::Amount, "#2"),
+            (Field::Note, "#3")
+        ]
+    );
+    assert_eq!(
+        s.rows[0].note.as_deref(),
+        Some("EFTPOS WOOLWORTHS 1234 SYDNEY NS AUS Card xx1234 Value Date: 10/01/2024")
+    );
+    // Wells Fargo's `*` and check-number columns are no note.
+    let s = read("us_wells_fargo_headerless.csv");
+    assert_eq!(s.rows[1].note.as_deref(), Some("CHECK # 1043"));
+    assert_eq!(
+        s.detected.columns.get(&Field::Note).map(String::as_str),
+        Some("#5")
+    );
+
+    // NAB: months in words, two text columns joined, a balance, a summary line.
+    let nab = "05 Jan 24,-45.50,,,EFTPOS PURCHASE,WOOLWORTHS 1234 SYDNEY,1234.56,\n\
+               17 Jan 24,900.00,,,TRANSFER CREDIT,ANN LEE,2134.56,\n\
+               Closing balance,,,,,,2134.56,\n";
+    let s = read_text(nab);
+    assert_eq!(s.detected.date_format.as_deref(), Some("DD MMM YY"));
+    let read: Vec<(String, String, Option<&str>)> = s
+        .rows
+        .iter()
+        .map(|r| (r.date.to_string(), r.amount.to_string(), r.note.as_deref()))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (
+                "2024-01-05".into(),
+                "-45.50".into(),
+                Some("EFTPOS PURCHASE | WOOLWORTHS 1234 SYDNEY")
+            ),
+            (
+                "2024-01-17".into(),
+                "900.00".into(),
+                Some("TRANSFER CREDIT | ANN LEE")
+            ),
+        ]
+    );
+
+    // Numbered overrides: the balance as the amount is what the client asked for.
+    let numbered = |pairs: &[(Field, &str)]| Options {
+        columns: pairs.iter().map(|(f, n)| (*f, n.to_string())).collect(),
+        ..Options::default()
+    };
+    let s = read_with(
+        "au_commbank_headerless.csv",
+        &numbered(&[(Field::Amount, "#4"), (Field::Payee, "#3")]),
+    );
+    assert_eq!(s.rows[0].amount.to_string(), "3154.50");
+    assert!(s.rows[0]
+        .payee
+        .as_deref()
+        .is_some_and(|p| p.starts_with("EFTPOS")));
+    assert_eq!(s.rows[0].note, None);
+    // A header name where the file has none, a number past the columns.
+    let e = bankfile::parse(
+        &common::fixture("au_commbank_headerless.csv"),
+        &numbered(&[(Field::Amount, "Amount")]),
+    );
+    assert!(
+        matches!(e, Err(FileError::BadOption { ref name, .. }) if name == "col.amount"),
+        "{e:?}"
+    );
+    let s = read_with(
+        "au_commbank_headerless.csv",
+        &numbered(&[(Field::Amount, "#9")]),
+    );
+    assert_eq!((s.rows.len(), s.errors.len()), (0, 3));
+    // On a file with a header, `#N` names a column too.
+    let s = read_with("us_chase_checking.csv", &numbered(&[(Field::Note, "#1")]));
+    assert_eq!(
+        s.detected.columns.get(&Field::Note).map(String::as_str),
+        Some("Details")
+    );
+    assert!(
+        s.rows.iter().all(|r| matches!(
+            r.note.as_deref(),
+            Some("DEBIT" | "CREDIT" | "CHECK" | "DSLIP")
+        )),
+        "{:?}",
+        s.rows
+    );
+
+    // A line above the data: skipRows, or it is a header no alias matched (422).
+    let text = "Statement 2024\n05/01/2024,-4.50,Coffee\n17/01/2024,-3.00,Tea\n";
+    let options = Options {
+        skip_rows: Some(1),
+        ..Options::default()
+    };
+    let s = bankfile::parse(text.as_bytes(), &options).unwrap();
+    assert_eq!((s.rows.len(), s.rows[0].row), (2, 1));
+    assert!(matches!(
+        bankfile::parse(text.as_bytes(), &Options::default()),
+        Err(FileError::MissingColumns { .. })
+    ));
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::header::{field_of, same_header};
+use super::headerless::{self, column_name, column_number};
 use crate::text::fold;
 use crate::{Field, FileError, Options};
 
@@ -23,8 +24,9 @@ pub fn reader(text: &str, delimiter: u8) -> csv::Reader<&[u8]> {
 #[derive(Debug)]
 pub struct Layout {
     pub delimiter: u8,
-    /// Index of the header record (0 without preamble).
-    pub header_index: usize,
+    /// Index of the first data record: after the header, or the first record of a file
+    /// without one (after `skipRows`).
+    pub data_index: usize,
     pub headers: Vec<String>,
     pub fields: Vec<Option<Field>>,
     /// The preamble's records.
@@ -36,13 +38,14 @@ fn is_header(fields: &[Option<Field>]) -> bool {
     has(&[Field::Date, Field::ValueDate]) && has(&[Field::Amount, Field::Debit, Field::Credit])
 }
 
-/// The field of each header cell: `col.<field>` overrides first, then aliases (a field
-/// that an override names is taken from that column only).
+/// The field of each header cell: `col.<field>` overrides by name first, then aliases (a
+/// field that an override names, by name or `#N`, is taken from that column only).
 fn classify(cells: &[String], overrides: &BTreeMap<Field, String>) -> Vec<Option<Field>> {
     cells
         .iter()
         .map(|cell| {
-            if let Some((f, _)) = overrides.iter().find(|(_, name)| same_header(cell, name)) {
+            let named = overrides.iter().filter(|(_, n)| column_number(n).is_none());
+            if let Some((f, _)) = named.clone().find(|(_, name)| same_header(cell, name)) {
                 return Some(*f);
             }
             field_of(cell).filter(|f| !overrides.contains_key(f))
@@ -98,22 +101,21 @@ fn scan(text: &str, delimiter: u8, options: &Options) -> Candidate {
     best
 }
 
-/// Finds the delimiter and the header row.
+/// Finds the delimiter and the header row (or, in a file without one, the columns by
+/// their content: see [`headerless`]).
 pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
     let delimiters: Vec<u8> = match options.delimiter {
         Some(d) => vec![d],
         None => DELIMITERS.to_vec(),
     };
-    let mut best: Option<Candidate> = None;
-    for d in delimiters {
-        let c = scan(text, d, options);
-        let width = |c: &Candidate| c.rows.get(c.best_row).map_or(0, Vec::len);
-        let key = |c: &Candidate| (c.header_index.is_some(), c.matched, width(c));
-        if best.as_ref().is_none_or(|b| key(&c) > key(b)) {
-            best = Some(c);
-        }
-    }
-    let Some(best) = best else {
+    let width = |c: &Candidate| c.rows.get(c.best_row).map_or(0, Vec::len);
+    let key = |c: &Candidate| (c.header_index.is_some(), c.matched, width(c));
+    let candidates: Vec<Candidate> = delimiters
+        .into_iter()
+        .map(|d| scan(text, d, options))
+        .collect();
+    // The first of the best: a later delimiter wins only when it is better.
+    let Some(best) = candidates.iter().rev().max_by_key(|c| key(c)) else {
         return Err(FileError::Empty);
     };
     if best
@@ -129,11 +131,20 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
             format!("the file has no header after {n} lines"),
         ));
     }
+    if best.header_index.is_none() {
+        let numbered = !options.columns.is_empty()
+            && options.columns.values().all(|n| column_number(n).is_some());
+        if let Some(layout) = without_header(&candidates, options, numbered)? {
+            return Ok(layout);
+        }
+    }
     let row = best.header_index.unwrap_or(best.best_row);
     let headers: Vec<String> = best.rows.get(row).cloned().unwrap_or_default();
-    let fields = classify(&headers, &options.columns);
+    let mut fields = classify(&headers, &options.columns);
+    headerless::apply_numbered(&mut fields, &options.columns);
     for (field, name) in &options.columns {
-        if !headers.iter().any(|h| same_header(h, name)) {
+        let numbered = column_number(name).is_some_and(|i| i < headers.len());
+        if !numbered && !headers.iter().any(|h| same_header(h, name)) {
             return Err(FileError::bad(
                 &format!("col.{field}"),
                 format!(
@@ -144,23 +155,75 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
         }
     }
     if best.header_index.is_none() {
-        let has = |fs: &[Field]| fields.iter().flatten().any(|f| fs.contains(f));
-        let mut missing = Vec::new();
-        if !has(&[Field::Date, Field::ValueDate]) {
-            missing.push(Field::Date);
-        }
-        if !has(&[Field::Amount, Field::Debit, Field::Credit]) {
-            missing.push(Field::Amount);
-        }
-        return Err(FileError::MissingColumns { missing, headers });
+        return Err(FileError::MissingColumns {
+            missing: missing(&fields),
+            headers,
+        });
     }
     Ok(Layout {
         delimiter: best.delimiter,
-        header_index: row,
+        data_index: row + 1,
         headers,
         fields,
         preamble: best.rows[..row].to_vec(),
     })
+}
+
+/// The date and amount fields that `fields` lacks.
+fn missing(fields: &[Option<Field>]) -> Vec<Field> {
+    let has = |fs: &[Field]| fields.iter().flatten().any(|f| fs.contains(f));
+    let mut missing = Vec::new();
+    if !has(&[Field::Date, Field::ValueDate]) {
+        missing.push(Field::Date);
+    }
+    if !has(&[Field::Amount, Field::Debit, Field::Credit]) {
+        missing.push(Field::Amount);
+    }
+    missing
+}
+
+/// The layout of a file without a header, from the delimiter whose records (after
+/// `skipRows`) show the most columns by content, and the `#N` overrides (a header name
+/// is refused: there is none); `None` when the first record there is no transaction
+/// and no column is named by number.
+fn without_header(
+    candidates: &[Candidate],
+    options: &Options,
+    numbered: bool,
+) -> Result<Option<Layout>, FileError> {
+    let start = options.skip_rows.unwrap_or(0);
+    fn rows(c: &Candidate, start: usize) -> &[Vec<String>] {
+        c.rows.get(start..).unwrap_or_default()
+    }
+    let inferred = candidates
+        .iter()
+        .map(|c| (c, headerless::infer(rows(c, start))));
+    let width = |c: &Candidate| rows(c, start).first().map_or(0, Vec::len);
+    let best = inferred
+        .rev()
+        .max_by_key(|(c, fields)| (fields.is_some(), width(c)));
+    let Some((best, fields)) = best else {
+        return Ok(None);
+    };
+    let mut fields = match fields {
+        Some(fields) => fields,
+        None if numbered => Vec::new(),
+        None => return Ok(None),
+    };
+    headerless::refuse_names(&options.columns)?;
+    headerless::apply_numbered(&mut fields, &options.columns);
+    let headers: Vec<String> = (0..fields.len()).map(column_name).collect();
+    let missing = missing(&fields);
+    if !missing.is_empty() {
+        return Err(FileError::MissingColumns { missing, headers });
+    }
+    Ok(Some(Layout {
+        delimiter: best.delimiter,
+        data_index: start,
+        headers,
+        fields,
+        preamble: best.rows[..start.min(best.rows.len())].to_vec(),
+    }))
 }
 
 const ACCOUNT_LABELS: [&str; 16] = [
@@ -252,7 +315,7 @@ mod tests {
             "Kontonummer:;DE12 5001 0517 0648 4898 90;\nZeitraum:;01.01.2024 - 31.01.2024;\n\n\
                     Buchungstag;Valuta;Betrag;Währung\n01.01.2024;01.01.2024;-1,00;EUR\n";
         let l = layout(text, &Options::default()).unwrap();
-        assert_eq!((l.delimiter, l.header_index), (b';', 2));
+        assert_eq!((l.delimiter, l.data_index), (b';', 3));
         assert_eq!(
             account(&l.preamble).as_deref(),
             Some("DE12500105170648489890")

@@ -4,6 +4,7 @@
 mod aliases;
 mod dialect;
 mod header;
+mod headerless;
 mod row;
 
 use std::collections::BTreeMap;
@@ -29,8 +30,8 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         .map(|h| h.trim().to_lowercase())
         .collect();
     let mut reader = dialect::reader(text, layout.delimiter);
-    for (index, record) in reader.records().enumerate().skip(layout.header_index + 1) {
-        let row = index - layout.header_index;
+    for (index, record) in reader.records().enumerate().skip(layout.data_index) {
+        let row = index + 1 - layout.data_index;
         let cells: Vec<String> = match record {
             Ok(r) => r.iter().map(str::to_owned).collect(),
             Err(e) => vec![format!("\u{0}{e}")],

@@ -35,7 +35,8 @@ pub struct ImportQuery {
     /// CSV delimiter: `,`, `;`, `|`, a tab (`%09` or `tab`), or another ASCII character.
     #[param(value_type = Option<String>, max_length = 3)]
     pub delimiter: Option<String>,
-    /// Non-empty CSV lines above the header row (else the header is found among the first 40).
+    /// Non-empty CSV lines above the header row, or above the first transaction of a file
+    /// without a header (else the header is found among the first 40).
     #[param(value_type = Option<u32>, minimum = 0, maximum = 1000)]
     pub skip_rows: Option<String>,
     /// `true`: negate every amount (card statements that show purchases as positive).
@@ -45,51 +46,51 @@ pub struct ImportQuery {
     /// go to the global `Uncategorized` of their type). Must be visible to the caller.
     #[param(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub default_category_id: Option<String>,
-    /// The CSV header of the booking date.
+    /// The CSV header (or `#N`, the column number) of the booking date.
     #[serde(rename = "col.date")]
     #[param(max_length = 200)]
     pub col_date: Option<String>,
-    /// The CSV header of the value date (used when the booking date is empty).
+    /// The CSV header (or `#N`, the column number) of the value date (used when the booking date is empty).
     #[serde(rename = "col.valueDate")]
     #[param(max_length = 200)]
     pub col_value_date: Option<String>,
-    /// The CSV header of the signed amount.
+    /// The CSV header (or `#N`, the column number) of the signed amount.
     #[serde(rename = "col.amount")]
     #[param(max_length = 200)]
     pub col_amount: Option<String>,
-    /// The CSV header of money out (debit, withdrawal).
+    /// The CSV header (or `#N`, the column number) of money out (debit, withdrawal).
     #[serde(rename = "col.debit")]
     #[param(max_length = 200)]
     pub col_debit: Option<String>,
-    /// The CSV header of money in (credit, deposit).
+    /// The CSV header (or `#N`, the column number) of money in (credit, deposit).
     #[serde(rename = "col.credit")]
     #[param(max_length = 200)]
     pub col_credit: Option<String>,
-    /// The CSV header of a debit/credit type column.
+    /// The CSV header (or `#N`, the column number) of a debit/credit type column.
     #[serde(rename = "col.type")]
     #[param(max_length = 200)]
     pub col_type: Option<String>,
-    /// The CSV header of the payee (the provider).
+    /// The CSV header (or `#N`, the column number) of the payee (the provider).
     #[serde(rename = "col.payee")]
     #[param(max_length = 200)]
     pub col_payee: Option<String>,
-    /// The CSV header of the note (description, memo, purpose).
+    /// The CSV header (or `#N`, the column number) of the note (description, memo, purpose).
     #[serde(rename = "col.note")]
     #[param(max_length = 200)]
     pub col_note: Option<String>,
-    /// The CSV header of the category name.
+    /// The CSV header (or `#N`, the column number) of the category name.
     #[serde(rename = "col.category")]
     #[param(max_length = 200)]
     pub col_category: Option<String>,
-    /// The CSV header of the tags (names separated by `;`).
+    /// The CSV header (or `#N`, the column number) of the tags (names separated by `;`).
     #[serde(rename = "col.tags")]
     #[param(max_length = 200)]
     pub col_tags: Option<String>,
-    /// The CSV header of the bank's transaction id (the import id).
+    /// The CSV header (or `#N`, the column number) of the bank's transaction id (the import id).
     #[serde(rename = "col.id")]
     #[param(max_length = 200)]
     pub col_id: Option<String>,
-    /// The CSV header of the currency.
+    /// The CSV header (or `#N`, the column number) of the currency.
     #[serde(rename = "col.currency")]
     #[param(max_length = 200)]
     pub col_currency: Option<String>,

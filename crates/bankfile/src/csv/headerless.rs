@@ -1,0 +1,194 @@
+//! Files without a header row (Commonwealth Bank, ANZ and NAB in Australia, Wells Fargo):
+//! the first record is a transaction, and the columns are told by their content. The
+//! date is the first column of dates, the amount the first column of amounts after it
+//! is found in every row (a later one is a balance), and every column with words in it
+//! is the note. `col.<field>=#N` names a column by its number instead.
+
+use std::collections::BTreeMap;
+
+use crate::amount;
+use crate::date::looks_like_date;
+use crate::{Field, FileError};
+
+/// Share of the rows up to the last date (in percent) whose cell must look like a date
+/// in the date column; the rest are lines between transactions (subtotals).
+const DATE_SHARE: usize = 90;
+
+/// The 0-based column a `#N` override names (`#1` is the first).
+pub fn column_number(name: &str) -> Option<usize> {
+    let n: usize = name.trim().strip_prefix('#')?.parse().ok()?;
+    (1..=1000).contains(&n).then(|| n - 1)
+}
+
+/// The name a headerless column is reported as, which `col.<field>` takes back.
+pub fn column_name(index: usize) -> String {
+    format!("#{}", index + 1)
+}
+
+fn is_amount(cell: &str) -> bool {
+    let cell = cell.trim();
+    !cell.is_empty()
+        && !cell.chars().any(char::is_alphabetic)
+        && cell.chars().any(|c| c.is_ascii_digit())
+        && (amount::parse(cell, '.').is_ok() || amount::parse(cell, ',').is_ok())
+}
+
+/// Cell `i` of a record, empty where the record is shorter.
+fn cell(r: &[String], i: usize) -> &str {
+    r.get(i).map_or("", String::as_str)
+}
+
+fn has_words(cell: &str) -> bool {
+    cell.chars().filter(|c| c.is_alphabetic()).count() >= 2
+}
+
+/// The field of each column of `rows` (the first records of the file, from the first
+/// data record on), or `None` when the first record is no transaction (a header that
+/// no alias matched, a preamble).
+pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
+    let rows: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r.iter().any(|c| !c.trim().is_empty()))
+        .collect();
+    let first = rows.first()?;
+    let width = rows.iter().map(|r| r.len()).max()?;
+    // Lines after the last date are summaries (as the reading of rows has it).
+    let date = (0..width).find(|&i| {
+        let dated: Vec<bool> = rows.iter().map(|r| looks_like_date(cell(r, i))).collect();
+        let upto = dated.iter().rposition(|d| *d).map_or(0, |last| last + 1);
+        let count = dated.iter().filter(|d| **d).count();
+        looks_like_date(cell(first, i)) && count * 100 >= upto * DATE_SHARE
+    })?;
+    let data: Vec<&&Vec<String>> = rows
+        .iter()
+        .filter(|r| looks_like_date(cell(r, date)))
+        .collect();
+    let amount = (0..width).find(|&i| i != date && data.iter().all(|r| is_amount(cell(r, i))))?;
+    let mut fields = vec![None; width];
+    fields[date] = Some(Field::Date);
+    fields[amount] = Some(Field::Amount);
+    for (i, field) in fields.iter_mut().enumerate() {
+        let cells = || {
+            data.iter()
+                .map(|r| cell(r, i))
+                .filter(|c| !c.trim().is_empty())
+        };
+        let dates_only = cells().all(looks_like_date);
+        if field.is_none() && !dates_only && cells().any(has_words) {
+            *field = Some(Field::Note);
+        }
+    }
+    Some(fields)
+}
+
+/// Refuses an override by header name: a file without a header has none.
+pub fn refuse_names(overrides: &BTreeMap<Field, String>) -> Result<(), FileError> {
+    match overrides.iter().find(|(_, n)| column_number(n).is_none()) {
+        Some((field, name)) => Err(FileError::bad(
+            &format!("col.{field}"),
+            format!("the file has no header: name the column by its number, e.g. #2, not {name:?}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Applies the `#N` overrides: a field named by number moves to that column.
+pub fn apply_numbered(fields: &mut Vec<Option<Field>>, overrides: &BTreeMap<Field, String>) {
+    for (field, index) in overrides
+        .iter()
+        .filter_map(|(f, n)| Some((*f, column_number(n)?)))
+    {
+        for f in fields.iter_mut().filter(|f| **f == Some(field)) {
+            *f = None;
+        }
+        if fields.len() <= index {
+            fields.resize(index + 1, None);
+        }
+        fields[index] = Some(field);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str) -> Vec<Vec<String>> {
+        text.lines()
+            .map(|l| l.split(',').map(str::to_owned).collect())
+            .collect()
+    }
+
+    #[test]
+    fn columns_by_content() {
+        const D: Option<Field> = Some(Field::Date);
+        const A: Option<Field> = Some(Field::Amount);
+        const N: Option<Field> = Some(Field::Note);
+        for (text, fields) in [
+            // Commonwealth Bank: date, signed amount, description, balance.
+            (
+                "05/01/2024,-45.50,EFTPOS WOOLWORTHS,+1234.56\n06/01/2024,+900.00,SALARY,+2134.56",
+                vec![D, A, N, None],
+            ),
+            // Wells Fargo: `*`, an empty check number, the description.
+            (
+                "01/05/2024,-45.50,*,,PURCHASE SAFEWAY\n01/06/2024,12.00,*,1234,DEPOSIT",
+                vec![D, A, None, None, N],
+            ),
+            // NAB: months in words, empty columns, two text columns, a balance.
+            (
+                "05 Jan 24,-45.50,,,EFTPOS,WOOLWORTHS,1234.56\n06 Jan 24,10.00,,,TRANSFER,ANN,1.56",
+                vec![D, A, None, None, N, N, None],
+            ),
+        ] {
+            assert_eq!(infer(&rows(text)), Some(fields), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_header_or_preamble_first_is_no_headerless_file() {
+        assert_eq!(
+            infer(&rows("When,What,How much\n05/01/2024,Coffee,-4.50")),
+            None
+        );
+        assert_eq!(infer(&rows("Account,1234\n05/01/2024,Coffee,-4.50")), None);
+        assert_eq!(
+            infer(&rows("05/01/2024,Coffee,none\n06/01/2024,Tea,none")),
+            None
+        );
+        assert_eq!(infer(&[]), None);
+    }
+
+    #[test]
+    fn numbered_overrides() {
+        let mut f = vec![
+            Some(Field::Date),
+            Some(Field::Amount),
+            Some(Field::Note),
+            None,
+        ];
+        let o = BTreeMap::from([
+            (Field::Amount, "#4".to_owned()),
+            (Field::Payee, "#6".to_owned()),
+        ]);
+        assert!(refuse_names(&o).is_ok());
+        apply_numbered(&mut f, &o);
+        assert_eq!(
+            f,
+            [
+                Some(Field::Date),
+                None,
+                Some(Field::Note),
+                Some(Field::Amount),
+                None,
+                Some(Field::Payee)
+            ]
+        );
+        let o = BTreeMap::from([(Field::Amount, "Amount".to_owned())]);
+        assert!(refuse_names(&o).is_err());
+        assert_eq!(
+            (column_number("#1"), column_number("#0"), column_number("1")),
+            (Some(0), None, None)
+        );
+        assert_eq!(column_name(0), "#1");
+    }
+}
