@@ -174,6 +174,29 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
         txns.iter().all(|t| t["categorySource"] == "default"),
         "{txns:?}"
     );
+
+    // A CSV status column: Revolut's pending, declined and reverted rows are skipped and
+    // counted; its fee is part of the amount (an exchange of 100.00 with 0.50 fee).
+    let revolut = app.user_in("GBP").await;
+    let report = app
+        .upload_report(
+            &revolut,
+            "?dryRun=true",
+            "text/csv",
+            fixture("revolut_gbp_states_fees.csv"),
+        )
+        .await;
+    assert_eq!(
+        (&report["rows"], &report["skippedPending"]),
+        (&json!(3), &json!(3)),
+        "{report}"
+    );
+    assert_eq!(report["detected"]["columns"]["status"], "State");
+    assert_eq!(
+        report["preview"][2]["amount"].to_string(),
+        "100.50",
+        "{report}"
+    );
 }
 
 /// A file without a header: a dry run reports its columns by number and the months in

@@ -140,6 +140,8 @@ named_enum! {
         Tags = "tags",
         Id = "id" | "importId",
         Currency = "currency",
+        Status = "status",
+        Fee = "fee",
     }
 }
 
@@ -237,7 +239,9 @@ pub struct Statement {
     /// Data rows read (good and bad); blank lines, repeated headers, trailing summary
     /// lines and pending entries are not counted.
     pub total_rows: usize,
-    /// Pending (CAMT `PDNG`) and informational (`INFO`) entries skipped.
+    /// Entries the bank has not booked, skipped: CAMT pending (`PDNG`), future and
+    /// informational (`INFO`) entries, CSV rows whose status says so (pending, declined,
+    /// reverted, ...).
     pub pending_skipped: usize,
 }
 
@@ -326,7 +330,7 @@ mod tests {
             "x".parse::<Field>().unwrap_err().to_string(),
             "col: \"x\" is no field"
         );
-        assert_eq!(Field::ALL.len(), 12);
+        assert_eq!(Field::ALL.len(), 14);
         assert_eq!(Field::ValueDate.to_string(), "valueDate");
     }
 }

@@ -426,3 +426,36 @@ fn files_without_a_header() {
         Err(FileError::MissingColumns { .. })
     ));
 }
+
+/// A status column: rows the bank has not booked (Revolut's `PENDING`, `DECLINED`,
+/// `REVERTED`; DKB's `Vorgemerkt`) are skipped and counted; a fee column is a cost on
+/// top of the amount (Revolut's exchange fee: -100.00 and 0.50 is -100.50).
+#[test]
+fn unbooked_rows_and_fees() {
+    let s = read("revolut_gbp_states_fees.csv");
+    assert_eq!((s.total_rows, s.pending_skipped), (3, 3));
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["-12.45", "500.00", "-100.50"]);
+    let s = read("de_dkb_2023_status.csv");
+    assert_eq!((s.total_rows, s.pending_skipped), (2, 1));
+    assert_eq!(
+        s.detected.columns.get(&Field::Status).map(String::as_str),
+        Some("Status")
+    );
+
+    // PayPal: `Gross` less a negative `Fee` is `Net`; `Denied` is not booked; a fee on
+    // money in is a cost too; a fee that is no amount is the row's error.
+    let paypal = "Date,Name,Type,Status,Currency,Gross,Fee,Net\n\
+                  01/05/2024,Ann Lee,Payment Received,Completed,USD,100.00,-3.20,96.80\n\
+                  01/17/2024,Shop,Payment Sent,Completed,USD,-50.00,0.00,-50.00\n\
+                  01/18/2024,Fraud,Payment Sent,Denied,USD,-999.00,0.00,-999.00\n\
+                  01/19/2024,Bob,Payment Received,Completed,USD,10.00,n/a,10.00\n";
+    let s = bankfile::parse(paypal.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["96.80", "-50.00"]);
+    assert_eq!((s.pending_skipped, s.total_rows), (1, 3));
+    assert_eq!(
+        (s.errors.len(), s.errors[0].field.as_str(), s.errors[0].row),
+        (1, "fee", 4)
+    );
+}

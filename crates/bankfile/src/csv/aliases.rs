@@ -5,7 +5,7 @@
 
 use crate::Field;
 
-pub const ALIASES: [(Field, &[&str]); 12] = [
+pub const ALIASES: [(Field, &[&str]); 14] = [
     (
         Field::Date,
         &[
@@ -69,6 +69,7 @@ pub const ALIASES: [(Field, &[&str]); 12] = [
         &[
             "amount",
             "transaction amount",
+            "gross",
             "betrag",
             "umsatz",
             "montant",
@@ -297,4 +298,17 @@ pub const ALIASES: [(Field, &[&str]); 12] = [
             "moeda",
         ],
     ),
+    (
+        Field::Status,
+        &[
+            "status",
+            "state",
+            "transaction status",
+            "estado",
+            "statut",
+            "stato",
+        ],
+    ),
+    // A fee charged on top of the amount (Revolut's `Fee`); PayPal's beside `Gross`.
+    (Field::Fee, &["fee", "fees"]),
 ];

@@ -117,8 +117,12 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         currency,
         ..Detected::new(crate::Format::Csv, encoding)
     });
-    statement.total_rows = records.len();
     for (row, cells) in &records {
+        if reading.is_unbooked(cells) {
+            statement.pending_skipped += 1;
+            continue;
+        }
+        statement.total_rows += 1;
         match reading.row(*row, cells) {
             Ok(r) => statement.rows.push(r),
             Err(e) => statement.errors.extend(e),

@@ -126,6 +126,32 @@ pub fn type_sign(cell: &str) -> Option<bool> {
     }
 }
 
+/// Whether a status cell says the bank has not booked the row: pending (`Vorgemerkt`),
+/// declined, reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`,
+/// `Gebucht`) and an empty cell are booked.
+pub fn not_booked(cell: &str) -> bool {
+    const WORDS: [&str; 17] = [
+        "pending",
+        "declined",
+        "reverted",
+        "failed",
+        "cancelled",
+        "canceled",
+        "rejected",
+        "denied",
+        "vorgemerkt",
+        "abgelehnt",
+        "en attente",
+        "refuse",
+        "pendiente",
+        "rechazado",
+        "in sospeso",
+        "in behandeling",
+        "pendente",
+    ];
+    WORDS.contains(&fold(cell).as_str())
+}
+
 /// What every row is read with.
 pub struct Reading<'a> {
     pub columns: &'a Columns,
@@ -138,6 +164,13 @@ pub struct Reading<'a> {
 }
 
 impl Reading<'_> {
+    /// Whether a status column says the row is not booked (see [`not_booked`]).
+    pub fn is_unbooked(&self, cells: &[String]) -> bool {
+        self.columns
+            .indexes(&[Field::Status])
+            .any(|i| cells.get(i).is_some_and(|c| not_booked(c)))
+    }
+
     pub fn row(&self, row: usize, cells: &[String]) -> Result<Row, Vec<RowError>> {
         let width = self.columns.headers.len();
         if let Some(message) = cells.first().and_then(|c| c.strip_prefix('\u{0}')) {
@@ -179,6 +212,7 @@ impl Reading<'_> {
         let category = first(values(Field::Category));
         let tags = values(Field::Tags).first().map(|(_, t)| split_tags(t));
         let id = first(values(Field::Id)).map(|id| id.trim().to_owned());
+        let fee = first(values(Field::Fee));
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -196,7 +230,14 @@ impl Reading<'_> {
             .amount(&amount, &debit, &credit, kind)
             .map_err(|(f, m)| errors.push(RowError::new(row, f.as_str(), m)))
             .ok();
-        let (Some(date), Some(mut amount)) = (date, amount) else {
+        let fee = match fee.map(|f| amount::parse(&f, self.decimal)).transpose() {
+            Ok(fee) => fee.map_or(Decimal::ZERO, |f| f.value.abs()),
+            Err(m) => {
+                errors.push(RowError::new(row, Field::Fee.as_str(), m));
+                Decimal::ZERO
+            }
+        };
+        let (Some(date), Some(mut amount), true) = (date, amount, errors.is_empty()) else {
             return Err(errors);
         };
         // Who was paid for money out, who paid for money in; else the first.
@@ -208,6 +249,8 @@ impl Reading<'_> {
         if self.invert {
             amount = -amount;
         }
+        // A fee is a cost on top of the amount, whatever sign the file gives it.
+        amount -= fee;
         let note = (!notes.is_empty()).then(|| notes.join(NOTE_JOIN));
         Ok(Row {
             row,

@@ -186,7 +186,8 @@ pub struct DryRunReport {
     pub duplicates: usize,
     /// Rows that would be created in the global `Uncategorized` category.
     pub uncategorized: usize,
-    /// Pending entries of the file (CAMT `PDNG`), not imported.
+    /// Entries the bank has not booked, not imported: CAMT `PDNG`, CSV rows whose status
+    /// is pending, declined, reverted, failed or cancelled.
     pub skipped_pending: usize,
     #[schema(max_items = 20000)]
     pub errors: Vec<RowErrorDto>,
@@ -206,7 +207,8 @@ pub struct ImportResult {
     pub duplicates: usize,
     /// Transactions created in the global `Uncategorized` category.
     pub uncategorized: usize,
-    /// Pending entries of the file (CAMT `PDNG`), not imported.
+    /// Entries the bank has not booked, not imported: CAMT `PDNG`, CSV rows whose status
+    /// is pending, declined, reverted, failed or cancelled.
     pub skipped_pending: usize,
     #[schema(max_items = 20000)]
     pub errors: Vec<RowErrorDto>,

@@ -94,6 +94,15 @@ pub struct ImportQuery {
     #[serde(rename = "col.currency")]
     #[param(max_length = 200)]
     pub col_currency: Option<String>,
+    /// The CSV header (or `#N`, the column number) of a status: rows the bank has not
+    /// booked (`pending`, `declined`, `reverted`, `failed`, `Vorgemerkt`, ...) are skipped.
+    #[serde(rename = "col.status")]
+    #[param(max_length = 200)]
+    pub col_status: Option<String>,
+    /// The CSV header (or `#N`, the column number) of a fee charged on top of the amount.
+    #[serde(rename = "col.fee")]
+    #[param(max_length = 200)]
+    pub col_fee: Option<String>,
 }
 
 /// The parsed query.
@@ -138,6 +147,8 @@ impl ImportQuery {
             (Field::Tags, &self.col_tags),
             (Field::Id, &self.col_id),
             (Field::Currency, &self.col_currency),
+            (Field::Status, &self.col_status),
+            (Field::Fee, &self.col_fee),
         ]
         .into_iter()
         .filter_map(|(f, header)| header.as_ref().map(|h| (f, h)))

@@ -81,7 +81,7 @@ pub struct ParsedFile {
     pub errors: Vec<RowError>,
     /// ISO 4217 code of the statement, when the file tells.
     pub currency: Option<String>,
-    /// Pending entries the file holds (not imported).
+    /// Entries the bank has not booked (pending, declined, ...), not imported.
     pub pending_skipped: usize,
 }
 
