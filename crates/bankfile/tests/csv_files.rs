@@ -7,36 +7,14 @@ use std::collections::BTreeMap;
 use bankfile::{Field, FileError, Options};
 use common::{check, note, read, read_expected, read_text, read_with, refuse};
 
-/// What each dialect is detected as (each file also reads as `tests/expected.csv` says).
+/// What each file's dialect is detected as: `tests/expected.csv`'s last columns (two-digit
+/// years, month first, UTF-16 with and without a BOM, months in words, no header, ...).
 #[test]
 fn each_dialects_delimiter_decimal_mark_and_date_format() {
-    for (name, delimiter, decimal, date_format) in [
-        ("de_ing_diba_latin1.csv", ';', ',', "DD.MM.YYYY"),
-        // Two-digit years.
-        ("de_sparkasse_camt_v2.csv", ';', ',', "DD.MM.YY"),
-        ("ch_ubs_fr_debit_credit.csv", ';', '.', "DD.MM.YYYY"),
-        // Signed amounts, month first.
-        ("us_chase_checking.csv", ',', '.', "MM/DD/YYYY"),
-        // Spanish headers; lower-case English ones, day first.
-        ("es_caixabank.csv", ';', ',', "DD/MM/YYYY"),
-        ("es_lowercase_english.csv", ',', '.', "DD/MM/YYYY"),
-        ("fr_credit_agricole.csv", ';', ',', "DD/MM/YYYY"),
-        ("budget_app_mint_cr.csv", ',', '.', "MM/DD/YYYY"),
-        // UTF-16 with and without a BOM.
-        ("utf16le_bom_n26.csv", ',', '.', "YYYY-MM-DD"),
-        ("utf16le_nobom_ing_nl.csv", ',', ',', "YYYYMMDD"),
-        // The month in words.
-        ("uk_nationwide_cp1252.csv", ',', '.', "DD MMM YYYY"),
-        // No header.
-        ("au_commbank_headerless.csv", ',', '.', "DD/MM/YYYY"),
-        ("us_wells_fargo_headerless.csv", ',', '.', "MM/DD/YYYY"),
-    ] {
-        let d = read_expected(name).detected;
-        assert_eq!(
-            (d.delimiter, d.decimal, d.date_format.as_deref()),
-            (Some(delimiter), Some(decimal), Some(date_format)),
-            "{name}"
-        );
+    for e in common::expected::all() {
+        let d = read(e.file()).detected;
+        let detected = (d.delimiter, d.decimal, d.date_format.as_deref());
+        assert_eq!(detected, e.dialect(), "{}", e.file());
     }
 }
 

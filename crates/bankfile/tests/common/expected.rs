@@ -44,6 +44,17 @@ impl Expected {
     pub fn dates(&self) -> Vec<&str> {
         self.0[7].split_whitespace().collect()
     }
+
+    /// The delimiter, decimal separator and date format detected, where the format has
+    /// them (CSV all three, QIF the last two).
+    pub fn dialect(&self) -> (Option<char>, Option<char>, Option<&str>) {
+        let char_at = |i: usize| self.0[i].chars().next();
+        (
+            char_at(8),
+            char_at(9),
+            Some(&self.0[10]).filter(|f| !f.is_empty()),
+        )
+    }
 }
 
 /// Every row of `tests/expected.csv`, in its order.
