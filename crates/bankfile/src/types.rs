@@ -274,7 +274,11 @@ pub enum FileError {
     #[error("the dates fit several formats ({}); set dateFormat", candidates.join(", "))]
     AmbiguousDate { candidates: Vec<String> },
     /// The CSV header lacks required columns (HTTP 422).
-    #[error("missing columns: {}; the headers are: {}", fields(missing), headers.join(", "))]
+    #[error(
+        "missing columns: {}; the headers are: {}",
+        fields(missing),
+        header_list(headers)
+    )]
     MissingColumns {
         missing: Vec<Field>,
         headers: Vec<String>,
@@ -285,6 +289,16 @@ pub enum FileError {
     /// A bad override value (HTTP 400); `name` is the parameter (`dateFormat`, `col.date`).
     #[error("{name}: {message}")]
     BadOption { name: String, message: String },
+}
+
+/// Headers shown in a message: the first 50, then how many more.
+pub(crate) fn header_list(headers: &[String]) -> String {
+    const SHOWN: usize = 50;
+    let mut list = headers[..headers.len().min(SHOWN)].join(", ");
+    if headers.len() > SHOWN {
+        list.push_str(&format!(", ... ({} more)", headers.len() - SHOWN));
+    }
+    list
 }
 
 fn fields(f: &[Field]) -> String {

@@ -437,3 +437,30 @@ fn unbooked_rows_and_fees() {
         (1, "fee", 4)
     );
 }
+
+/// A file of one very long line (5 MB of cells) is refused quickly, and its message lists
+/// the first 50 headers and a count, never megabytes of them.
+#[test]
+fn a_very_wide_line_is_refused_with_a_short_message() {
+    let line = "a,".repeat(2_500_000);
+    let e = bankfile::parse(line.as_bytes(), &Options::default()).unwrap_err();
+    assert!(matches!(e, FileError::MissingColumns { .. }), "{e:?}");
+    let message = e.to_string();
+    assert!(
+        message.ends_with(", ... (950 more)"),
+        "{}",
+        &message[message.len() - 40..]
+    );
+    assert!(message.len() < 400, "{} bytes", message.len());
+    let options = Options {
+        columns: BTreeMap::from([(Field::Date, "Datum".to_owned())]),
+        ..Options::default()
+    };
+    let e = bankfile::parse(line.as_bytes(), &options)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("no column is named \"Datum\"") && e.len() < 400,
+        "{e}"
+    );
+}

@@ -10,6 +10,8 @@ use crate::{Field, FileError, Options};
 
 /// Records looked at for the header row.
 const HEADER_SCAN: usize = 40;
+/// Cells of a record looked at for the header row (a bank file has a few dozen columns).
+const MAX_COLUMNS: usize = 1_000;
 const DELIMITERS: [u8; 4] = [b',', b';', b'\t', b'|'];
 
 pub fn reader(text: &str, delimiter: u8) -> csv::Reader<&[u8]> {
@@ -71,6 +73,7 @@ fn scan(text: &str, delimiter: u8, options: &Options) -> Candidate {
         rows.push(
             record
                 .iter()
+                .take(MAX_COLUMNS)
                 .map(|c| c.chars().take(200).collect())
                 .collect::<Vec<String>>(),
         );
@@ -149,7 +152,7 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
                 &format!("col.{field}"),
                 format!(
                     "no column is named {name:?}; the headers are: {}",
-                    headers.join(", ")
+                    crate::types::header_list(&headers)
                 ),
             ));
         }
