@@ -371,11 +371,14 @@ fn files_without_a_header() {
         matches!(e, Err(FileError::BadOption { ref name, .. }) if name == "col.amount"),
         "{e:?}"
     );
-    let s = read_with(
-        "au_commbank_headerless.csv",
+    let e = bankfile::parse(
+        &common::fixture("au_commbank_headerless.csv"),
         &numbered(&[(Field::Amount, "#9")]),
     );
-    assert_eq!((s.rows.len(), s.errors.len()), (0, 3));
+    assert!(
+        matches!(e, Err(FileError::BadOption { ref name, .. }) if name == "col.amount"),
+        "{e:?}"
+    );
     // On a file with a header, `#N` names a column too.
     let s = read_with("us_chase_checking.csv", &numbered(&[(Field::Note, "#1")]));
     assert_eq!(
@@ -463,4 +466,99 @@ fn a_very_wide_line_is_refused_with_a_short_message() {
         e.contains("no column is named \"Datum\"") && e.len() < 400,
         "{e}"
     );
+}
+
+/// `#N` on a file with a header: the named field moves to that column, the header is
+/// still found by the other names; under a first line no alias matches, numbered date
+/// and amount make that line the header.
+#[test]
+fn numbered_columns_on_a_file_with_a_header() {
+    let text = "Date,Description,Amount,Balance\n01/15/2024,Coffee,-4.50,100.00\n";
+    let with = |pairs: &[(Field, &str)]| {
+        let options = Options {
+            columns: pairs.iter().map(|(f, n)| (*f, n.to_string())).collect(),
+            ..Options::default()
+        };
+        bankfile::parse(text.as_bytes(), &options).unwrap()
+    };
+    let s = with(&[(Field::Amount, "#4")]);
+    assert_eq!(s.rows[0].amount.to_string(), "100.00");
+    assert_eq!(
+        s.detected.columns.get(&Field::Amount).map(String::as_str),
+        Some("Balance")
+    );
+    assert_eq!(with(&[(Field::Date, "#1")]).rows.len(), 1);
+    let s = with(&[(Field::Amount, "#4"), (Field::Note, "Description")]);
+    assert_eq!(
+        (s.rows[0].amount.to_string(), s.rows[0].note.as_deref()),
+        ("100.00".into(), Some("Coffee"))
+    );
+
+    let text = "When,What,How much\n01/15/2024,Coffee,-4.50\n01/17/2024,Tea,-3.00\n";
+    let options = Options {
+        columns: BTreeMap::from([
+            (Field::Date, "#1".to_owned()),
+            (Field::Amount, "#3".to_owned()),
+            (Field::Note, "#2".to_owned()),
+        ]),
+        ..Options::default()
+    };
+    let s = bankfile::parse(text.as_bytes(), &options).unwrap();
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    let rows: Vec<(usize, Option<&str>)> =
+        s.rows.iter().map(|r| (r.row, r.note.as_deref())).collect();
+    assert_eq!(rows, [(1, Some("Coffee")), (2, Some("Tea"))]);
+    assert_eq!(
+        s.detected.columns.get(&Field::Date).map(String::as_str),
+        Some("When")
+    );
+}
+
+/// Without a header, money is told from numbers that are not money: a value date
+/// written `YYYYMMDD`, a numeric reference, a balance after separate debit and credit.
+#[test]
+fn headerless_money_among_other_numbers() {
+    for (text, amounts) in [
+        (
+            "20240115,20240116,-45.50,Shop\n20240117,20240117,12.00,Refund\n",
+            ["-45.50", "12.00"],
+        ),
+        (
+            "15/01/2024,123456,-45.50,Shop\n17/01/2024,123457,12.00,Refund\n",
+            ["-45.50", "12.00"],
+        ),
+        (
+            "15/01/2024,45.50,,Shop,100.00\n17/01/2024,,20.00,Refund,120.00\n",
+            ["-45.50", "20.00"],
+        ),
+        // Whole amounts (no cents, no sign): the first column of amounts.
+        (
+            "15/01/2024,4550,Shop\n17/01/2024,1200,Refund\n",
+            ["4550", "1200"],
+        ),
+    ] {
+        let s = read_text(text);
+        let read: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+        assert_eq!(read, amounts, "{text}");
+    }
+}
+
+/// A fee that would take the amount out of range is the row's error, never a panic;
+/// PayPal's refund gives its fee back (`Net` = `Gross` + `Fee`).
+#[test]
+fn fees_at_the_edges() {
+    let text =
+        "Date,Amount,Fee\n2024-01-05,-1.00,79228162514264337593543950335\n2024-01-06,-2.00,0.10\n";
+    let s = bankfile::parse(text.as_bytes(), &Options::default()).unwrap();
+    assert_eq!((s.rows.len(), s.errors[0].field.as_str()), (1, "fee"));
+    assert_eq!(s.rows[0].amount.to_string(), "-2.10");
+    let paypal = "Date,Name,Type,Status,Currency,Gross,Fee,Net\n\
+                  01/05/2024,Ann Lee,Payment Received,Completed,USD,100.00,-3.20,96.80\n\
+                  01/20/2024,Ann Lee,Payment Refund,Completed,USD,-10.00,0.59,-9.41\n";
+    let amounts: Vec<String> = read_text(paypal)
+        .rows
+        .iter()
+        .map(|r| r.amount.to_string())
+        .collect();
+    assert_eq!(amounts, ["96.80", "-9.41"]);
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::header::{field_of, same_header};
 use super::headerless::{self, column_name, column_number};
+use crate::date::looks_like_date;
 use crate::text::fold;
 use crate::{Field, FileError, Options};
 
@@ -41,16 +42,17 @@ fn is_header(fields: &[Option<Field>]) -> bool {
 }
 
 /// The field of each header cell: `col.<field>` overrides by name first, then aliases (a
-/// field that an override names, by name or `#N`, is taken from that column only).
+/// field that an override names is taken from that column only). A `#N` override is
+/// applied once the header is found (see [`headerless::apply_numbered`]).
 fn classify(cells: &[String], overrides: &BTreeMap<Field, String>) -> Vec<Option<Field>> {
     cells
         .iter()
         .map(|cell| {
-            let named = overrides.iter().filter(|(_, n)| column_number(n).is_none());
+            let mut named = overrides.iter().filter(|(_, n)| column_number(n).is_none());
             if let Some((f, _)) = named.clone().find(|(_, name)| same_header(cell, name)) {
                 return Some(*f);
             }
-            field_of(cell).filter(|f| !overrides.contains_key(f))
+            field_of(cell).filter(|f| !named.any(|(n, _)| n == f))
         })
         .collect()
 }
@@ -157,11 +159,10 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
             ));
         }
     }
-    if best.header_index.is_none() {
-        return Err(FileError::MissingColumns {
-            missing: missing(&fields),
-            headers,
-        });
+    // No header by its names, but numbered overrides complete one: that record is it.
+    let missing = missing(&fields);
+    if !missing.is_empty() {
+        return Err(FileError::MissingColumns { missing, headers });
     }
     Ok(Layout {
         delimiter: best.delimiter,
@@ -208,21 +209,42 @@ fn without_header(
     let Some((best, fields)) = best else {
         return Ok(None);
     };
-    let mut fields = match fields {
-        Some(fields) => fields,
-        None if numbered => Vec::new(),
+    let rows = rows(best, start);
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let (mut fields, mut data_index) = match fields {
+        Some(fields) => (fields, start),
+        None if numbered => (vec![None; width], start),
         None => return Ok(None),
     };
     headerless::refuse_names(&options.columns)?;
+    for (field, name) in &options.columns {
+        if column_number(name).is_some_and(|i| i >= width) {
+            let message = format!("{name} is past the file's {width} columns");
+            return Err(FileError::bad(&format!("col.{field}"), message));
+        }
+    }
     headerless::apply_numbered(&mut fields, &options.columns);
-    let headers: Vec<String> = (0..fields.len()).map(column_name).collect();
+    let mut headers: Vec<String> = (0..fields.len()).map(column_name).collect();
+    // Columns named by number under a first record that is no transaction: its header.
+    let date_column = options
+        .columns
+        .get(&Field::Date)
+        .and_then(|n| column_number(n));
+    let first = rows.first();
+    if let (Some(i), Some(first)) = (date_column, first) {
+        if !looks_like_date(first.get(i).map_or("", String::as_str)) {
+            headers = first.clone();
+            headers.resize(width, String::new());
+            data_index = start + 1;
+        }
+    }
     let missing = missing(&fields);
     if !missing.is_empty() {
         return Err(FileError::MissingColumns { missing, headers });
     }
     Ok(Some(Layout {
         delimiter: best.delimiter,
-        data_index: start,
+        data_index,
         headers,
         fields,
         preamble: best.rows[..start.min(best.rows.len())].to_vec(),

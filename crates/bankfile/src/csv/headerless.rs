@@ -1,7 +1,8 @@
 //! Files without a header row (Commonwealth Bank, ANZ and NAB in Australia, Wells Fargo):
 //! the first record is a transaction, and the columns are told by their content. The
-//! date is the first column of dates, the amount the first column of amounts after it
-//! is found in every row (a later one is a balance), and every column with words in it
+//! date is the first column of dates; the amount the first column of money (amounts in
+//! every row, some with cents or a sign; a later one is a balance), or a debit and a
+//! credit column side by side (each row fills one); every other column with words in it
 //! is the note. `col.<field>=#N` names a column by its number instead.
 
 use std::collections::BTreeMap;
@@ -25,12 +26,27 @@ pub fn column_name(index: usize) -> String {
     format!("#{}", index + 1)
 }
 
-fn is_amount(cell: &str) -> bool {
+/// The value of an amount cell (no letters), with either decimal separator.
+fn amount_of(cell: &str) -> Option<amount::Amount> {
     let cell = cell.trim();
-    !cell.is_empty()
-        && !cell.chars().any(char::is_alphabetic)
-        && cell.chars().any(|c| c.is_ascii_digit())
-        && (amount::parse(cell, '.').is_ok() || amount::parse(cell, ',').is_ok())
+    if cell.chars().any(char::is_alphabetic) || !cell.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    amount::parse(cell, '.')
+        .or_else(|_| amount::parse(cell, ','))
+        .ok()
+}
+
+/// Whether a cell reads as money rather than a count or a reference: a sign, or one
+/// or two digits after the last `.` or `,`.
+fn money_like(cell: &str) -> bool {
+    let signed = cell.contains(['-', '+', '(']);
+    let cents = cell.rfind(['.', ',']).is_some_and(|p| {
+        let tail = &cell[p + 1..];
+        let digits = tail.chars().take_while(char::is_ascii_digit).count();
+        (1..=2).contains(&digits) && !tail[digits..].chars().any(|c| c.is_ascii_digit())
+    });
+    signed || cents
 }
 
 /// Cell `i` of a record, empty where the record is shorter.
@@ -40,6 +56,43 @@ fn cell(r: &[String], i: usize) -> &str {
 
 fn has_words(cell: &str) -> bool {
     cell.chars().filter(|c| c.is_alphabetic()).count() >= 2
+}
+
+/// The columns of a transaction's records: what each of its cells holds.
+struct Records<'a>(Vec<&'a Vec<String>>);
+
+impl Records<'_> {
+    fn cells(&self, i: usize) -> impl Iterator<Item = &str> {
+        self.0.iter().map(move |r| cell(r, i))
+    }
+
+    /// Every non-empty cell is a date (a value date beside the booking date).
+    fn dates_only(&self, i: usize) -> bool {
+        self.cells(i)
+            .filter(|c| !c.trim().is_empty())
+            .all(looks_like_date)
+    }
+
+    /// An amount in every row.
+    fn amounts(&self, i: usize) -> bool {
+        !self.dates_only(i) && self.cells(i).all(|c| amount_of(c).is_some())
+    }
+
+    /// Money in every row (see [`money_like`]).
+    fn money(&self, i: usize) -> bool {
+        self.amounts(i) && self.cells(i).any(money_like)
+    }
+
+    /// A debit and a credit column: amounts or empty cells, one non-zero in each row.
+    fn pair(&self, i: usize) -> bool {
+        let filled = |c: &str| amount_of(c).is_some_and(|a| !a.value.is_zero());
+        let fits = |c: &str| c.trim().is_empty() || amount_of(c).is_some();
+        self.0.iter().all(|r| {
+            let (a, b) = (cell(r, i), cell(r, i + 1));
+            fits(a) && fits(b) && filled(a) != filled(b)
+        }) && self.cells(i).any(filled)
+            && self.cells(i + 1).any(filled)
+    }
 }
 
 /// The field of each column of `rows` (the first records of the file, from the first
@@ -59,22 +112,37 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
         let count = dated.iter().filter(|d| **d).count();
         looks_like_date(cell(first, i)) && count * 100 >= upto * DATE_SHARE
     })?;
-    let data: Vec<&&Vec<String>> = rows
-        .iter()
-        .filter(|r| looks_like_date(cell(r, date)))
-        .collect();
-    let amount = (0..width).find(|&i| i != date && data.iter().all(|r| is_amount(cell(r, i))))?;
+    let data = Records(
+        rows.iter()
+            .copied()
+            .filter(|r| looks_like_date(cell(r, date)))
+            .collect(),
+    );
     let mut fields = vec![None; width];
     fields[date] = Some(Field::Date);
-    fields[amount] = Some(Field::Amount);
+    let columns = (0..width).filter(|&i| i != date);
+    let money = columns.clone().find_map(|i| {
+        if data.money(i) {
+            Some(vec![(i, Field::Amount)])
+        } else if i + 1 < width && i + 1 != date && data.pair(i) {
+            Some(vec![(i, Field::Debit), (i + 1, Field::Credit)])
+        } else {
+            None
+        }
+    });
+    // Whole amounts (yen, forints) have no cents: then the first column of amounts.
+    let money = money.or_else(|| {
+        Some(vec![(
+            columns.clone().find(|&i| data.amounts(i))?,
+            Field::Amount,
+        )])
+    })?;
+    for (i, field) in money {
+        fields[i] = Some(field);
+    }
     for (i, field) in fields.iter_mut().enumerate() {
-        let cells = || {
-            data.iter()
-                .map(|r| cell(r, i))
-                .filter(|c| !c.trim().is_empty())
-        };
-        let dates_only = cells().all(looks_like_date);
-        if field.is_none() && !dates_only && cells().any(has_words) {
+        let words = data.cells(i).any(has_words);
+        if field.is_none() && words && !data.dates_only(i) {
             *field = Some(Field::Note);
         }
     }

@@ -99,11 +99,16 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         .collect();
     let signed = amounts.iter().filter(|a| a.signed).count();
     let signed_column = signed > 0 && signed * 10 >= amounts.len();
+    let fee_signed = column_cells(&[Field::Fee])
+        .iter()
+        .filter_map(|c| amount::parse(c, decimal).ok())
+        .any(|f| f.value < rust_decimal::Decimal::ZERO);
     let reading = Reading {
         columns: &columns,
         date_format,
         decimal,
         signed_column,
+        fee_signed,
         invert: options.invert,
         account: account.as_deref(),
     };

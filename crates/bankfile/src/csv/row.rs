@@ -159,6 +159,10 @@ pub struct Reading<'a> {
     pub decimal: char,
     /// The amount column carries signs: a type column does not sign its amounts.
     pub signed_column: bool,
+    /// The fee column has negative fees: each fee is added as written (PayPal: `Net` =
+    /// `Gross` + `Fee`, a refund's fee given back); else each is a cost subtracted
+    /// (Revolut: `Fee` `0.50`).
+    pub fee_signed: bool,
     pub invert: bool,
     pub account: Option<&'a str>,
 }
@@ -231,13 +235,13 @@ impl Reading<'_> {
             .map_err(|(f, m)| errors.push(RowError::new(row, f.as_str(), m)))
             .ok();
         let fee = match fee.map(|f| amount::parse(&f, self.decimal)).transpose() {
-            Ok(fee) => fee.map_or(Decimal::ZERO, |f| f.value.abs()),
+            Ok(fee) => fee.map_or(Decimal::ZERO, |f| f.value),
             Err(m) => {
                 errors.push(RowError::new(row, Field::Fee.as_str(), m));
                 Decimal::ZERO
             }
         };
-        let (Some(date), Some(mut amount), true) = (date, amount, errors.is_empty()) else {
+        let (Some(date), Some(amount), true) = (date, amount, errors.is_empty()) else {
             return Err(errors);
         };
         // Who was paid for money out, who paid for money in; else the first.
@@ -246,11 +250,16 @@ impl Reading<'_> {
             .find(|(i, _)| self.columns.payers.contains(i) == (amount >= Decimal::ZERO))
             .or(payees.first())
             .map(|(_, p)| p.trim_end().to_owned());
-        if self.invert {
-            amount = -amount;
-        }
-        // A fee is a cost on top of the amount, whatever sign the file gives it.
-        amount -= fee;
+        let amount = if self.invert { -amount } else { amount };
+        let net = if self.fee_signed {
+            amount.checked_add(fee)
+        } else {
+            amount.checked_sub(fee)
+        };
+        let Some(amount) = net else {
+            let message = "with the amount is out of range".to_owned();
+            return Err(vec![RowError::new(row, Field::Fee.as_str(), message)]);
+        };
         let note = (!notes.is_empty()).then(|| notes.join(NOTE_JOIN));
         Ok(Row {
             row,

@@ -142,7 +142,8 @@ pub struct Detected {
     /// `.` or `,` (CSV and QIF).
     #[schema(max_length = 1)]
     pub decimal: Option<String>,
-    /// CSV: the header each field was read from, by field (`col.<field>`'s names).
+    /// CSV: the header each field was read from, by field (`col.<field>`'s names); in a
+    /// file without a header, the column's number (`#1`, `#2`, ...).
     #[schema(value_type = Object)]
     pub columns: BTreeMap<String, String>,
     /// The statement's account (OFX `ACCTID`, CAMT IBAN, a CSV preamble's account, QIF

@@ -99,7 +99,9 @@ pub struct ImportQuery {
     #[serde(rename = "col.status")]
     #[param(max_length = 200)]
     pub col_status: Option<String>,
-    /// The CSV header (or `#N`, the column number) of a fee charged on top of the amount.
+    /// The CSV header (or `#N`, the column number) of a fee: subtracted as a cost when no
+    /// fee of the column is negative, else added as written (PayPal: `Net` = `Gross` +
+    /// `Fee`).
     #[serde(rename = "col.fee")]
     #[param(max_length = 200)]
     pub col_fee: Option<String>,
