@@ -554,3 +554,118 @@ fn fees_at_the_edges() {
         .collect();
     assert_eq!(amounts, ["96.80", "-9.41"]);
 }
+
+/// Lines real exports hold that a tidy file does not (each from a bank's own layout):
+/// what becomes a row, what is skipped, what is the row's error.
+#[test]
+fn real_world_lines() {
+    let amounts = |text: &str| -> Vec<String> {
+        let s = bankfile::parse(text.as_bytes(), &Options::default());
+        let s = s.unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        s.rows
+            .iter()
+            .map(|r| format!("{} {}", r.date, r.amount))
+            .collect()
+    };
+    // Citi: a payment is a negative credit.
+    let citi = "Status,Date,Description,Debit,Credit\n\
+                Cleared,01/28/2024,WHOLEFDS MKT,87.43,\n\
+                Cleared,01/25/2024,\"ONLINE PAYMENT, THANK YOU\",,-1500.00\n";
+    assert_eq!(amounts(citi), ["2024-01-28 -87.43", "2024-01-25 1500.00"]);
+    // Balance lines with a date and no money: Postbank's closing `Kontostand`, Bank of
+    // America's `Beginning balance`, Starling's opening balance of 0.00.
+    let postbank = "Buchungstag;Wert;Umsatzart;Verwendungszweck;Soll;Haben;Währung\n\
+                    22.01.2024;22.01.2024;SEPA-Lastschrift von;REWE SAGT DANKE;-23,45;;EUR\n\
+                    Kontostand;31.01.2024;;;;;EUR\n";
+    assert_eq!(amounts(postbank), ["2024-01-22 -23.45"]);
+    let bofa = "Date,Description,Amount,Running Bal.\n\
+                01/01/2024,Beginning balance as of 01/01/2024,,\"1,234.56\"\n\
+                01/13/2024,TRADER JOE S #123,-64.12,\"1,170.44\"\n";
+    assert_eq!(amounts(bofa), ["2024-01-13 -64.12"]);
+    let starling = "Date,Counter Party,Reference,Type,Amount (GBP),Balance (GBP)\n\
+                    01/01/2024,Opening Balance,,,0.00,1200.00\n\
+                    15/01/2024,TESCO,TESCO STORES,CONTACTLESS,-12.45,1187.55\n";
+    assert_eq!(amounts(starling), ["2024-01-15 -12.45"]);
+    // A short line is still the row's error, never skipped as a balance.
+    let short = "Date,Description,Amount\n2024-01-05,Coffee\n2024-01-06,Tea,-3.00\n";
+    let s = bankfile::parse(short.as_bytes(), &Options::default()).unwrap();
+    assert_eq!((s.rows.len(), s.errors[0].row), (1, 1));
+
+    // Pending as Sparkasse (`Info`), PayPal DE (`Ausstehend`) and Comdirect (`offen`
+    // where the date goes) write it.
+    for (text, booked) in [
+        (
+            "Buchungstag;Betrag;Beguenstigter/Zahlungspflichtiger;Info\n\
+             05.02.24;-23,45;REWE Markt GmbH;Umsatz vorgemerkt\n\
+             31.01.24;2.500,00;ACME GmbH;Umsatz gebucht\n",
+            "2024-01-31 2500.00",
+        ),
+        (
+            "\"Datum\",\"Uhrzeit\",\"Name\",\"Typ\",\"Status\",\"Währung\",\"Brutto\",\"Gebühr\",\"Netto\"\n\
+             \"14.01.2024\",\"10:00:00\",\"Anna Müller\",\"Zahlung\",\"Abgeschlossen\",\"EUR\",\"100,00\",\"-2,84\",\"97,16\"\n\
+             \"20.01.2024\",\"10:00:00\",\"eBay\",\"Autorisierung\",\"Ausstehend\",\"EUR\",\"-45,00\",\"0,00\",\"-45,00\"\n",
+            "2024-01-14 97.16",
+        ),
+        (
+            "\"Buchungstag\";\"Wertstellung (Valuta)\";\"Vorgang\";\"Buchungstext\";\"Umsatz in EUR\";\n\
+             \"offen\";\"--\";\"Lastschrift / Belastung\";\"Auftraggeber: Spotify\";\"-10,99\";\n\
+             \"02.02.2024\";\"02.02.2024\";\"Lastschrift / Belastung\";\"Auftraggeber: REWE Markt GmbH\";\"-23,45\";\n",
+            "2024-02-02 -23.45",
+        ),
+    ] {
+        let s = bankfile::parse(text.as_bytes(), &Options::default()).unwrap();
+        assert_eq!((amounts(text), s.pending_skipped), (vec![booked.to_owned()], 1), "{text}");
+    }
+
+    // Commerzbank and Comdirect: `Buchungstext` is the text when no other column is.
+    let commerzbank = "Buchungstag;Umsatzart;Buchungstext;Betrag\n\
+                       05.02.2024;Lastschrift;REWE Markt GmbH//Berlin Kartenzahlung;-23,45\n\
+                       31.01.2024;Gutschrift;ACME GmbH Gehalt Januar;2.500,00\n";
+    let s = read_text(commerzbank);
+    assert_eq!(
+        s.rows[0].note.as_deref(),
+        Some("REWE Markt GmbH//Berlin Kartenzahlung")
+    );
+    // ... while ING's beside `Verwendungszweck` stays the kind of booking.
+    assert_eq!(
+        read("de_ing_diba_latin1.csv").detected.columns[&Field::Type],
+        "Buchungstext"
+    );
+
+    // bunq: the counterparty's IBAN is no payee while a name is there; `Beneficiary BIC`
+    // is no payee column.
+    let bunq = "\"Date\";\"Interest Date\";\"Amount\";\"Account\";\"Counterparty\";\"Name\";\"Description\"\n\
+                \"2024-01-05\";\"2024-01-05\";\"2.500,00\";\"NL12BUNQ2040123456\";\"NL20INGB0001234567\";\"ACME B.V.\";\"Salaris januari\"\n";
+    assert_eq!(read_text(bunq).rows[0].payee.as_deref(), Some("ACME B.V."));
+    let bic = "Date,Amount,Beneficiary BIC,Description\n2024-01-05,-5.00,COBADEFFXXX,Fee\n";
+    assert_eq!(read_text(bic).rows[0].payee, None);
+
+    // PayPal: a row in another currency than the statement's is the row's error (its
+    // conversion row in the statement's currency is the money that moved).
+    let paypal = "Date,Name,Type,Status,Currency,Gross,Fee,Net\n\
+                  22/01/2024,Etsy,Express Checkout Payment,Completed,USD,-25.00,0.00,-25.00\n\
+                  22/01/2024,,General Currency Conversion,Completed,USD,25.00,0.00,25.00\n\
+                  22/01/2024,,General Currency Conversion,Completed,GBP,-20.11,0.00,-20.11\n\
+                  14/01/2024,Jane Smith,General Payment,Completed,GBP,100.00,-3.20,96.80\n\
+                  13/01/2024,Steam,Express Checkout Payment,Completed,GBP,-19.99,0.00,-19.99\n";
+    let s = bankfile::parse(paypal.as_bytes(), &Options::default()).unwrap();
+    assert_eq!(s.detected.currency.as_deref(), Some("GBP"));
+    assert_eq!(
+        amounts(paypal),
+        ["2024-01-22 -20.11", "2024-01-14 96.80", "2024-01-13 -19.99"]
+    );
+    let errors: Vec<(usize, &str)> = s.errors.iter().map(|e| (e.row, e.field.as_str())).collect();
+    assert_eq!(errors, [(1, "currency"), (2, "currency")]);
+
+    // Headers of Revolut Business, Société Générale and Nordea (SE).
+    for text in [
+        "Date started (UTC),Date completed (UTC),ID,Type,State,Description,Amount,Fee\n\
+         2024-01-23,2024-01-23,65a5b1c2-e555,CARD_PAYMENT,COMPLETED,Amazon Web Services,-49.80,0.00\n",
+        "Date de l'opération;Libellé;Détail de l'écriture;Montant de l'opération;Devise\n\
+         23/01/2024;CARTE X1234 AMAZON;CARTE X1234 02/01 AMAZON;-49,80;EUR\n",
+        "Bokföringsdag;Belopp;Avsändare;Mottagare;Namn;Rubrik;Saldo;Valuta\n\
+         2024/01/23;-49,80;1234 56 78901;;;AMAZON;-15.000,00;SEK\n",
+    ] {
+        assert_eq!(amounts(text), ["2024-01-23 -49.80"], "{text}");
+    }
+}

@@ -147,6 +147,15 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
     let headers: Vec<String> = best.rows.get(row).cloned().unwrap_or_default();
     let mut fields = classify(&headers, &options.columns);
     headerless::apply_numbered(&mut fields, &options.columns);
+    // `Buchungstext` is the kind of booking beside a purpose column (ING), else the
+    // booking's text itself (Commerzbank, Comdirect).
+    if !fields.contains(&Some(Field::Note)) && !options.columns.contains_key(&Field::Type) {
+        for (f, h) in fields.iter_mut().zip(&headers) {
+            if *f == Some(Field::Type) && fold(h) == "buchungstext" {
+                *f = Some(Field::Note);
+            }
+        }
+    }
     for (field, name) in &options.columns {
         let numbered = column_number(name).is_some_and(|i| i < headers.len());
         if !numbered && !headers.iter().any(|h| same_header(h, name)) {
@@ -273,7 +282,7 @@ const CURRENCY_LABELS: [&str; 7] = [
     "wahrung", "currency", "devise", "monnaie", "moneda", "valuta", "munt",
 ];
 
-fn looks_like_iban(s: &str) -> bool {
+pub(crate) fn looks_like_iban(s: &str) -> bool {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
     let b = s.as_bytes();
     (15..=34).contains(&b.len())

@@ -45,10 +45,12 @@ pub fn field_of(header: &str) -> Option<Field> {
     }
     for k in (1..=words.len()).rev() {
         let rest = &words[k..];
+        // A currency or unit (`Amount (EUR)`), never an account's number (`Payee IBAN`).
         let short_suffix = rest.len() <= 2
             && rest
                 .iter()
-                .all(|w| w.len() <= 3 || matches!(*w, "euro" | "euros" | "dollars"));
+                .all(|w| w.len() <= 3 || matches!(*w, "euro" | "euros" | "dollars"))
+            && !rest.iter().any(|w| matches!(*w, "bic" | "iban" | "swift"));
         if !short_suffix {
             continue;
         }
@@ -131,6 +133,8 @@ mod tests {
             "Credit Card Number",
             "Kontonummer",
             "IBAN",
+            "Beneficiary BIC",
+            "Counterparty IBAN",
             "",
         ] {
             assert_eq!(field_of(h), None, "{h}");

@@ -111,6 +111,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         fee_signed,
         invert: options.invert,
         account: account.as_deref(),
+        currency: currency.as_deref(),
     };
     let account = account.clone();
     let mut statement = Statement::new(Detected {
@@ -119,12 +120,15 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         decimal: Some(decimal),
         columns: columns.detected(),
         account,
-        currency,
+        currency: currency.clone(),
         ..Detected::new(crate::Format::Csv, encoding)
     });
     for (row, cells) in &records {
         if reading.is_unbooked(cells) {
             statement.pending_skipped += 1;
+            continue;
+        }
+        if reading.is_moneyless(cells) {
             continue;
         }
         statement.total_rows += 1;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
+use super::dialect::looks_like_iban;
 use super::header::{currency_hint, is_payer};
 use crate::amount::{self, Amount};
 use crate::date::DateFormat;
@@ -126,11 +127,12 @@ pub fn type_sign(cell: &str) -> Option<bool> {
     }
 }
 
-/// Whether a status cell says the bank has not booked the row: pending (`Vorgemerkt`),
-/// declined, reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`,
-/// `Gebucht`) and an empty cell are booked.
+/// Whether a status cell says the bank has not booked the row: pending (`Vorgemerkt`,
+/// Sparkasse's `Umsatz vorgemerkt`, PayPal's `Ausstehend`, Comdirect's `offen`), declined,
+/// reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`, `Gebucht`)
+/// and an empty cell are booked.
 pub fn not_booked(cell: &str) -> bool {
-    const WORDS: [&str; 17] = [
+    const WORDS: [&str; 23] = [
         "pending",
         "declined",
         "reverted",
@@ -148,6 +150,12 @@ pub fn not_booked(cell: &str) -> bool {
         "in sospeso",
         "in behandeling",
         "pendente",
+        "umsatz vorgemerkt",
+        "ausstehend",
+        "offen",
+        "venter",
+        "non contabilizzato",
+        "in attesa",
     ];
     WORDS.contains(&fold(cell).as_str())
 }
@@ -165,14 +173,33 @@ pub struct Reading<'a> {
     pub fee_signed: bool,
     pub invert: bool,
     pub account: Option<&'a str>,
+    /// The statement's currency: a row in another (PayPal's USD purchase in a GBP
+    /// statement) is an error, never imported at face value.
+    pub currency: Option<&'a str>,
 }
 
 impl Reading<'_> {
-    /// Whether a status column says the row is not booked (see [`not_booked`]).
+    /// Whether a status column, or a word in place of the date (Comdirect's `offen`),
+    /// says the row is not booked (see [`not_booked`]).
     pub fn is_unbooked(&self, cells: &[String]) -> bool {
+        let date = self.columns.indexes(&[Field::Date]).next();
         self.columns
             .indexes(&[Field::Status])
+            .chain(date)
             .any(|i| cells.get(i).is_some_and(|c| not_booked(c)))
+    }
+
+    /// Whether every amount cell is empty or zero: an opening or closing balance line
+    /// (`Kontostand`, `Beginning balance`, Starling's `Opening Balance` of 0.00).
+    pub fn is_moneyless(&self, cells: &[String]) -> bool {
+        self.columns
+            .indexes(&[Field::Amount, Field::Debit, Field::Credit])
+            .all(|i| {
+                cells.get(i).is_some_and(|c| {
+                    let c = c.trim();
+                    c.is_empty() || amount::parse(c, self.decimal).is_ok_and(|a| a.value.is_zero())
+                })
+            })
     }
 
     pub fn row(&self, row: usize, cells: &[String]) -> Result<Row, Vec<RowError>> {
@@ -217,6 +244,7 @@ impl Reading<'_> {
         let tags = values(Field::Tags).first().map(|(_, t)| split_tags(t));
         let id = first(values(Field::Id)).map(|id| id.trim().to_owned());
         let fee = first(values(Field::Fee));
+        let currency = first(values(Field::Currency)).map(|c| c.trim().to_ascii_uppercase());
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -241,10 +269,26 @@ impl Reading<'_> {
                 Decimal::ZERO
             }
         };
+        if let (Some(row_currency), Some(statement)) = (&currency, self.currency) {
+            if row_currency.len() == 3 && row_currency != statement {
+                let message = format!(
+                    "{row_currency} is not the statement's currency {statement}: import it into a wallet in {row_currency}"
+                );
+                errors.push(RowError::new(row, Field::Currency.as_str(), message));
+            }
+        }
         let (Some(date), Some(amount), true) = (date, amount, errors.is_empty()) else {
             return Err(errors);
         };
-        // Who was paid for money out, who paid for money in; else the first.
+        // Who was paid for money out, who paid for money in; else the first. An account
+        // number (bunq's counterparty IBAN) names no one while a name is there.
+        let named: Vec<&(usize, &str)> =
+            payees.iter().filter(|(_, p)| !looks_like_iban(p)).collect();
+        let payees: Vec<&(usize, &str)> = if named.is_empty() {
+            payees.iter().collect()
+        } else {
+            named
+        };
         let payee = payees
             .iter()
             .find(|(i, _)| self.columns.payers.contains(i) == (amount >= Decimal::ZERO))
@@ -299,10 +343,8 @@ impl Reading<'_> {
                 "a row has a debit or a credit, not both".into(),
             )),
             (Some(d), None) => Ok(-d.value.abs()),
-            (None, Some(c)) if c.value < Decimal::ZERO => {
-                Err((Field::Credit, "must not be negative".into()))
-            }
-            (None, Some(c)) => Ok(c.value),
+            // Citi writes a payment as a negative credit.
+            (None, Some(c)) => Ok(c.value.abs()),
             (None, None) => match read(amount, Field::Amount)? {
                 Some(a) if !a.signed && !self.signed_column && kind == Some(true) => Ok(-a.value),
                 Some(a) => Ok(a.value),
