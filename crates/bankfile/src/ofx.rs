@@ -58,7 +58,10 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         ));
     }
     let cap = options.row_cap();
-    let mut statement = Statement::new(Detected::new(Format::Ofx, encoding));
+    let mut statement = Statement::new(Detected {
+        invert: options.invert.unwrap_or(false),
+        ..Detected::new(Format::Ofx, encoding)
+    });
     let mut path: Vec<&str> = Vec::new();
     let mut account: Option<String> = None;
     let mut txn: Option<Txn> = None;
@@ -79,7 +82,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                             return Err(FileError::TooManyRows { max: cap });
                         }
                         let row = statement.total_rows;
-                        match to_row(row, t, account.as_deref(), options.invert) {
+                        match to_row(row, t, account.as_deref(), statement.detected.invert) {
                             Ok(r) => statement.rows.push(r),
                             Err(e) => statement.errors.push(e),
                         }

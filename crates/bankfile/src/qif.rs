@@ -176,6 +176,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         date_format: format.map(|f| f.to_string()),
         decimal: Some(decimal),
         account: account.clone(),
+        invert: options.invert.unwrap_or(false),
         ..Detected::new(Format::Qif, encoding)
     });
     statement.total_rows = records.len();
@@ -201,7 +202,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 continue;
             }
         };
-        if options.invert {
+        if options.invert == Some(true) {
             amount = -amount;
         }
         let mut note = record.memo.filter(|m| !m.is_empty());

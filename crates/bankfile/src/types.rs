@@ -29,8 +29,10 @@ pub struct Options {
     pub delimiter: Option<u8>,
     /// CSV records (non-empty lines) above the header row (or, without one, the data).
     pub skip_rows: Option<usize>,
-    /// Negates every amount (card statements that show purchases as positive).
-    pub invert: bool,
+    /// Negates every amount (card statements that show purchases as positive); `None`:
+    /// only a card export known to print charges as positive (see
+    /// [`Detected::invert`]).
+    pub invert: Option<bool>,
     /// `col.<field>=<header>`: the CSV column of a field, by its header or as `#N`, its
     /// number from 1 (the only way in a file without a header).
     pub columns: BTreeMap<Field, String>,
@@ -47,7 +49,7 @@ impl Default for Options {
             decimal: None,
             delimiter: None,
             skip_rows: None,
-            invert: false,
+            invert: None,
             columns: BTreeMap::new(),
             max_rows: DEFAULT_MAX_ROWS,
         }
@@ -174,6 +176,10 @@ pub struct Detected {
     /// ISO 4217 code of the statement (OFX `CURDEF`, CAMT `Ccy`, a currency column, a
     /// header such as `Amount (EUR)`, `€` in amounts), when the file tells.
     pub currency: Option<String>,
+    /// Whether every amount was negated: [`Options::invert`] when set, else whether the
+    /// CSV is a card export that prints charges as positive (American Express, Discover,
+    /// Apple Card, told by their headers).
+    pub invert: bool,
 }
 
 impl Detected {
@@ -189,6 +195,7 @@ impl Detected {
             columns: BTreeMap::new(),
             account: None,
             currency: None,
+            invert: false,
         }
     }
 }

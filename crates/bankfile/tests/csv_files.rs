@@ -160,7 +160,7 @@ fn overrides_map_columns_invert_and_skip() {
     columns.insert(Field::Payee, "Who".to_owned());
     let options = Options {
         columns,
-        invert: true,
+        invert: Some(true),
         skip_rows: Some(1),
         delimiter: Some(b';'),
         decimal: Some('.'),
@@ -668,4 +668,39 @@ fn real_world_lines() {
     ] {
         assert_eq!(amounts(text), ["2024-01-23 -49.80"], "{text}");
     }
+}
+
+/// Card exports that print charges as positive and payments as negative are negated
+/// unless `invert` says otherwise; `detected.invert` tells, and sent back reads the same.
+#[test]
+fn card_exports_that_print_charges_as_positive() {
+    for text in [
+        // American Express (US).
+        "Date,Description,Card Member,Account #,Amount\n\
+         01/28/2024,WHOLEFDS MKT 10234 NEW YORK NY,JANE DOE,-12345,87.43\n\
+         01/25/2024,AUTOPAY PAYMENT - THANK YOU,JANE DOE,-12345,-1500.00\n",
+        // American Express (UK), extended.
+        "Date,Description,Amount,Extended Details,Appears On Your Statement As,Address,Town/City,Postcode,Country,Reference,Category\n\
+         28/01/2024,TESCO STORES,87.43,,TESCO STORES 1234,,,,,'AT240280012345',Groceries\n\
+         25/01/2024,PAYMENT RECEIVED - THANK YOU,-1500.00,,,,,,,'AT240250054321',\n",
+        // Discover.
+        "Trans. Date,Post Date,Description,Amount,Category\n\
+         01/28/2024,01/29/2024,WHOLEFDS MKT,87.43,Supermarkets\n\
+         01/25/2024,01/25/2024,INTERNET PAYMENT - THANK YOU,-1500.00,Payments and Credits\n",
+        // Apple Card.
+        "Transaction Date,Clearing Date,Description,Merchant,Category,Type,Amount (USD),Purchased By\n\
+         01/28/2024,01/29/2024,WHOLE FOODS,Whole Foods,Grocery,Purchase,87.43,Jane Doe\n\
+         01/25/2024,01/25/2024,ACH DEPOSIT INTERNET TRANSFER,Payment,Payment,Payment,-1500.00,Jane Doe\n",
+    ] {
+        let s = read_text(text);
+        let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+        assert_eq!((amounts, s.detected.invert), (vec!["-87.43".to_owned(), "1500.00".to_owned()], true), "{text}");
+        for (invert, first) in [(Some(true), "-87.43"), (Some(false), "87.43")] {
+            let options = Options { invert, ..Options::default() };
+            let s = bankfile::parse(text.as_bytes(), &options).unwrap();
+            assert_eq!((s.rows[0].amount.to_string().as_str(), s.detected.invert), (first, invert == Some(true)));
+        }
+    }
+    // Chase's card export signs its charges itself: nothing is negated.
+    assert!(!read("us_chase_checking.csv").detected.invert);
 }

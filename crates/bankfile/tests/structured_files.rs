@@ -38,7 +38,7 @@ fn qfx_credit_card_statement() {
     let inverted = read_with(
         "ofx1_creditcard.qfx",
         &Options {
-            invert: true,
+            invert: Some(true),
             ..Options::default()
         },
     );

@@ -47,7 +47,10 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(true);
     let cap = options.row_cap();
-    let mut statement = Statement::new(Detected::new(Format::Camt, encoding));
+    let mut statement = Statement::new(Detected {
+        invert: options.invert.unwrap_or(false),
+        ..Detected::new(Format::Camt, encoding)
+    });
     let mut path = Path(Vec::new());
     let mut seen_statement = false;
     let mut entry: Option<Entry> = None;
@@ -112,7 +115,8 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                         if statement.detected.currency.is_none() {
                             statement.detected.currency = currency;
                         }
-                        en.into_rows(&mut statement, account.as_deref(), options.invert)?;
+                        let invert = statement.detected.invert;
+                        en.into_rows(&mut statement, account.as_deref(), invert)?;
                         if statement.total_rows > cap {
                             return Err(FileError::TooManyRows { max: cap });
                         }

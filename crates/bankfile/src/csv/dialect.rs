@@ -182,6 +182,18 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
     })
 }
 
+/// Whether a header is a card export's that prints charges as positive and payments as
+/// negative: American Express (`Card Member`, `Appears On Your Statement As`), Discover
+/// (`Trans. Date` and `Post Date`), Apple Card (`Clearing Date` and `Purchased By`).
+pub fn prints_charges_positive(headers: &[String]) -> bool {
+    let folded: Vec<String> = headers.iter().map(|h| fold(h)).collect();
+    let has = |name: &str| folded.iter().any(|h| h == name);
+    has("card member")
+        || has("appears on your statement as")
+        || (has("trans date") && has("post date"))
+        || (has("clearing date") && has("purchased by"))
+}
+
 /// The date and amount fields that `fields` lacks.
 fn missing(fields: &[Option<Field>]) -> Vec<Field> {
     let has = |fs: &[Field]| fields.iter().flatten().any(|f| fs.contains(f));

@@ -99,6 +99,9 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         .collect();
     let signed = amounts.iter().filter(|a| a.signed).count();
     let signed_column = signed > 0 && signed * 10 >= amounts.len();
+    let invert = options
+        .invert
+        .unwrap_or_else(|| dialect::prints_charges_positive(&layout.headers));
     let fee_signed = column_cells(&[Field::Fee])
         .iter()
         .filter_map(|c| amount::parse(c, decimal).ok())
@@ -109,7 +112,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         decimal,
         signed_column,
         fee_signed,
-        invert: options.invert,
+        invert,
         account: account.as_deref(),
         currency: currency.as_deref(),
     };
@@ -121,6 +124,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         columns: columns.detected(),
         account,
         currency: currency.clone(),
+        invert,
         ..Detected::new(crate::Format::Csv, encoding)
     });
     for (row, cells) in &records {

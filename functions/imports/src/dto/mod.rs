@@ -153,6 +153,10 @@ pub struct Detected {
     /// ISO 4217 code of the statement, when the file tells.
     #[schema(max_length = 3)]
     pub currency: Option<String>,
+    /// Whether every amount was negated: the `invert` parameter when sent, else whether
+    /// the file is a card export that prints charges as positive (American Express,
+    /// Discover, Apple Card, told by their headers).
+    pub invert: bool,
 }
 
 impl From<bankfile::Detected> for Detected {
@@ -170,6 +174,7 @@ impl From<bankfile::Detected> for Detected {
                 .collect(),
             account: d.account,
             currency: d.currency,
+            invert: d.invert,
         }
     }
 }

@@ -39,7 +39,9 @@ pub struct ImportQuery {
     /// without a header (else the header is found among the first 40).
     #[param(value_type = Option<u32>, minimum = 0, maximum = 1000)]
     pub skip_rows: Option<String>,
-    /// `true`: negate every amount (card statements that show purchases as positive).
+    /// `true`: negate every amount (card statements that show purchases as positive);
+    /// `false`: never. Absent: only a card export known to print charges as positive
+    /// (American Express, Discover, Apple Card), as `detected.invert` tells.
     #[param(value_type = Option<bool>)]
     pub invert: Option<String>,
     /// The category of rows that name none, when its type fits the row's sign (else they
@@ -167,7 +169,7 @@ impl ImportQuery {
             })
         };
         let dry_run = flag("dryRun", &self.dry_run);
-        let invert = flag("invert", &self.invert);
+        let invert = self.invert.is_some().then(|| flag("invert", &self.invert));
         let mut options = Options {
             invert,
             columns: self.columns().map(|(f, h)| (f, h.clone())).collect(),
@@ -247,7 +249,7 @@ mod tests {
         assert_eq!(p.options.delimiter, Some(b'\t'));
         assert_eq!(p.options.decimal, Some(','));
         assert_eq!(p.options.skip_rows, Some(3));
-        assert!(p.options.invert);
+        assert_eq!(p.options.invert, Some(true));
         assert_eq!(p.options.columns[&Field::Payee], "Who");
         match query("format=xls&delimiter=ab&skipRows=-1").parse() {
             Err(ApiError::BadRequest { errors, .. }) => assert_eq!(errors.len(), 3),
