@@ -130,7 +130,7 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
             "format": "csv", "encoding": "windows-1252", "delimiter": ";",
             "dateFormat": "DD.MM.YYYY", "decimal": ",",
             "columns": report["detected"]["columns"].clone(),
-            "account": "DE89370400440532013000", "currency": "EUR",
+            "account": "DE89370400440532013000", "currency": "EUR", "invert": false,
         })
     );
     assert_eq!(report["detected"]["columns"]["date"], "Buchung");
@@ -197,6 +197,28 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
         "100.50",
         "{report}"
     );
+
+    // An American Express export prints charges as positive: negated, and said so.
+    let amex = "Date,Description,Card Member,Account #,Amount\n\
+                01/28/2024,WHOLEFDS MKT,JANE DOE,-12345,87.43\n\
+                01/25/2024,AUTOPAY PAYMENT - THANK YOU,JANE DOE,-12345,-1500.00\n";
+    let report = app
+        .upload_report(&revolut, "?dryRun=true", "text/csv", amex.into())
+        .await;
+    assert_eq!(report["detected"]["invert"], true, "{report}");
+    let types: Vec<&Value> = (0..2)
+        .map(|i| &report["preview"][i]["categoryType"])
+        .collect();
+    assert_eq!(types, [&json!("DEBIT"), &json!("CREDIT")], "{report}");
+    let report = app
+        .upload_report(
+            &revolut,
+            "?dryRun=true&invert=false",
+            "text/csv",
+            amex.into(),
+        )
+        .await;
+    assert_eq!(report["preview"][0]["categoryType"], "CREDIT", "{report}");
 }
 
 /// A file without a header: a dry run reports its columns by number and the months in
