@@ -5,7 +5,9 @@ mod aliases;
 mod dialect;
 mod header;
 mod headerless;
+mod preamble;
 mod row;
+mod words;
 
 use std::collections::BTreeMap;
 
@@ -83,11 +85,11 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             if layout.delimiter == b',' { '.' } else { ',' },
         ),
     };
-    let account = dialect::account(&layout.preamble);
+    let account = preamble::account(&layout.preamble);
     let currency = most_common(&column_cells(&[Field::Currency]))
         .or_else(|| columns.currency_hint())
         .or_else(|| amount_cells.iter().find_map(|c| currency_of(c)))
-        .or_else(|| dialect::currency(&layout.preamble));
+        .or_else(|| preamble::currency(&layout.preamble));
 
     // An amount column that signs its amounts (at least one in ten carries a sign: a card
     // statement's purchases) signs them all: a type column then names the kind of each (a

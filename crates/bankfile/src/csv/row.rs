@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
-use super::dialect::looks_like_iban;
 use super::header::{currency_hint, is_payer};
+use super::preamble::looks_like_iban;
+use super::words::{not_booked, type_sign};
 use crate::amount::{self, Amount};
 use crate::date::DateFormat;
-use crate::text::{fold, split_tags, unescape_cell};
+use crate::text::{split_tags, unescape_cell};
 use crate::{Field, Row, RowError, MAX_CELL_BYTES};
 
 /// Joins the cells of several note columns.
@@ -66,98 +67,6 @@ impl Columns {
         self.indexes(&[Field::Amount, Field::Debit, Field::Credit])
             .find_map(|i| currency_hint(&self.headers[i]))
     }
-}
-
-/// The sign a type cell gives: `Some(true)` for money out. Words that are neither
-/// (`ATM`, `CHECK`, `Credit Transfer`) give none.
-pub fn type_sign(cell: &str) -> Option<bool> {
-    const OUT: [&str; 22] = [
-        "debit",
-        "debito",
-        "dbit",
-        "d",
-        "db",
-        "dr",
-        "s",
-        "soll",
-        "lastschrift",
-        "belastung",
-        "withdrawal",
-        "expense",
-        "outflow",
-        "out",
-        "af",
-        "debe",
-        "cargo",
-        "addebito",
-        "uscita",
-        "saida",
-        "payment",
-        "sortie",
-    ];
-    const IN: [&str; 20] = [
-        "credit",
-        "credito",
-        "crdt",
-        "c",
-        "cr",
-        "h",
-        "haben",
-        "gutschrift",
-        "deposit",
-        "income",
-        "inflow",
-        "in",
-        "bij",
-        "haber",
-        "abono",
-        "accredito",
-        "entrata",
-        "entrada",
-        "refund",
-        "entree",
-    ];
-    let word = fold(cell);
-    if OUT.contains(&word.as_str()) {
-        Some(true)
-    } else if IN.contains(&word.as_str()) {
-        Some(false)
-    } else {
-        None
-    }
-}
-
-/// Whether a status cell says the bank has not booked the row: pending (`Vorgemerkt`,
-/// Sparkasse's `Umsatz vorgemerkt`, PayPal's `Ausstehend`, Comdirect's `offen`), declined,
-/// reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`, `Gebucht`)
-/// and an empty cell are booked.
-pub fn not_booked(cell: &str) -> bool {
-    const WORDS: [&str; 23] = [
-        "pending",
-        "declined",
-        "reverted",
-        "failed",
-        "cancelled",
-        "canceled",
-        "rejected",
-        "denied",
-        "vorgemerkt",
-        "abgelehnt",
-        "en attente",
-        "refuse",
-        "pendiente",
-        "rechazado",
-        "in sospeso",
-        "in behandeling",
-        "pendente",
-        "umsatz vorgemerkt",
-        "ausstehend",
-        "offen",
-        "venter",
-        "non contabilizzato",
-        "in attesa",
-    ];
-    WORDS.contains(&fold(cell).as_str())
 }
 
 /// What every row is read with.

@@ -1,0 +1,95 @@
+//! The words of type and status cells, in the languages of the header aliases.
+
+use crate::text::fold;
+
+/// The sign a type cell gives: `Some(true)` for money out. Words that are neither
+/// (`ATM`, `CHECK`, `Credit Transfer`) give none.
+pub fn type_sign(cell: &str) -> Option<bool> {
+    const OUT: [&str; 22] = [
+        "debit",
+        "debito",
+        "dbit",
+        "d",
+        "db",
+        "dr",
+        "s",
+        "soll",
+        "lastschrift",
+        "belastung",
+        "withdrawal",
+        "expense",
+        "outflow",
+        "out",
+        "af",
+        "debe",
+        "cargo",
+        "addebito",
+        "uscita",
+        "saida",
+        "payment",
+        "sortie",
+    ];
+    const IN: [&str; 20] = [
+        "credit",
+        "credito",
+        "crdt",
+        "c",
+        "cr",
+        "h",
+        "haben",
+        "gutschrift",
+        "deposit",
+        "income",
+        "inflow",
+        "in",
+        "bij",
+        "haber",
+        "abono",
+        "accredito",
+        "entrata",
+        "entrada",
+        "refund",
+        "entree",
+    ];
+    let word = fold(cell);
+    if OUT.contains(&word.as_str()) {
+        Some(true)
+    } else if IN.contains(&word.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether a status cell says the bank has not booked the row: pending (`Vorgemerkt`,
+/// Sparkasse's `Umsatz vorgemerkt`, PayPal's `Ausstehend`, Comdirect's `offen`), declined,
+/// reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`, `Gebucht`)
+/// and an empty cell are booked.
+pub fn not_booked(cell: &str) -> bool {
+    const WORDS: [&str; 23] = [
+        "pending",
+        "declined",
+        "reverted",
+        "failed",
+        "cancelled",
+        "canceled",
+        "rejected",
+        "denied",
+        "vorgemerkt",
+        "abgelehnt",
+        "en attente",
+        "refuse",
+        "pendiente",
+        "rechazado",
+        "in sospeso",
+        "in behandeling",
+        "pendente",
+        "umsatz vorgemerkt",
+        "ausstehend",
+        "offen",
+        "venter",
+        "non contabilizzato",
+        "in attesa",
+    ];
+    WORDS.contains(&fold(cell).as_str())
+}
