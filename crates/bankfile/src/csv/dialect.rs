@@ -230,8 +230,8 @@ fn without_header(
     let Some((best, fields)) = best else {
         return Ok(None);
     };
-    let rows = rows(best, start);
-    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let records = rows(best, start);
+    let width = records.iter().map(Vec::len).max().unwrap_or(0);
     let (mut fields, mut data_index) = match fields {
         Some(fields) => (fields, start),
         None if numbered => (vec![None; width], start),
@@ -251,8 +251,7 @@ fn without_header(
         .columns
         .get(&Field::Date)
         .and_then(|n| column_number(n));
-    let first = rows.first();
-    if let (Some(i), Some(first)) = (date_column, first) {
+    if let (Some(i), Some(first)) = (date_column, records.first()) {
         if !looks_like_date(first.get(i).map_or("", String::as_str)) {
             headers = first.clone();
             headers.resize(width, String::new());
