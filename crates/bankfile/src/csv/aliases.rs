@@ -52,6 +52,8 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "dato",
             "bogforingsdato",
             "kirjauspaiva",
+            "datetime",
+            "dateop",
         ],
     ),
     (
@@ -69,6 +71,7 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "data valuta",
             "data valor",
             "rentedatum",
+            "dateval",
         ],
     ),
     (
@@ -76,6 +79,7 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
         &[
             "amount",
             "transaction amount",
+            "amount total",
             "gross",
             "brutto",
             "brut",
@@ -227,6 +231,10 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "name des zahlungsbeteiligten",
             "begunstigter auftraggeber",
             "favorecido",
+            "nimi",
+            "namn",
+            "op name",
+            "other party name",
         ],
     ),
     (
@@ -268,6 +276,16 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "descricao",
             "descritivo",
             "detalhes",
+            "detail de l ecriture",
+            "operazione",
+            "dettagli",
+            "otsikko",
+            "rubrik",
+            "memo description",
+            "transactions",
+            "label",
+            "comment",
+            "comments",
         ],
     ),
     (
@@ -301,6 +319,7 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "transaktions id",
             "transaktionsnummer",
             "referenznummer",
+            "transaktions nr",
         ],
     ),
     (
@@ -327,6 +346,7 @@ pub const ALIASES: [(Field, &[&str]); 14] = [
             "statut",
             "stato",
             "info",
+            "contabilizzazione",
         ],
     ),
     // A fee charged on top of the amount (Revolut's `Fee`); PayPal's beside `Gross`.

@@ -38,8 +38,21 @@ fn lookup(key: &str) -> Option<Field> {
 
 /// The field a header names, if any.
 pub fn field_of(header: &str) -> Option<Field> {
+    // RBC's `CAD$` and `USD$`: the amount in the account's currency, the other empty.
+    let h = header.trim().as_bytes();
+    if h.len() == 4 && h[..3].iter().all(u8::is_ascii_uppercase) && h[3] == b'$' {
+        return Some(Field::Amount);
+    }
     let folded = fold(header);
-    let words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
+    // A number written onto the last word (UBS's `Beschreibung1`) is a suffix.
+    if let Some(last) = words.pop() {
+        let letters = last.trim_end_matches(|c: char| c.is_ascii_digit());
+        words.push(if letters.is_empty() { last } else { letters });
+        if letters.len() < last.len() && !letters.is_empty() {
+            words.push(&last[letters.len()..]);
+        }
+    }
     if words.is_empty() || words.len() > 8 {
         return None;
     }
@@ -122,6 +135,20 @@ mod tests {
             ("Zahlungsempfänger*in", Field::Payee),
             ("Gutschrift in CHF", Field::Credit),
             ("Lastschrift in CHF", Field::Debit),
+            ("CAD$", Field::Amount),
+            ("USD$", Field::Amount),
+            ("Beschreibung1", Field::Note),
+            ("Description 2", Field::Note),
+            ("Transaktions-Nr.", Field::Id),
+            ("Amount (total)", Field::Amount),
+            ("Memo/Description", Field::Note),
+            ("Détail de l'écriture", Field::Note),
+            ("dateOp", Field::Date),
+            ("dateVal", Field::ValueDate),
+            ("Kirjauspäivä", Field::Date),
+            ("Nimi", Field::Payee),
+            ("Rubrik", Field::Note),
+            ("Contabilizzazione", Field::Status),
         ];
         for (h, f) in cases {
             assert_eq!(field_of(h), Some(f), "{h}");
@@ -135,6 +162,10 @@ mod tests {
             "IBAN",
             "Beneficiary BIC",
             "Counterparty IBAN",
+            "CAD",
+            "Cad$",
+            "Card label",
+            "2024",
             "",
         ] {
             assert_eq!(field_of(h), None, "{h}");
