@@ -166,3 +166,23 @@ fn venmo_statement_with_its_balance_lines() {
         ]
     );
 }
+
+#[test]
+fn abn_amro_tab_file_amount_between_its_balances() {
+    // ABN AMRO's TXT download: no header; account, currency, date, start balance, end
+    // balance, value date, amount, description. The amount is the column that takes the
+    // start balance to the end balance, not the first column of money.
+    let abn = "123456789\tEUR\t20240131\t1234,56\t1222,16\t20240131\t-12,40\tBEA, Betaalpas                   ALBERT HEIJN 1403,PAS123\n\
+               123456789\tEUR\t20240125\t-1265,44\t1234,56\t20240125\t2500,00\t/TRTP/SEPA OVERBOEKING/NAME/ACME B.V./REMI/Salaris januari\n\
+               123456789\tEUR\t20240102\t-215,44\t-1265,44\t20240102\t-1050,00\t/TRTP/SEPA Incasso algemeen doorlopend/NAME/Woonstichting De Key\n";
+    let s = bankfile::parse(abn.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["-12.40", "2500.00", "-1050.00"]);
+    assert_eq!(s.detected.currency.as_deref(), Some("EUR"));
+    let note = s.rows[0].note.as_deref().unwrap();
+    assert!(note.starts_with("BEA, Betaalpas") && !note.contains("EUR"), "{note}");
+    // One row has no chain of balances: the later of the two columns that add up.
+    let one = abn.lines().next().unwrap();
+    let s = bankfile::parse(one.as_bytes(), &Options::default()).unwrap();
+    assert_eq!(s.rows[0].amount.to_string(), "-12.40");
+}

@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use rust_decimal::Decimal;
+
 use crate::amount;
 use crate::date::looks_like_date;
 use crate::{Field, FileError};
@@ -14,6 +16,9 @@ use crate::{Field, FileError};
 /// Share of the rows up to the last date (in percent) whose cell must look like a date
 /// in the date column; the rest are lines between transactions (subtotals).
 const DATE_SHARE: usize = 90;
+
+/// Money columns beyond which no two are tried as balances around a third.
+const MAX_MONEY_COLUMNS: usize = 12;
 
 /// The 0-based column a `#N` override names (`#1` is the first).
 pub fn column_number(name: &str) -> Option<usize> {
@@ -83,6 +88,52 @@ impl Records<'_> {
         self.amounts(i) && self.cells(i).any(money_like)
     }
 
+    /// The amount between two balance columns: `start + amount = end` in every row for
+    /// three columns of `money` (ABN AMRO's start balance, end balance and amount). Of
+    /// the two that add up, the start balance is the one whose values recur as end
+    /// balances (one row's start is the previous one's end); with no such chain, the
+    /// later column. `None` when no three columns fit, or too many are money to try.
+    fn between_balances(&self, money: &[usize]) -> Option<usize> {
+        if money.len() < 3 || money.len() > MAX_MONEY_COLUMNS {
+            return None;
+        }
+        let values = |i| -> Vec<Option<Decimal>> {
+            self.cells(i)
+                .map(|c| amount_of(c).map(|a| a.value))
+                .collect()
+        };
+        let sums = |a: usize, c: usize, b: usize| {
+            let (a, c, b) = (values(a), values(c), values(b));
+            a.iter().zip(&c).zip(&b).all(|((a, c), b)| {
+                matches!((a, c, b), (Some(a), Some(c), Some(b)) if a.checked_add(*c) == Some(*b))
+            })
+        };
+        for (n, &a) in money.iter().enumerate() {
+            for &c in &money[n + 1..] {
+                let Some(&end) = money.iter().find(|&&b| b != a && b != c && sums(a, c, b)) else {
+                    continue;
+                };
+                let ends = values(end);
+                let chained = |i| {
+                    values(i)
+                        .iter()
+                        .filter(|v| v.is_some() && ends.contains(v))
+                        .count()
+                };
+                return Some(if chained(c) > chained(a) { a } else { c });
+            }
+        }
+        None
+    }
+
+    /// Every cell is a three-letter upper-case code (a currency column).
+    fn codes(&self, i: usize) -> bool {
+        self.cells(i).all(|c| {
+            let c = c.trim();
+            c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
+        })
+    }
+
     /// A debit and a credit column: amounts or empty cells, one non-zero in each row.
     fn pair(&self, i: usize) -> bool {
         let filled = |c: &str| amount_of(c).is_some_and(|a| !a.value.is_zero());
@@ -121,14 +172,20 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
     let mut fields = vec![None; width];
     fields[date] = Some(Field::Date);
     let columns = (0..width).filter(|&i| i != date);
-    let money = columns.clone().find_map(|i| {
-        if data.money(i) {
-            Some(vec![(i, Field::Amount)])
-        } else if i + 1 < width && i + 1 != date && data.pair(i) {
-            Some(vec![(i, Field::Debit), (i + 1, Field::Credit)])
-        } else {
-            None
-        }
+    let money_columns: Vec<usize> = columns.clone().filter(|&i| data.money(i)).collect();
+    let money = data
+        .between_balances(&money_columns)
+        .map(|i| vec![(i, Field::Amount)]);
+    let money = money.or_else(|| {
+        columns.clone().find_map(|i| {
+            if data.money(i) {
+                Some(vec![(i, Field::Amount)])
+            } else if i + 1 < width && i + 1 != date && data.pair(i) {
+                Some(vec![(i, Field::Debit), (i + 1, Field::Credit)])
+            } else {
+                None
+            }
+        })
     });
     // Whole amounts (yen, forints) have no cents: then the first column of amounts.
     let money = money.or_else(|| {
@@ -142,7 +199,9 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
     }
     for (i, field) in fields.iter_mut().enumerate() {
         let words = data.cells(i).any(has_words);
-        if field.is_none() && words && !data.dates_only(i) {
+        if field.is_none() && data.codes(i) {
+            *field = Some(Field::Currency);
+        } else if field.is_none() && words && !data.dates_only(i) {
             *field = Some(Field::Note);
         }
     }
@@ -191,6 +250,7 @@ mod tests {
         const D: Option<Field> = Some(Field::Date);
         const A: Option<Field> = Some(Field::Amount);
         const N: Option<Field> = Some(Field::Note);
+        const C: Option<Field> = Some(Field::Currency);
         for (text, fields) in [
             // Commonwealth Bank: date, signed amount, description, balance.
             (
@@ -201,6 +261,13 @@ mod tests {
             (
                 "01/05/2024,-45.50,*,,PURCHASE SAFEWAY\n01/06/2024,12.00,*,1234,DEPOSIT",
                 vec![D, A, None, None, N],
+            ),
+            // ABN AMRO: account, currency, date, start and end balance, value date,
+            // the amount (the end balance less the start), the description.
+            (
+                "123,EUR,20240131,1234.56,1222.16,20240131,-12.40,BEA ALBERT HEIJN\n\
+                 123,EUR,20240125,-1265.44,1234.56,20240125,2500.00,SEPA ACME",
+                vec![None, C, D, None, None, None, A, N],
             ),
             // NAB: months in words, empty columns, two text columns, a balance.
             (
