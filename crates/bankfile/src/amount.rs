@@ -147,6 +147,21 @@ pub fn currency_of(raw: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The active ISO 4217 codes of currencies (no metals, funds or test codes).
+const ISO_4217: &str = "AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD \
+    BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP \
+    DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR \
+    IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD \
+    MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN \
+    PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP \
+    STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VED VES VND VUV \
+    WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG ZWL";
+
+/// Whether `code` is a currency's ISO 4217 code (upper case).
+pub fn is_currency_code(code: &str) -> bool {
+    code.len() == 3 && ISO_4217.split_whitespace().any(|c| c == code)
+}
+
 /// The decimal separator of a column, from every cell: a cell with both `.` and `,`
 /// has its decimal last; one used twice is a thousands separator; one followed by
 /// other than three digits is the decimal. `default` when no cell settles it.

@@ -180,7 +180,10 @@ fn abn_amro_tab_file_amount_between_its_balances() {
     assert_eq!(amounts, ["-12.40", "2500.00", "-1050.00"]);
     assert_eq!(s.detected.currency.as_deref(), Some("EUR"));
     let note = s.rows[0].note.as_deref().unwrap();
-    assert!(note.starts_with("BEA, Betaalpas") && !note.contains("EUR"), "{note}");
+    assert!(
+        note.starts_with("BEA, Betaalpas") && !note.contains("EUR"),
+        "{note}"
+    );
     // One row has no chain of balances: the later of the two columns that add up.
     let one = abn.lines().next().unwrap();
     let s = bankfile::parse(one.as_bytes(), &Options::default()).unwrap();

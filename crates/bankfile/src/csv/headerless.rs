@@ -126,12 +126,9 @@ impl Records<'_> {
         None
     }
 
-    /// Every cell is a three-letter upper-case code (a currency column).
+    /// Every cell is a currency's ISO 4217 code (not `POS` or `ATM` of a type column).
     fn codes(&self, i: usize) -> bool {
-        self.cells(i).all(|c| {
-            let c = c.trim();
-            c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())
-        })
+        self.cells(i).all(|c| amount::is_currency_code(c.trim()))
     }
 
     /// A debit and a credit column: amounts or empty cells, one non-zero in each row.
@@ -268,6 +265,11 @@ mod tests {
                 "123,EUR,20240131,1234.56,1222.16,20240131,-12.40,BEA ALBERT HEIJN\n\
                  123,EUR,20240125,-1265.44,1234.56,20240125,2500.00,SEPA ACME",
                 vec![None, C, D, None, None, None, A, N],
+            ),
+            // A type column of three-letter words is no currency.
+            (
+                "05/01/2024,-45.50,POS,WOOLWORTHS\n06/01/2024,+900.00,DEP,SALARY",
+                vec![D, A, N, N],
             ),
             // NAB: months in words, empty columns, two text columns, a balance.
             (
