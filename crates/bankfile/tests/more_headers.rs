@@ -189,3 +189,29 @@ fn abn_amro_tab_file_amount_between_its_balances() {
     let s = bankfile::parse(one.as_bytes(), &Options::default()).unwrap();
     assert_eq!(s.rows[0].amount.to_string(), "-12.40");
 }
+
+#[test]
+fn card_exports_told_by_their_headers() {
+    // American Express in German prints a purchase as positive, a payment as negative.
+    let amex_de = "Datum,Beschreibung,Karteninhaber,Konto #,Betrag\n\
+                   31/01/2024,REWE MARKT BERLIN,MAX MUSTERMANN,-12345,\"23,45\"\n\
+                   25/01/2024,ZAHLUNG ERHALTEN. BESTEN DANK.,MAX MUSTERMANN,-12345,\"-500,00\"\n";
+    let s = bankfile::parse(amex_de.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(
+        (amounts, s.detected.invert),
+        (vec!["-23.45".into(), "500.00".into()], true)
+    );
+    // Chase's card export in a month with only a payment and a return: no sign written,
+    // and the type column's `Payment` is no money out.
+    let chase = "Transaction Date,Post Date,Description,Category,Type,Amount,Memo\n\
+                 01/25/2024,01/25/2024,Payment Thank You-Mobile,,Payment,1500.00,\n\
+                 01/15/2024,01/16/2024,AMAZON MKTPL*AB12CD34E,Shopping,Return,45.99,\n";
+    let s = bankfile::parse(chase.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["1500.00", "45.99"]);
+    // A checking account's `Type` still signs unsigned amounts.
+    let checking = "Date,Description,Type,Amount\n2024-01-25,Rent,Payment,950.00\n";
+    let s = bankfile::parse(checking.as_bytes(), &Options::default()).unwrap();
+    assert_eq!(s.rows[0].amount.to_string(), "-950.00");
+}

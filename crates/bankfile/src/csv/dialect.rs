@@ -183,15 +183,33 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
 }
 
 /// Whether a header is a card export's that prints charges as positive and payments as
-/// negative: American Express (`Card Member`, `Appears On Your Statement As`), Discover
-/// (`Trans. Date` and `Post Date`), Apple Card (`Clearing Date` and `Purchased By`).
+/// negative: American Express (`Card Member`, `Appears On Your Statement As`; in German
+/// `Karteninhaber` beside `Konto #`), Discover (`Trans. Date` and `Post Date`), Apple
+/// Card (`Clearing Date` and `Purchased By`).
 pub fn prints_charges_positive(headers: &[String]) -> bool {
-    let folded: Vec<String> = headers.iter().map(|h| fold(h)).collect();
-    let has = |name: &str| folded.iter().any(|h| h == name);
+    let has = has_header(headers);
     has("card member")
         || has("appears on your statement as")
+        || has("erscheint auf ihrer abrechnung als")
+        || (has("karteninhaber") && has("konto"))
         || (has("trans date") && has("post date"))
         || (has("clearing date") && has("purchased by"))
+}
+
+/// Whether a header is Chase's card export (`Transaction Date`, `Post Date`, `Category`,
+/// `Type`, `Amount`, `Memo`), whose amounts carry their own sign (a purchase negative,
+/// a payment positive) even in a month with only payments, where none is written.
+pub fn signs_its_amounts(headers: &[String]) -> bool {
+    let has = has_header(headers);
+    ["transaction date", "post date", "category", "type", "memo"]
+        .iter()
+        .all(|h| has(h))
+}
+
+/// Whether one of `headers`, folded, is `name`.
+fn has_header(headers: &[String]) -> impl Fn(&str) -> bool {
+    let folded: Vec<String> = headers.iter().map(|h| fold(h)).collect();
+    move |name| folded.iter().any(|h| h == name)
 }
 
 /// The date and amount fields that `fields` lacks.

@@ -94,13 +94,15 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     // An amount column that signs its amounts (at least one in ten carries a sign: a card
     // statement's purchases) signs them all: a type column then names the kind of each (a
     // card's `Payment` is money in) and does not sign them. Below that, the signs are
-    // corrections in a column of unsigned amounts, which the type column signs.
+    // corrections in a column of unsigned amounts, which the type column signs. Chase's
+    // card export signs its own, even in a month of payments only (none written).
     let amounts: Vec<_> = column_cells(&[Field::Amount])
         .iter()
         .filter_map(|c| amount::parse(c, decimal).ok())
         .collect();
     let signed = amounts.iter().filter(|a| a.signed).count();
-    let signed_column = signed > 0 && signed * 10 >= amounts.len();
+    let signed_column =
+        (signed > 0 && signed * 10 >= amounts.len()) || dialect::signs_its_amounts(&layout.headers);
     let invert = options
         .invert
         .unwrap_or_else(|| dialect::prints_charges_positive(&layout.headers));
