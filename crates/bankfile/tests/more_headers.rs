@@ -215,3 +215,19 @@ fn card_exports_told_by_their_headers() {
     let s = bankfile::parse(checking.as_bytes(), &Options::default()).unwrap();
     assert_eq!(s.rows[0].amount.to_string(), "-950.00");
 }
+
+#[test]
+fn a_payer_column_names_no_payee_of_money_out() {
+    // Revolut Business: `Payer` is the team member who spent; the merchant is the
+    // description. Money in keeps its payer.
+    let revolut = "Date started (UTC),Date completed (UTC),ID,Type,State,Description,Reference,Payer,Amount,Fee,Balance\n\
+                   2024-01-03,2024-01-03,65a5b1c2-e555,CARD_PAYMENT,COMPLETED,Amazon Web Services,,Jane Doe,-49.80,0.00,10450.20\n\
+                   2024-01-15,2024-01-15,65a5b1c2-e557,TRANSFER,COMPLETED,Payment from ACME SAS,Invoice 42,ACME SAS,3000.00,0.00,13450.20\n";
+    assert_eq!(
+        read(revolut).0,
+        [
+            "2024-01-03 -49.80 payee=- note=Amazon Web Services",
+            "2024-01-15 3000.00 payee=ACME SAS note=Payment from ACME SAS | Invoice 42",
+        ]
+    );
+}

@@ -189,8 +189,10 @@ impl Reading<'_> {
         let (Some(date), Some(amount), true) = (date, amount, errors.is_empty()) else {
             return Err(errors);
         };
-        // Who was paid for money out, who paid for money in; else the first. An account
-        // number (bunq's counterparty IBAN) names no one while a name is there.
+        // Who was paid for money out, who paid for money in; else the first, but never
+        // a payer column for money out: who paid it is the account's holder (Revolut
+        // Business's `Payer`, the card's user). An account number (bunq's counterparty
+        // IBAN) names no one while a name is there.
         let named: Vec<&(usize, &str)> =
             payees.iter().filter(|(_, p)| !looks_like_iban(p)).collect();
         let payees: Vec<&(usize, &str)> = if named.is_empty() {
@@ -198,10 +200,12 @@ impl Reading<'_> {
         } else {
             named
         };
+        let money_in = amount >= Decimal::ZERO;
+        let payer = |i: &usize| self.columns.payers.contains(i);
         let payee = payees
             .iter()
-            .find(|(i, _)| self.columns.payers.contains(i) == (amount >= Decimal::ZERO))
-            .or(payees.first())
+            .find(|(i, _)| payer(i) == money_in)
+            .or_else(|| payees.iter().find(|(i, _)| money_in || !payer(i)))
             .map(|(_, p)| p.trim_end().to_owned());
         let amount = if self.invert { -amount } else { amount };
         let net = if self.fee_signed {
