@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make package`: builds every function of template.yaml for Lambda (arm64,
-# provided.al2023) with `sam build`, which runs `cargo lambda build --release --arm64
-# --bin <group>` (zig as the cross linker), then prints each bootstrap's size and the size
+# provided.al2023): one `cargo lambda build --release --arm64 --bin <group> ...` of them
+# all (zig as the cross linker), then `sam build`, which runs that command for each
+# function and finds its binary fresh; then prints each bootstrap's size and the size
 # of the zip that `sam deploy` uploads. Output: .local/sam-build (samconfig.toml points
 # `sam deploy` and `sam local` there).
 #
@@ -10,7 +11,7 @@
 # account. Builds into its own target directory (.local/target-package, override with
 # CARGO_TARGET_DIR) so it never waits on, or blocks, the cargo lock of `make test`, and
 # runs under `nice` so an editor and other builds stay responsive. A cold build takes
-# tens of minutes on 2 cores (README, "Deploy to AWS").
+# about 22 minutes on 2 cores (docs/DEPLOY.md, "Build").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +48,14 @@ export AWS_DEFAULT_REGION="${AWS_REGION:-${AWS_DEFAULT_REGION:-eu-west-1}}"
 export SAM_CLI_TELEMETRY=0
 
 start=$(date +%s)
+# sam build runs `cargo lambda build --release --arm64 --bin <Binary>` once per function,
+# one after the other, so each binary's fat-LTO link (most of the time) runs alone on one
+# core. One cargo call for every function's binary first runs those links side by side,
+# one per core; each of sam build's calls then finds its binary fresh (the same command
+# for a subset of the binaries: same packages, features and profile) and only copies it.
+# shellcheck disable=SC2046 # one `--bin <name>` pair per word
+nice -n 10 cargo lambda build --release --arm64 \
+  $(awk '/BuildMethod: rust-cargolambda/ { m = 1 } m && /Binary:/ { print "--bin", $2; m = 0 }' template.yaml)
 nice -n 10 sam build --template-file template.yaml --build-dir "$BUILD_DIR"
 elapsed=$(( $(date +%s) - start ))
 
@@ -71,5 +80,5 @@ mib = lambda n: f"{n / 1048576:.2f} MiB"
 print(f"\n{'function':<24}{'bootstrap':>14}{'zip':>14}")
 for name, size, zipped in rows:
     print(f"{name:<24}{mib(size):>14}{mib(zipped):>14}")
-print(f"sam build took {elapsed // 60} min {elapsed % 60} s; output in {build}")
+print(f"cargo lambda build and sam build took {elapsed // 60} min {elapsed % 60} s; output in {build}")
 EOF
