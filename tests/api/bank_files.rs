@@ -475,3 +475,45 @@ async fn names_and_rows_left_at_the_deadline_are_errors_that_a_repetition_clears
     assert_eq!((again.created, again.errors.len()), (2, 0));
     assert_eq!(app.balance(&user).await, "-9.00");
 }
+
+#[tokio::test]
+async fn a_file_of_several_currencies_imports_the_wallets_rows_whatever_is_most_common() {
+    // PayPal UK: each purchase in dollars is two USD rows (the payment and its conversion)
+    // and one GBP row (what left the account); USD is the most common code.
+    let paypal = "Date,Time,Time Zone,Name,Type,Status,Currency,Gross,Fee,Net,Transaction ID\n\
+        22/01/2026,10:00:00,GMT,Etsy,Express Checkout Payment,Completed,USD,-25.00,0.00,-25.00,1A\n\
+        22/01/2026,10:00:00,GMT,,General Currency Conversion,Completed,USD,25.00,0.00,25.00,1B\n\
+        22/01/2026,10:00:00,GMT,,General Currency Conversion,Completed,GBP,-20.11,0.00,-20.11,1C\n\
+        14/01/2026,09:00:00,GMT,Jane Smith,General Payment,Completed,GBP,100.00,-3.20,96.80,2A\n";
+    let app = spawn_app().await;
+    let gbp = app.user_in("GBP").await;
+    let r = app
+        .upload(&gbp, "", "text/csv", paypal.as_bytes().to_vec())
+        .await;
+    assert_eq!(r.status(), 201);
+    let report: Value = r.json().await.unwrap();
+    assert_eq!(
+        (report["created"].as_u64(), report["rows"].as_u64()),
+        (Some(2), Some(4))
+    );
+    let errors = report["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 2, "{report}");
+    assert!(errors.iter().all(|e| e["field"] == "currency"), "{report}");
+    // What left the account and what came in: -20.11 + 96.80.
+    assert_eq!(app.balance(&gbp).await, "76.69");
+    // Into a dollar wallet the dollar rows are imported and the pound row is the error.
+    let usd = app.user_in("USD").await;
+    let report = app
+        .upload_report(&usd, "?dryRun=true", "text/csv", paypal.as_bytes().to_vec())
+        .await;
+    assert_eq!(report["detected"]["currency"], "USD", "{report}");
+    assert_eq!(report["errors"].as_array().unwrap().len(), 2, "{report}");
+    // A wallet in a currency the file does not hold: refused as a whole, as before.
+    let eur = app.user_in("EUR").await;
+    let r = app
+        .upload(&eur, "", "text/csv", paypal.as_bytes().to_vec())
+        .await;
+    let problem = assert_problem(r, 422).await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("USD") && detail.contains("EUR"), "{detail}");
+}

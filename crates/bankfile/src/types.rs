@@ -38,6 +38,11 @@ pub struct Options {
     pub columns: BTreeMap<Field, String>,
     /// Cap on data rows; more is [`FileError::TooManyRows`]. 0 means [`DEFAULT_MAX_ROWS`].
     pub max_rows: usize,
+    /// The currency the rows are wanted in (the wallet's ISO code): a CSV currency column
+    /// that holds it makes it the statement's currency, even where another is more
+    /// common (PayPal writes a foreign purchase as two rows in its currency and one
+    /// conversion row in the account's); the other rows are then errors.
+    pub currency: Option<String>,
 }
 
 impl Default for Options {
@@ -52,6 +57,7 @@ impl Default for Options {
             invert: None,
             columns: BTreeMap::new(),
             max_rows: DEFAULT_MAX_ROWS,
+            currency: None,
         }
     }
 }

@@ -231,3 +231,49 @@ fn a_payer_column_names_no_payee_of_money_out() {
         ]
     );
 }
+
+#[test]
+fn the_wanted_currency_of_a_currency_column_is_the_statements() {
+    let paypal = "Date,Name,Type,Status,Currency,Gross,Fee,Net\n\
+                  22/01/2024,Etsy,Express Checkout Payment,Completed,USD,-25.00,0.00,-25.00\n\
+                  22/01/2024,,General Currency Conversion,Completed,USD,25.00,0.00,25.00\n\
+                  22/01/2024,,General Currency Conversion,Completed,GBP,-20.11,0.00,-20.11\n\
+                  14/01/2024,Jane Smith,General Payment,Completed,GBP,100.00,-3.20,96.80\n";
+    let read = |currency: Option<&str>| {
+        let options = Options {
+            currency: currency.map(str::to_owned),
+            ..Options::default()
+        };
+        let s = bankfile::parse(paypal.as_bytes(), &options).unwrap();
+        let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+        (s.detected.currency, amounts, s.errors.len())
+    };
+    let gbp = (Some("GBP".into()), vec!["-20.11".into(), "96.80".into()], 2);
+    assert_eq!(read(Some("GBP")), gbp);
+    assert_eq!(read(Some("gbp")), gbp);
+    // Not wanted, or not in the file: the most common.
+    let usd = (Some("USD".into()), vec!["-25.00".into(), "25.00".into()], 2);
+    assert_eq!(read(None), usd);
+    assert_eq!(read(Some("EUR")), usd);
+}
+
+#[test]
+fn anz_new_zealand_details_is_the_other_party() {
+    let anz = "Type,Details,Particulars,Code,Reference,Amount,Date,ForeignCurrencyAmount,ConversionCharge\n\
+               Eft-Pos,COUNTDOWN AUCKLAND,4835****1234,,,-12.40,31/01/2024,,\n\
+               Direct Credit,ACME LTD,SALARY,,JAN,2500.00,25/01/2024,,\n";
+    assert_eq!(
+        read(anz).0,
+        [
+            "2024-01-31 -12.40 payee=COUNTDOWN AUCKLAND note=4835****1234",
+            "2024-01-25 2500.00 payee=ACME LTD note=SALARY | JAN",
+        ]
+    );
+    // Chase's checking export: `Details` is DEBIT or CREDIT, no payee.
+    let chase = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n\
+                 DEBIT,01/31/2024,TRADER JOE S #123,-64.12,DEBIT_CARD,1170.44,\n";
+    assert_eq!(
+        read(chase).0,
+        ["2024-01-31 -64.12 payee=- note=TRADER JOE S #123"]
+    );
+}

@@ -55,7 +55,8 @@ const MULTIPART_ENVELOPE_BYTES: usize = 16 * 1024;
 /// `<amount>:<date>:<n-th such row>`) is remembered: importing the same rows again
 /// creates nothing, so a failed import can simply be repeated. A refused file (empty,
 /// malformed, not a bank file, ambiguous dates, missing columns, another currency than
-/// the wallet's) stores nothing.
+/// the wallet's) stores nothing. Of a currency column that holds several currencies,
+/// the rows in the wallet's are imported and the others listed as errors.
 ///
 /// A file of more than 3,000 valid rows (up to 20,000) is imported by a job: the answer
 /// is 202 with the job (`Location: /api/imports/{id}`), which goes on after the request;
@@ -91,7 +92,13 @@ async fn import(
         ApiError::PayloadTooLarge(format!("the file exceeds {} bytes", parse::MAX_FILE_BYTES))
     })?;
     let file = parse::file_bytes(&headers, body).await?;
-    let statement = parse::read(&file, params.options)?;
+    // Of the currencies of a currency column, the wallet's is the statement's.
+    let wallet = app::wallet::get(me.store(), me.id).await?;
+    let options = bankfile::Options {
+        currency: Some(wallet.currency.code().to_owned()),
+        ..params.options
+    };
+    let statement = parse::read(&file, options)?;
     let detected = statement.detected.clone();
     let options = ImportOptions {
         default_category_id: params.default_category_id,

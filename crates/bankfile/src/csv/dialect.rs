@@ -45,16 +45,26 @@ fn is_header(fields: &[Option<Field>]) -> bool {
 /// field that an override names is taken from that column only). A `#N` override is
 /// applied once the header is found (see [`headerless::apply_numbered`]).
 fn classify(cells: &[String], overrides: &BTreeMap<Field, String>) -> Vec<Option<Field>> {
-    cells
+    let named = || overrides.iter().filter(|(_, n)| column_number(n).is_none());
+    let mut fields: Vec<Option<Field>> = cells
         .iter()
         .map(|cell| {
-            let mut named = overrides.iter().filter(|(_, n)| column_number(n).is_none());
-            if let Some((f, _)) = named.clone().find(|(_, name)| same_header(cell, name)) {
+            if let Some((f, _)) = named().find(|(_, name)| same_header(cell, name)) {
                 return Some(*f);
             }
-            field_of(cell).filter(|f| !named.any(|(n, _)| n == f))
+            field_of(cell).filter(|f| !named().any(|(n, _)| n == f))
         })
-        .collect()
+        .collect();
+    // New Zealand's payment fields (`Particulars`, `Code`, `Reference`): ANZ's `Details`
+    // beside them is the other party (elsewhere, Chase's `Details` is a type word).
+    let has = has_header(cells);
+    let payee = fields.contains(&Some(Field::Payee)) || named().any(|(f, _)| *f == Field::Payee);
+    if has("particulars") && has("code") && !payee {
+        if let Some(i) = cells.iter().position(|c| fold(c) == "details") {
+            fields[i] = fields[i].or(Some(Field::Payee));
+        }
+    }
+    fields
 }
 
 struct Candidate {

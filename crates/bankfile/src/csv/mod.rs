@@ -9,8 +9,6 @@ mod preamble;
 mod row;
 mod words;
 
-use std::collections::BTreeMap;
-
 use crate::amount::{self, currency_of, detect_decimal};
 use crate::date::{detect, looks_like_date, DateFormat};
 use crate::{Detected, Field, FileError, Options, Statement};
@@ -86,7 +84,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         ),
     };
     let account = preamble::account(&layout.preamble);
-    let currency = most_common(&column_cells(&[Field::Currency]))
+    let currency = statement_currency(&column_cells(&[Field::Currency]), options)
         .or_else(|| columns.currency_hint())
         .or_else(|| amount_cells.iter().find_map(|c| currency_of(c)))
         .or_else(|| preamble::currency(&layout.preamble));
@@ -148,14 +146,24 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     Ok(statement)
 }
 
-/// The most frequent non-empty value (a currency column), upper-cased.
-fn most_common(cells: &[&str]) -> Option<String> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+/// The statement's currency by its currency column: the wanted one
+/// ([`Options::currency`]) when the column holds it, else the most frequent code (the
+/// first in the file of those as frequent), upper-cased.
+fn statement_currency(cells: &[&str], options: &Options) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
     for c in cells {
         let c = c.trim().to_ascii_uppercase();
         if c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()) {
-            *counts.entry(c).or_default() += 1;
+            match counts.iter_mut().find(|(code, _)| *code == c) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((c, 1)),
+            }
         }
     }
-    counts.into_iter().max_by_key(|(_, n)| *n).map(|(c, _)| c)
+    let wanted = options.currency.as_deref().map(str::to_ascii_uppercase);
+    if let Some(wanted) = wanted.filter(|w| counts.iter().any(|(c, _)| c == w)) {
+        return Some(wanted);
+    }
+    let most = counts.iter().map(|(_, n)| *n).max()?;
+    counts.into_iter().find(|(_, n)| *n == most).map(|(c, _)| c)
 }

@@ -150,7 +150,8 @@ pub struct Detected {
     /// `!Account` name).
     #[schema(max_length = 4096)]
     pub account: Option<String>,
-    /// ISO 4217 code of the statement, when the file tells.
+    /// ISO 4217 code of the statement, when the file tells (of a currency column that
+    /// holds several, the wallet's when it is one of them, else the most common).
     #[schema(max_length = 3)]
     pub currency: Option<String>,
     /// Whether every amount was negated: the `invert` parameter when sent, else whether
