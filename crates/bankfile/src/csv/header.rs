@@ -46,11 +46,11 @@ pub fn field_of(header: &str) -> Option<Field> {
     let folded = fold(header);
     let mut words: Vec<&str> = folded.split(' ').filter(|w| !w.is_empty()).collect();
     // A number written onto the last word (UBS's `Beschreibung1`) is a suffix.
-    if let Some(last) = words.pop() {
+    if let Some(&last) = words.last() {
         let letters = last.trim_end_matches(|c: char| c.is_ascii_digit());
-        words.push(if letters.is_empty() { last } else { letters });
-        if letters.len() < last.len() && !letters.is_empty() {
-            words.push(&last[letters.len()..]);
+        if !letters.is_empty() && letters.len() < last.len() {
+            words.pop();
+            words.extend([letters, &last[letters.len()..]]);
         }
     }
     if words.is_empty() || words.len() > 8 {

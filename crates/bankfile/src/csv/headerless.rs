@@ -97,30 +97,36 @@ impl Records<'_> {
         if money.len() < 3 || money.len() > MAX_MONEY_COLUMNS {
             return None;
         }
-        let values = |i| -> Vec<Option<Decimal>> {
-            self.cells(i)
-                .map(|c| amount_of(c).map(|a| a.value))
-                .collect()
-        };
-        let sums = |a: usize, c: usize, b: usize| {
-            let (a, c, b) = (values(a), values(c), values(b));
-            a.iter().zip(&c).zip(&b).all(|((a, c), b)| {
+        // Each column's values, read once.
+        let values: Vec<Vec<Option<Decimal>>> = money
+            .iter()
+            .map(|&i| {
+                self.cells(i)
+                    .map(|c| amount_of(c).map(|a| a.value))
+                    .collect()
+            })
+            .collect();
+        let sums = |a: &[Option<Decimal>], c: &[Option<Decimal>], b: &[Option<Decimal>]| {
+            a.iter().zip(c).zip(b).all(|((a, c), b)| {
                 matches!((a, c, b), (Some(a), Some(c), Some(b)) if a.checked_add(*c) == Some(*b))
             })
         };
-        for (n, &a) in money.iter().enumerate() {
-            for &c in &money[n + 1..] {
-                let Some(&end) = money.iter().find(|&&b| b != a && b != c && sums(a, c, b)) else {
+        for a in 0..money.len() {
+            for c in a + 1..money.len() {
+                let others = (0..money.len()).filter(|&b| b != a && b != c);
+                let Some(end) = others
+                    .into_iter()
+                    .find(|&b| sums(&values[a], &values[c], &values[b]))
+                else {
                     continue;
                 };
-                let ends = values(end);
-                let chained = |i| {
-                    values(i)
+                let chained = |i: usize| {
+                    values[i]
                         .iter()
-                        .filter(|v| v.is_some() && ends.contains(v))
+                        .filter(|v| v.is_some() && values[end].contains(v))
                         .count()
                 };
-                return Some(if chained(c) > chained(a) { a } else { c });
+                return Some(money[if chained(c) > chained(a) { a } else { c }]);
             }
         }
         None
@@ -175,7 +181,7 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
         .map(|i| vec![(i, Field::Amount)]);
     let money = money.or_else(|| {
         columns.clone().find_map(|i| {
-            if data.money(i) {
+            if money_columns.contains(&i) {
                 Some(vec![(i, Field::Amount)])
             } else if i + 1 < width && i + 1 != date && data.pair(i) {
                 Some(vec![(i, Field::Debit), (i + 1, Field::Credit)])
