@@ -455,7 +455,8 @@ async fn names_and_rows_left_at_the_deadline_are_errors_that_a_repetition_clears
     // The time is up before anything is created: every row is left, with the message
     // that says to repeat the import.
     let store = &app.state.store;
-    let late = import(store, user.id, read(), options(Instant::now()))
+    let wallet = store.get_wallet(user.id).await.unwrap().unwrap();
+    let late = import(store, wallet.clone(), read(), options(Instant::now()))
         .await
         .unwrap();
     assert_eq!(late.created, 0);
@@ -469,7 +470,7 @@ async fn names_and_rows_left_at_the_deadline_are_errors_that_a_repetition_clears
     assert!(providers.is_empty());
     // The repetition creates the names and both rows.
     let deadline = Instant::now() + TIME_BUDGET;
-    let again = import(store, user.id, read(), options(deadline))
+    let again = import(store, wallet, read(), options(deadline))
         .await
         .unwrap();
     assert_eq!((again.created, again.errors.len()), (2, 0));

@@ -218,3 +218,33 @@ async fn a_first_sync_page_reads_the_heads_then_one_query_a_phase_that_holds_any
     // Own categories, tags, providers, transactions, rules and schedules.
     assert_eq!(made, ops(&[("TransactGetItems", 1), ("Query", 6)]));
 }
+
+#[tokio::test]
+async fn an_import_reads_the_wallet_once_and_each_list_of_names_once() {
+    let (app, user) = spawn_app_and_user().await;
+    app.create(&user, "/api/tags", &json!({"tagName": "food"}))
+        .await;
+    app.create(
+        &user,
+        "/api/providers",
+        &json!({"providerName": "Corner Shop"}),
+    )
+    .await;
+    let file = "Date,Amount,Category,Payee,Tags\n\
+                2026-03-01,-12.50,Groceries,Corner Shop,food\n\
+                2026-03-02,-7.25,groceries,corner shop,Food\n";
+    let post = app.upload(&user, "", "text/csv", file.as_bytes().to_vec());
+    let made = calls_of(&app, post).await;
+    // The wallet (once: read before the file, for its currency) and the change feed's
+    // head; global and own categories, providers, tags and rules; the rows' import ids;
+    // one write of both rows.
+    assert_eq!(
+        made,
+        ops(&[
+            ("GetItem", 2),
+            ("Query", 5),
+            ("BatchGetItem", 1),
+            ("TransactWriteItems", 1)
+        ])
+    );
+}

@@ -199,7 +199,8 @@ async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
         deadline: Instant::now() + imports::TIME_BUDGET,
     };
     let rows = imports_fn::parse::rows(statement);
-    let submitted = imports::submit(store, user.id, rows, options, &Stopped).await;
+    let wallet = store.get_wallet(user.id).await.unwrap().unwrap();
+    let submitted = imports::submit(store, wallet, rows, options, &Stopped).await;
     let Ok(Submitted::Job(stopped)) = submitted else {
         panic!("not a job: {submitted:?}");
     };

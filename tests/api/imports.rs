@@ -643,9 +643,8 @@ async fn an_import_cut_short_by_its_deadline_leaves_the_rest_of_the_file_and_tot
             deadline: Instant::now() + Duration::from_millis(150 * attempt),
         };
         let rows = imports_fn::parse::rows(statement.unwrap());
-        let report = imports::import(store, user.id, rows, options)
-            .await
-            .unwrap();
+        let wallet = store.get_wallet(user.id).await.unwrap().unwrap();
+        let report = imports::import(store, wallet, rows, options).await.unwrap();
         // The rows left are the rest of the file: everything before them was written (by
         // this attempt or an earlier one), nothing of them.
         let left: Vec<usize> = report.errors.iter().map(|e| e.row).collect();

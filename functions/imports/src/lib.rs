@@ -92,7 +92,8 @@ async fn import(
         ApiError::PayloadTooLarge(format!("the file exceeds {} bytes", parse::MAX_FILE_BYTES))
     })?;
     let file = parse::file_bytes(&headers, body).await?;
-    // Of the currencies of a currency column, the wallet's is the statement's.
+    // Read once: of a currency column's currencies the wallet's is the statement's, and
+    // the import checks and writes against it.
     let wallet = app::wallet::get(me.store(), me.id).await?;
     let options = bankfile::Options {
         currency: Some(wallet.currency.code().to_owned()),
@@ -107,7 +108,7 @@ async fn import(
     };
     let rows = parse::rows(statement);
     let continuation = app::imports::job::continuation();
-    let submitted = app::imports::submit(me.store(), me.id, rows, options, continuation).await?;
+    let submitted = app::imports::submit(me.store(), wallet, rows, options, continuation).await?;
     Ok(match submitted {
         Submitted::Report(report) if params.dry_run => {
             Json(DryRunReport::new(report, detected)).into_response()

@@ -188,19 +188,23 @@ fn default_category(names: &Names, id: Option<u64>) -> AppResult<Option<&Categor
     .transpose()
 }
 
-/// Checks a file against the caller's names and rules (one load of each).
+/// Checks a file against the caller's names and rules (one load of each), the caller's
+/// wallet already read.
 async fn prepare(
     store: &Store,
-    user_id: u64,
+    wallet: Wallet,
     file: ParsedFile,
     default_category_id: Option<u64>,
 ) -> AppResult<Prepared> {
-    let names = Names::load(store, user_id).await?;
-    check_currency(&names.wallet, file.currency.as_deref())?;
+    check_currency(&wallet, file.currency.as_deref())?;
+    let user_id = wallet.user_id;
+    // The caller's rules, loaded and compiled once for the whole file (one Query).
+    let (names, rules) = tokio::try_join!(
+        Names::of_wallet(store, wallet),
+        crate::app::rules::Ruleset::load(store, user_id),
+    )?;
     let default_category = default_category(&names, default_category_id)?;
     let (rows, skipped_pending) = (file.rows, file.pending_skipped);
-    // The caller's rules, loaded and compiled once for the whole file (one Query).
-    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
     let (planned, errors) = plan(file, &names, default_category, Some(&rules));
     Ok(Prepared {
         names,
@@ -211,15 +215,16 @@ async fn prepare(
     })
 }
 
-/// Imports the rows of a file into the caller's wallet (or, in a dry run, reports what
-/// it would do) within the request.
+/// Imports the rows of a file into `wallet` (its owner's, as read to read the file) or,
+/// in a dry run, reports what it would do, within the request.
 pub async fn import(
     store: &Store,
-    user_id: u64,
+    wallet: Wallet,
     file: ParsedFile,
     options: ImportOptions,
 ) -> AppResult<ImportReport> {
-    let prepared = prepare(store, user_id, file, options.default_category_id).await?;
+    let user_id = wallet.user_id;
+    let prepared = prepare(store, wallet, file, options.default_category_id).await?;
     finish(store, user_id, prepared, options).await
 }
 
@@ -235,14 +240,15 @@ pub enum Submitted {
 /// `continuation` (the process's: [`job::continuation`]).
 pub async fn submit(
     store: &Store,
-    user_id: u64,
+    wallet: Wallet,
     file: ParsedFile,
     options: ImportOptions,
     continuation: &dyn job::Continuation,
 ) -> AppResult<Submitted> {
+    let user_id = wallet.user_id;
     let large = !options.dry_run && file.parsed.len() > job::SYNC_ROWS;
     let originals = large.then(|| file.parsed.clone());
-    let prepared = prepare(store, user_id, file, options.default_category_id).await?;
+    let prepared = prepare(store, wallet, file, options.default_category_id).await?;
     match originals {
         Some(rows) if prepared.planned.len() > job::SYNC_ROWS => {
             let default_category_id = options.default_category_id;

@@ -14,6 +14,9 @@ pub(super) fn fold(name: &str) -> String {
     name.trim().to_lowercase()
 }
 
+/// Ids by folded name.
+type Index = HashMap<String, u64>;
+
 /// The caller's names, resolved once per import.
 pub(super) struct Names {
     pub(super) wallet: Wallet,
@@ -26,15 +29,31 @@ pub(super) struct Names {
 
 impl Names {
     pub(super) async fn load(store: &Store, user_id: u64) -> AppResult<Self> {
-        let (wallet, categories, providers, tags) = tokio::try_join!(
+        let (wallet, names) = tokio::try_join!(
             async { Ok::<_, AppError>(store.get_wallet(user_id).await?) },
+            Self::lists(store, user_id),
+        )?;
+        let wallet = wallet.ok_or_else(crate::app::users::account_gone)?;
+        let (categories, providers, tags) = names;
+        Ok(Self::new(wallet, categories, providers, tags))
+    }
+
+    /// The names of the wallet's owner, the wallet already read (by the caller, who
+    /// needed its currency to read the file).
+    pub(super) async fn of_wallet(store: &Store, wallet: Wallet) -> AppResult<Self> {
+        let (categories, providers, tags) = Self::lists(store, wallet.user_id).await?;
+        Ok(Self::new(wallet, categories, providers, tags))
+    }
+
+    /// Categories, providers (by folded name) and tags (by folded name), read at once.
+    async fn lists(store: &Store, user_id: u64) -> AppResult<(Vec<Category>, Index, Index)> {
+        let (categories, providers, tags) = tokio::try_join!(
             crate::app::categories::list(store, user_id, None),
             labels::list_all(store, user_id, LabelKind::Provider),
             labels::list_all(store, user_id, LabelKind::Tag),
         )?;
-        let wallet = wallet.ok_or_else(crate::app::users::account_gone)?;
         let index = |list: Vec<Label>| list.into_iter().map(|r| (fold(&r.name), r.id)).collect();
-        Ok(Self::new(wallet, categories, index(providers), index(tags)))
+        Ok((categories, index(providers), index(tags)))
     }
 
     pub(super) fn new(
