@@ -19,6 +19,7 @@ mod matrix;
 mod recurring;
 mod resources;
 mod rules;
+mod rules_integrity;
 mod security;
 mod shards;
 mod sync;

@@ -29,7 +29,7 @@ async fn provider(app: &TestApp, user: &TestUser, name: &str) -> u64 {
     r.json::<Value>().await.unwrap()["id"].as_u64().unwrap()
 }
 
-async fn rule(app: &TestApp, user: &TestUser, body: Value) -> Value {
+pub(crate) async fn rule(app: &TestApp, user: &TestUser, body: Value) -> Value {
     let r = post(app, user, "/api/rules", body).await;
     assert_eq!(r.status(), 201, "{:?}", r.text().await);
     r.json().await.unwrap()

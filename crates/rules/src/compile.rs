@@ -158,6 +158,15 @@ fn check_actions(a: &Actions, errors: &mut Vec<FieldError>) -> Actions {
     if let Some(note) = &a.note {
         if note.trim().is_empty() {
             errors.push(FieldError::new("actions.note", "must not be blank"));
+        } else if note
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t')
+        {
+            // What a transaction's note refuses: the rule could never set it.
+            errors.push(FieldError::new(
+                "actions.note",
+                "must not contain control characters",
+            ));
         } else if note.chars().count() > MAX_NOTE_CHARS {
             errors.push(FieldError::new(
                 "actions.note",

@@ -140,6 +140,12 @@ fn actions_are_checked() {
     );
     let long = json!({"note": "n".repeat(1001)});
     assert_eq!(errors(with(&["actions"], long)), ["actions.note"]);
+    // A carriage return (a note pasted from a Windows file) the transaction would refuse;
+    // a note may span lines.
+    let pasted = json!({"note": "coffee\r\nbeans"});
+    assert_eq!(errors(with(&["actions"], pasted)), ["actions.note"]);
+    let lines = json!({"note": "coffee\nbeans\tto go"});
+    assert!(errors(with(&["actions"], lines)).is_empty());
     let tags: Vec<u64> = (1..=21).collect();
     assert_eq!(
         errors(with(&["actions"], json!({"tagIds": tags}))),

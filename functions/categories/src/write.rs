@@ -89,7 +89,8 @@ shared::item_read!(
 );
 
 shared::item_update!(
-    /// Replaces name, icon, colour and type.
+    /// Replaces name, icon, colour and type (the type only while no transaction or rule
+    /// uses the category).
     "/api/categories/{id}", CategoryUpdateRequest => CategoryResponse, "Updated";
     |me, id, body: CategoryUpdateRequest, expected| {
         let fields = body.fields()?;
@@ -98,7 +99,7 @@ shared::item_update!(
 );
 
 shared::item_delete!(
-    /// Deletes one of the caller's own categories unless transactions use it.
+    /// Deletes one of the caller's own categories unless transactions or a rule use it.
     "/api/categories/{id}", "Deleted";
     |me, id, expected| {
         app::categories::delete(me.store(), me.id, id, expected).await?;

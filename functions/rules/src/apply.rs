@@ -234,7 +234,8 @@ const BUDGET: Duration = Duration::from_secs(20);
 /// changes only when a rule matches it, its category was not chosen by the user
 /// (`categorySource` other than `user`, for the category) and the rule's actions change
 /// one of its fields. Writes go through the same path as an update (balance, monthly
-/// totals and the change feed stay exact). A long run answers with a `cursor` to continue.
+/// totals and the change feed stay exact); a change the transaction would refuse leaves it
+/// as it is. A long run answers with a `cursor` to continue.
 #[utoipa::path(
     post,
     path = "/api/rules/apply",

@@ -123,10 +123,11 @@ pub struct ActionsDoc {
     /// Sets the provider.
     #[schema(nullable)]
     pub provider_id: Option<u64>,
-    /// Added to the transaction's tags.
+    /// Added to the transaction's tags as far as its 20 leave room (the rest are left out).
     #[schema(max_items = 20)]
     pub tag_ids: Vec<u64>,
-    /// Set when the transaction has no note.
+    /// Set when the transaction has no note (no control characters but line breaks and
+    /// tabs).
     #[schema(max_length = 1000, nullable)]
     pub note: Option<String>,
 }

@@ -3,6 +3,7 @@
 //! may use them) and each user's own (bounded in number, their type fixed and deletion
 //! refused while transactions use them).
 
+use super::rules::Named;
 use super::users::require_admin;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
@@ -149,6 +150,10 @@ pub async fn update(
             ));
         }
     }
+    if fields.category_type != current.category_type {
+        // A rule that sets it would then flip the sign of what it categorises.
+        super::rules::refuse_if_named(store, user_id, Named::Category(id)).await?;
+    }
     let next = Category {
         name: fields.name,
         icon: fields.icon,
@@ -183,6 +188,7 @@ pub async fn delete(
         ));
     }
     let keep = super::version_to_keep(expected, current.version)?;
+    super::rules::refuse_if_named(store, user_id, Named::Category(id)).await?;
     store
         .delete_own_category(user_id, &current, keep)
         .await

@@ -2,6 +2,7 @@
 //! number, and undeletable while a transaction uses them. One implementation serves both
 //! kinds; each function takes the [`LabelKind`] it acts on.
 
+use super::rules::Named;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
@@ -126,6 +127,7 @@ pub async fn delete(
 ) -> AppResult<()> {
     let current = get(store, user_id, kind, id).await?;
     let keep = super::version_to_keep(expected, current.version)?;
+    super::rules::refuse_if_named(store, user_id, Named::Label(kind, id)).await?;
     store
         .delete_label(user_id, kind, &current, keep)
         .await

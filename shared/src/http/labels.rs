@@ -119,7 +119,7 @@ macro_rules! label_api {
         );
 
         $crate::item_delete!(
-            /// Deletes one of the caller's own, unless transactions use it.
+            /// Deletes one of the caller's own, unless transactions or a rule use it.
             $item_path, "Deleted";
             |me, id, expected| {
                 labels::delete(me.store(), me.id, KIND, id, expected).await?;

@@ -9,7 +9,7 @@ use time::Date;
 use super::names::{fold, Names};
 use super::{CategoryRef, ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
 use crate::app::rules::Ruleset;
-use crate::app::transactions::check_tag_count;
+use crate::app::transactions::{check_tag_count, MAX_TAGS};
 use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
 use crate::domain::{Category, CategorySource, CategoryType};
@@ -160,13 +160,14 @@ fn plan_row(
             Err(m) => errors.push(RowError::new(n, "tags", format!("{}: {m}", quoted(raw)))),
         }
     }
-    for id in effect.as_ref().map_or(&[][..], |e| &e.tags) {
-        if !tags.contains(&NameRef::Known(*id)) {
-            tags.push(NameRef::Known(*id));
-        }
-    }
+    // The file's own tags are bounded; the rules' are added as far as they fit.
     if let Err(m) = check_tag_count(tags.len()) {
         errors.push(RowError::new(n, "tags", m));
+    }
+    for id in effect.as_ref().map_or(&[][..], |e| &e.tags) {
+        if !tags.contains(&NameRef::Known(*id)) && tags.len() < MAX_TAGS {
+            tags.push(NameRef::Known(*id));
+        }
     }
     let category_source = match row.category.as_deref().map(str::trim) {
         _ if by_rule.is_some() => CategorySource::Rule,

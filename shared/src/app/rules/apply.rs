@@ -28,11 +28,8 @@ pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
         draft.provider_id = o.actions.provider_id;
         changed = true;
     }
-    for tag in &o.actions.tag_ids {
-        if !draft.tag_ids.contains(tag) {
-            draft.tag_ids.push(*tag);
-            changed = true;
-        }
+    if super::add_tags(&mut draft.tag_ids, &o.actions.tag_ids) {
+        changed = true;
     }
     if draft.note.is_none() && o.actions.note.is_some() {
         draft.note = o.actions.note.clone();
@@ -120,8 +117,11 @@ pub async fn apply(
             let expected = Some(IfMatch::Version(Some(t.version)));
             match transactions::update(store, user_id, t.id, draft, expected, None).await {
                 Ok(_) => report.changed += 1,
-                // Edited or deleted meanwhile: its editor's version stands.
-                Err(AppError::PreconditionFailed(_) | AppError::NotFound(_)) => {}
+                // Edited or deleted meanwhile: its editor's version stands. A change the
+                // transaction refuses leaves it as it is, and the run goes on.
+                Err(
+                    AppError::PreconditionFailed(_) | AppError::NotFound(_) | AppError::Invalid(_),
+                ) => {}
                 Err(e) => return Err(e),
             }
         }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
 
-use super::transactions::TransactionDraft;
+use super::transactions::{TransactionDraft, MAX_TAGS};
 use super::{kept, version_to_keep, AppError, AppResult, IfMatch};
 use crate::domain::time::Timestamp;
 use crate::domain::{CategorySource, CategoryType, LabelKind, Violation};
@@ -110,7 +110,12 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
     };
     let position = match body.position {
         Some(p) => u64::from(p),
-        None => existing.iter().map(|r| r.position + 1).max().unwrap_or(0),
+        // After the last, and never past the largest position a rule can show.
+        None => existing
+            .iter()
+            .map(|r| (r.position + 1).min(u64::from(u32::MAX)))
+            .max()
+            .unwrap_or(0),
     };
     body.position = u32::try_from(position).ok();
     let now = Timestamp::now();
@@ -164,6 +169,51 @@ pub async fn update(
         Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
         Err(e) => Err(e.into()),
     }
+}
+
+/// What a rule's actions may name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Named {
+    Category(u64),
+    Label(LabelKind, u64),
+}
+
+/// `409` when one of the caller's rules names `target`: a rule must never set a category,
+/// provider or tag that is gone, nor a category of another type than when it was saved.
+/// Called before deleting them or changing a category's type (one Query).
+pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) -> AppResult<()> {
+    for stored in ordered(store, user_id).await? {
+        let body = view(&stored)?.body;
+        let a = &body.actions;
+        let (named, noun) = match target {
+            Named::Category(id) => (a.category_id == Some(id), "category"),
+            Named::Label(LabelKind::Provider, id) => (a.provider_id == Some(id), "provider"),
+            Named::Label(LabelKind::Tag, id) => (a.tag_ids.contains(&id), "tag"),
+        };
+        if named {
+            return Err(AppError::Conflict(format!(
+                "rule {} ({:?}) names this {noun}: change or delete the rule first",
+                stored.id, body.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Adds the rules' tags to `tags` that are not there yet, as long as the transaction's
+/// limit leaves room: the tags beyond it are left out, never an error of the transaction.
+pub(crate) fn add_tags(tags: &mut Vec<u64>, from_rules: &[u64]) -> bool {
+    let mut added = false;
+    for tag in from_rules {
+        if tags.len() >= MAX_TAGS {
+            break;
+        }
+        if !tags.contains(tag) {
+            tags.push(*tag);
+            added = true;
+        }
+    }
+    added
 }
 
 kept::delete_kept! {
@@ -237,7 +287,9 @@ pub async fn categorize(
     if draft.provider_id.is_none() {
         draft.provider_id = o.actions.provider_id;
     }
-    draft.tag_ids.extend(o.actions.tag_ids.iter().copied());
+    draft.tag_ids.sort_unstable();
+    draft.tag_ids.dedup();
+    add_tags(&mut draft.tag_ids, &o.actions.tag_ids);
     if draft.note.is_none() {
         draft.note = o.actions.note;
     }
