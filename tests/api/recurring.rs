@@ -422,3 +422,48 @@ async fn a_user_keeps_at_most_100_schedules() {
         .await;
     assert_problem(r, 409).await;
 }
+
+/// The first Saturday on or after `d`.
+fn saturday_from(mut d: Date) -> Date {
+    while d.weekday() != time::Weekday::Saturday {
+        d = d.next_day().unwrap();
+    }
+    d
+}
+
+#[tokio::test]
+async fn a_first_occurrence_moved_before_start_is_still_scheduled_and_created() {
+    let (app, user) = spawn_app_and_user().await;
+    // A start on a coming Saturday, moved to the Friday before: scheduled, and next.
+    let start = saturday_from(today() + days(8));
+    let mut ahead = groceries("FREQ=WEEKLY", &day(start));
+    ahead["weekend"] = json!("before");
+    let ahead = schedule(&app, &user, ahead).await;
+    let friday = day(start - days(1));
+    let list = occurrences(&app, &user, ahead, &day(today()), &day(start + days(7))).await;
+    assert_eq!(list[0]["date"], friday.as_str(), "{list:?}");
+    assert_eq!(list[0]["nominalDate"], day(start));
+    assert_eq!(list[0]["status"], "scheduled");
+    let shown: Value = app
+        .get_json(&user, &format!("/api/recurring/{ahead}"))
+        .await;
+    assert_eq!(shown["nextDate"], friday.as_str());
+
+    // Backfilled from a past Saturday: its Friday is created with the others.
+    let start = saturday_from(today() - days(40));
+    let mut past = groceries("FREQ=WEEKLY", &day(start));
+    past["weekend"] = json!("before");
+    past["backfill"] = json!(true);
+    let past = schedule(&app, &user, past).await;
+    let due = (0..)
+        .map(|k| start - days(1) + days(7 * k))
+        .take_while(|d| *d <= today())
+        .count();
+    assert_eq!(run_job(&app).await.created, due);
+    let list = occurrences(&app, &user, past, &day(start - days(7)), &day(today())).await;
+    let first = &list[0];
+    assert_eq!(first["date"], day(start - days(1)).as_str());
+    assert_eq!(first["status"], "created", "{list:?}");
+    let statuses: Vec<&str> = pluck(&list, "status", Value::as_str);
+    assert_eq!(statuses, vec!["created"; due]);
+}

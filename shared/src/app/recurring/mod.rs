@@ -16,7 +16,7 @@ use time::Date;
 
 use super::transactions::{build_record, keys, Stamp, TransactionDraft};
 use super::{check_version, kept, AppError, AppResult, IfMatch};
-use crate::domain::recurring::{Recurring, MAX_SCHEDULES};
+use crate::domain::recurring::{Recurring, MAX_MOVE_DAYS, MAX_SCHEDULES};
 use crate::domain::time::Timestamp;
 use crate::domain::Violation;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -96,10 +96,14 @@ async fn build(
         return Err(AppError::Invalid(errors));
     };
     let today = today();
+    // Nominal dates start at `start`; an occurrence moved off a weekend (or by a change,
+    // at most MAX_MOVE_DAYS) may fall before it and is still the schedule's.
     let not_before = match (base, draft.backfill) {
         (Some(b), _) => b.not_before,
-        (None, true) => schedule.start,
-        (None, false) => schedule.start.max(today),
+        (None, true) => (schedule.start)
+            .checked_sub(time::Duration::days(MAX_MOVE_DAYS))
+            .unwrap_or(schedule.start),
+        (None, false) => today,
     };
     Ok(Recurring {
         user_id,

@@ -8,7 +8,7 @@ use time::{Date, Duration};
 use super::{get, save, today};
 use crate::app::{AppError, AppResult, IfMatch};
 use crate::domain::recurring::{
-    Exception, Planned, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
+    Exception, Planned, MAX_ALL_EXCEPTIONS, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
 };
 use crate::domain::time::{parse_date, Timestamp};
 use crate::domain::{Money, Violation};
@@ -66,8 +66,13 @@ pub async fn change_occurrence(
     }
     let mut new = old.clone();
     new.exceptions.insert(nominal, change);
-    if new.exceptions.len() > MAX_EXCEPTIONS {
-        let message = format!("at most {MAX_EXCEPTIONS} changed occurrences per schedule");
+    // Past exceptions (created or passed occurrences) stay, as the list shows them, but
+    // only the upcoming ones count against the plan's limit.
+    if new.upcoming_exceptions() > MAX_EXCEPTIONS || new.exceptions.len() > MAX_ALL_EXCEPTIONS {
+        let message = format!(
+            "at most {MAX_EXCEPTIONS} changed occurrences still to come per schedule \
+             ({MAX_ALL_EXCEPTIONS} in all)"
+        );
         return Err(AppError::Conflict(message));
     }
     new.version += 1;

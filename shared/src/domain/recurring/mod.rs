@@ -15,8 +15,11 @@ use super::{CategoryType, Money};
 
 /// At most this many schedules per user.
 pub const MAX_SCHEDULES: usize = 100;
-/// At most this many exceptions per schedule (they live on its item).
+/// At most this many exceptions of occurrences still to come (after `done`) per schedule.
 pub const MAX_EXCEPTIONS: usize = 200;
+/// At most this many exceptions per schedule in all, past ones included: they live on its
+/// item (about 60 bytes each, far below DynamoDB's 400 KB).
+pub const MAX_ALL_EXCEPTIONS: usize = 2_000;
 /// A moved occurrence stays within this many days of its nominal date.
 pub const MAX_MOVE_DAYS: i64 = 31;
 /// Occurrence windows (and the forecast) span at most this many days (two years).
@@ -126,6 +129,12 @@ impl Recurring {
                 Some((date.unwrap_or(o.date), a.unwrap_or(amount)))
             }
         }
+    }
+
+    /// Exceptions of occurrences not yet created nor passed: the ones a user still plans.
+    pub fn upcoming_exceptions(&self) -> usize {
+        let upcoming = |d: &&Date| self.done.is_none_or(|done| **d > done);
+        self.exceptions.keys().filter(upcoming).count()
     }
 
     fn is_created(&self, nominal: Date) -> bool {
@@ -251,7 +260,10 @@ impl Recurring {
                 _ => return (passed, Next::Never),
             }
         }
-        (passed, Next::Recheck(lo))
+        // No nominal date before `lo` is left to create: passing them all lets the job
+        // save its progress, so the next look scans on from `lo` (an occurrence more
+        // than the scanned years ahead is reached, not looked for from `done` forever).
+        (lo.previous_day().or(passed), Next::Recheck(lo))
     }
 
     /// When the job should look at this schedule next (`None`: never again).
@@ -265,67 +277,4 @@ impl Recurring {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use time::macros::date;
-
-    fn rent(rule: &str, start: Date) -> Recurring {
-        let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        Recurring {
-            user_id: 1,
-            id: 99,
-            amount: Money::new(Decimal::new(120000, 2), crate::domain::Currency::eur()).unwrap(),
-            category_id: 4,
-            category_type: CategoryType::Debit,
-            category_global: true,
-            provider_id: None,
-            tag_ids: vec![],
-            note: None,
-            schedule: Schedule::new(start, rule.parse().unwrap(), recurrence::Weekend::Keep),
-            rrule: rule.into(),
-            backfill: true,
-            not_before: start,
-            done: None,
-            exceptions: BTreeMap::new(),
-            version: 1,
-            created_at: at,
-            updated_at: at,
-        }
-    }
-
-    #[test]
-    fn ids_are_stable_positive_and_safe() {
-        let r = rent("FREQ=MONTHLY", date!(2026 - 01 - 31));
-        let a = r.transaction_id(date!(2026 - 01 - 31));
-        assert_eq!(a, r.transaction_id(date!(2026 - 01 - 31)));
-        assert_ne!(a, r.transaction_id(date!(2026 - 02 - 28)));
-        assert!(a > 0 && a <= MAX_SAFE_ID);
-    }
-
-    #[test]
-    fn skipped_and_created_occurrences_move_the_next_one() {
-        let mut r = rent("FREQ=MONTHLY;BYMONTHDAY=-1", date!(2026 - 01 - 01));
-        r.exceptions.insert(date!(2026 - 01 - 31), Exception::Skip);
-        let (passed, next) = r.next();
-        assert_eq!(passed, Some(date!(2026 - 01 - 31)));
-        assert!(matches!(next, Next::Occurrence { date, .. } if date == date!(2026 - 02 - 28)));
-        r.done = Some(date!(2026 - 02 - 28));
-        assert_eq!(r.due_date(), Some(date!(2026 - 03 - 31)));
-        let statuses: Vec<_> = r
-            .occurrences(date!(2026 - 01 - 01), date!(2026 - 03 - 31))
-            .iter()
-            .map(|p| p.status)
-            .collect();
-        assert_eq!(
-            statuses,
-            [Status::Skipped, Status::Created, Status::Scheduled]
-        );
-    }
-
-    #[test]
-    fn an_exhausted_rule_is_never_due_again() {
-        let mut r = rent("FREQ=DAILY;COUNT=2", date!(2026 - 01 - 01));
-        r.done = Some(date!(2026 - 01 - 02));
-        assert_eq!(r.next().1, Next::Never);
-    }
-}
+mod tests;

@@ -1,0 +1,111 @@
+//! The schedule's pure rules: ids, occurrences, what is next, exceptions counted.
+
+use super::*;
+use time::macros::date;
+
+fn rent(rule: &str, start: Date) -> Recurring {
+    let at = Timestamp::parse("2026-01-01T00:00:00").unwrap();
+    Recurring {
+        user_id: 1,
+        id: 99,
+        amount: Money::new(Decimal::new(120000, 2), crate::domain::Currency::eur()).unwrap(),
+        category_id: 4,
+        category_type: CategoryType::Debit,
+        category_global: true,
+        provider_id: None,
+        tag_ids: vec![],
+        note: None,
+        schedule: Schedule::new(start, rule.parse().unwrap(), recurrence::Weekend::Keep),
+        rrule: rule.into(),
+        backfill: true,
+        not_before: start,
+        done: None,
+        exceptions: BTreeMap::new(),
+        version: 1,
+        created_at: at,
+        updated_at: at,
+    }
+}
+
+#[test]
+fn ids_are_stable_positive_and_safe() {
+    let r = rent("FREQ=MONTHLY", date!(2026 - 01 - 31));
+    let a = r.transaction_id(date!(2026 - 01 - 31));
+    assert_eq!(a, r.transaction_id(date!(2026 - 01 - 31)));
+    assert_ne!(a, r.transaction_id(date!(2026 - 02 - 28)));
+    assert!(a > 0 && a <= MAX_SAFE_ID);
+}
+
+#[test]
+fn skipped_and_created_occurrences_move_the_next_one() {
+    let mut r = rent("FREQ=MONTHLY;BYMONTHDAY=-1", date!(2026 - 01 - 01));
+    r.exceptions.insert(date!(2026 - 01 - 31), Exception::Skip);
+    let (passed, next) = r.next();
+    assert_eq!(passed, Some(date!(2026 - 01 - 31)));
+    assert!(matches!(next, Next::Occurrence { date, .. } if date == date!(2026 - 02 - 28)));
+    r.done = Some(date!(2026 - 02 - 28));
+    assert_eq!(r.due_date(), Some(date!(2026 - 03 - 31)));
+    let statuses: Vec<_> = r
+        .occurrences(date!(2026 - 01 - 01), date!(2026 - 03 - 31))
+        .iter()
+        .map(|p| p.status)
+        .collect();
+    assert_eq!(
+        statuses,
+        [Status::Skipped, Status::Created, Status::Scheduled]
+    );
+}
+
+#[test]
+fn an_exhausted_rule_is_never_due_again() {
+    let mut r = rent("FREQ=DAILY;COUNT=2", date!(2026 - 01 - 01));
+    r.done = Some(date!(2026 - 01 - 02));
+    assert_eq!(r.next().1, Next::Never);
+}
+
+/// The job's loop without the writes: `done` moves to what `next` passed.
+fn run_until_occurrence(r: &mut Recurring, looks: usize) -> Option<Date> {
+    for _ in 0..looks {
+        let (passed, next) = r.next();
+        match next {
+            Next::Occurrence { nominal, .. } => return Some(nominal),
+            Next::Recheck(_) => r.done = passed,
+            Next::Never => return None,
+        }
+    }
+    None
+}
+
+#[test]
+fn an_occurrence_further_than_one_look_scans_is_reached_by_later_looks() {
+    // Every 15 years from 2000, made in 2026 without backfill: 2030 is next, beyond
+    // the 13 years one look scans from 2000 (2000 and 2015 are passed).
+    let mut r = rent("FREQ=YEARLY;INTERVAL=15", date!(2000 - 01 - 01));
+    r.not_before = date!(2026 - 11 - 28);
+    let (passed, next) = r.next();
+    let Next::Recheck(lo) = next else {
+        panic!("{next:?}")
+    };
+    assert_eq!(
+        passed,
+        lo.previous_day(),
+        "everything before the recheck is passed"
+    );
+    assert_eq!(run_until_occurrence(&mut r, 3), Some(date!(2030 - 01 - 01)));
+    // Every 5 years from a leap day: 2044-02-29 after 2024-02-29 was created.
+    let mut r = rent("FREQ=YEARLY;INTERVAL=5", date!(2024 - 02 - 29));
+    r.done = Some(date!(2024 - 02 - 29));
+    assert_eq!(run_until_occurrence(&mut r, 3), Some(date!(2044 - 02 - 29)));
+}
+
+#[test]
+fn only_exceptions_still_to_come_count_against_the_limit() {
+    let mut r = rent("FREQ=WEEKLY", date!(2026 - 01 - 05));
+    for week in 0..10 {
+        let nominal = date!(2026 - 01 - 05) + Duration::weeks(week);
+        r.exceptions.insert(nominal, Exception::Skip);
+    }
+    assert_eq!(r.upcoming_exceptions(), 10);
+    r.done = Some(date!(2026 - 01 - 19));
+    assert_eq!(r.upcoming_exceptions(), 7);
+}
