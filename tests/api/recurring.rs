@@ -467,3 +467,38 @@ async fn a_first_occurrence_moved_before_start_is_still_scheduled_and_created() 
     let statuses: Vec<&str> = pluck(&list, "status", Value::as_str);
     assert_eq!(statuses, vec!["created"; due]);
 }
+
+#[tokio::test]
+async fn a_new_calendar_plans_from_the_edit_on_and_the_old_ones_transactions_stay() {
+    let (app, user) = spawn_app_and_user().await;
+    let start = today() - days(75);
+    let mut body = groceries("FREQ=MONTHLY;BYMONTHDAY=-1", &day(start));
+    body["backfill"] = json!(true);
+    let id = schedule(&app, &user, body.clone()).await;
+    let created = run_job(&app).await.created;
+    assert!(created >= 2, "{created}");
+    // Another day of the month, from the same start: nothing before today is created
+    // again, and nothing the new calendar did not create shows as created.
+    body["rrule"] = json!("FREQ=MONTHLY;BYMONTHDAY=15");
+    let path = format!("/api/recurring/{id}");
+    let r = app.put(&user, &path, &body).await;
+    assert_eq!(r.status(), 200);
+    let edited: Value = r.json().await.unwrap();
+    assert_eq!(edited["backfill"], true);
+    assert_eq!(
+        run_job(&app).await.created,
+        usize::from(today().day() == 15)
+    );
+    let list = occurrences(&app, &user, id, &day(start), &day(today() - days(1))).await;
+    assert!(!list.is_empty());
+    for o in &list {
+        assert_eq!(o["status"], "skipped", "{o}");
+        assert!(o["transactionId"].is_null(), "{o}");
+    }
+    let txns: Value = app
+        .get_json(&user, &format!("/api/transactions?from={}", day(start)))
+        .await;
+    let items = txns["items"].as_array().or(txns.as_array()).unwrap();
+    let mine = items.iter().filter(|t| t["recurringId"] == id).count();
+    assert_eq!(mine, created + usize::from(today().day() == 15));
+}

@@ -48,7 +48,9 @@ pub struct RecurringRequest {
     /// (Friday), `after` (Monday).
     #[schema(value_type = Option<String>, pattern = "^(keep|before|after)$", max_length = 6)]
     pub weekend: Option<String>,
-    /// On create: also create the occurrences before today (from `start`).
+    /// On create: also create the occurrences before today (from `start`). An update
+    /// keeps the schedule's; one that changes `rrule`, `start` or `weekend` plans from the
+    /// day of the edit on.
     pub backfill: Option<bool>,
 }
 

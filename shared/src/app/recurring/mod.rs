@@ -99,7 +99,10 @@ async fn build(
     // Nominal dates start at `start`; an occurrence moved off a weekend (or by a change,
     // at most MAX_MOVE_DAYS) may fall before it and is still the schedule's.
     let not_before = match (base, draft.backfill) {
-        (Some(b), _) => b.not_before,
+        (Some(b), _) if b.schedule == schedule => b.not_before,
+        // Another calendar plans from today on, as a new schedule without backfill: its
+        // dates before today neither repeat what the old one created nor show as created.
+        (Some(b), _) => b.not_before.max(today),
         (None, true) => (schedule.start)
             .checked_sub(time::Duration::days(MAX_MOVE_DAYS))
             .unwrap_or(schedule.start),
@@ -117,7 +120,8 @@ async fn build(
         note: r.note,
         schedule,
         rrule: draft.rrule.trim().to_owned(),
-        backfill: draft.backfill,
+        // Counts at creation only: an update keeps what the schedule was created with.
+        backfill: base.map_or(draft.backfill, |b| b.backfill),
         not_before,
         done: base.and_then(|b| b.done),
         exceptions: base.map(|b| b.exceptions.clone()).unwrap_or_default(),
