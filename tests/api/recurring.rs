@@ -32,6 +32,13 @@ fn groceries(rrule: &str, start: &str) -> Value {
     json!({"amount": "10.00", "categoryId": 4, "start": start, "rrule": rrule})
 }
 
+/// [`groceries`] with `backfill`.
+fn backfilled(rrule: &str, start: Date) -> Value {
+    let mut body = groceries(rrule, &day(start));
+    body["backfill"] = json!(true);
+    body
+}
+
 /// `(date, nominalDate, status)` of the occurrences in the window.
 async fn occurrences(app: &TestApp, user: &TestUser, id: u64, from: &str, to: &str) -> Vec<Value> {
     let path = format!("/api/recurring/{id}/occurrences?from={from}&to={to}");
@@ -252,9 +259,7 @@ async fn a_skipped_and_a_moved_occurrence_show_in_the_list_until_restored() {
 async fn backfill_creates_exactly_the_due_occurrences_once_however_the_job_runs() {
     let (app, user) = spawn_app_and_user().await;
     let start = today() - days(70);
-    let mut weekly = groceries("FREQ=WEEKLY", &day(start));
-    weekly["backfill"] = json!(true);
-    let weekly = schedule(&app, &user, weekly).await;
+    let weekly = schedule(&app, &user, backfilled("FREQ=WEEKLY", start)).await;
     // Without backfill only today's occurrence is due.
     let daily = schedule(
         &app,
@@ -451,9 +456,8 @@ async fn a_first_occurrence_moved_before_start_is_still_scheduled_and_created() 
 
     // Backfilled from a past Saturday: its Friday is created with the others.
     let start = saturday_from(today() - days(40));
-    let mut past = groceries("FREQ=WEEKLY", &day(start));
+    let mut past = backfilled("FREQ=WEEKLY", start);
     past["weekend"] = json!("before");
-    past["backfill"] = json!(true);
     let past = schedule(&app, &user, past).await;
     let due = (0..)
         .map(|k| start - days(1) + days(7 * k))
@@ -472,8 +476,7 @@ async fn a_first_occurrence_moved_before_start_is_still_scheduled_and_created() 
 async fn a_new_calendar_plans_from_the_edit_on_and_the_old_ones_transactions_stay() {
     let (app, user) = spawn_app_and_user().await;
     let start = today() - days(75);
-    let mut body = groceries("FREQ=MONTHLY;BYMONTHDAY=-1", &day(start));
-    body["backfill"] = json!(true);
+    let mut body = backfilled("FREQ=MONTHLY;BYMONTHDAY=-1", start);
     let id = schedule(&app, &user, body.clone()).await;
     let created = run_job(&app).await.created;
     assert!(created >= 2, "{created}");
