@@ -248,3 +248,29 @@ async fn an_import_reads_the_wallet_once_and_each_list_of_names_once() {
         ])
     );
 }
+
+#[tokio::test]
+async fn a_create_left_to_rules_and_provider_reads_each_once_and_a_batch_loads_rules_once() {
+    let (app, user) = spawn_app_and_user().await;
+    let rule = json!({"name": "Never", "conditions": [{"field": "note", "op": "contains", "value": "zzz"}],
+                      "actions": {"categoryId": 4}});
+    app.create(&user, "/api/rules", &rule).await;
+    let shop = json!({"providerName": "REWE", "defaultCategoryId": 4});
+    let shop = app.create(&user, "/api/providers", &shop).await;
+    let body = json!({"amount": "5.00", "date": "2026-08-01", "providerId": shop});
+    // The provider once (the rules' payee and its default), the rules, the references,
+    // the write.
+    let create = calls_of(&app, app.create_transaction(&user, &body)).await;
+    let one = [
+        ("GetItem", 1),
+        ("Query", 1),
+        ("BatchGetItem", 1),
+        ("TransactWriteItems", 1),
+    ];
+    assert_eq!(create, ops(&one));
+    let create = json!({"op": "create", "body": body});
+    let operations = json!([create, create, create]);
+    let made = calls_of(&app, app.post_batch(&user, &operations)).await;
+    let three = one.map(|(op, n)| (op, if op == "Query" { n } else { 3 * n }));
+    assert_eq!(made, ops(&three));
+}

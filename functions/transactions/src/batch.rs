@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use crate::dto::{TransactionRequest, TransactionResponse};
 use crate::{is_idempotency_key, Keyed};
 use shared::app;
-use shared::app::transactions::{IfMatch, TransactionDraft};
+use shared::app::transactions::{IfMatch, RulesOnce, TransactionDraft};
 use shared::http::auth::Caller;
 use shared::http::extract::Json;
 use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
@@ -103,9 +103,11 @@ pub async fn batch(
         )));
     }
     let mut results = Vec::with_capacity(n);
+    // The caller's rules, loaded by the first create without a category, for all of them.
+    let rules = RulesOnce::default();
     for (i, operation) in request.operations.into_iter().enumerate() {
         let outcome = match check(operation) {
-            Ok(c) => apply(&me.state, me.id, c).await,
+            Ok(c) => apply(&me.state, me.id, c, &rules).await,
             Err(errors) => Err(ApiError::validation(errors)),
         };
         results.push(outcome.unwrap_or_else(|e| failure(e, i)));
@@ -249,7 +251,12 @@ fn transaction(
     })
 }
 
-async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<OperationResult> {
+async fn apply(
+    state: &AppState,
+    user_id: u64,
+    mut c: Checked,
+    rules: &RulesOnce,
+) -> ApiResult<OperationResult> {
     // The same key and operation replay; anything else under that key is refused.
     let keyed = std::mem::take(&mut c.keyed);
     let idempotency = keyed.idempotency();
@@ -260,7 +267,8 @@ async fn apply(state: &AppState, user_id: u64, mut c: Checked) -> ApiResult<Oper
                 return Err(ApiError::bad_request("a create takes no id or ifMatch"));
             }
             let input = input_of(&mut c)?;
-            let created = app::transactions::create(store, user_id, input, idempotency).await?;
+            let created =
+                app::transactions::create(store, user_id, input, idempotency, rules).await?;
             transaction(StatusCode::CREATED, &created.transaction, created.replayed)
         }
         OperationKind::Update => {

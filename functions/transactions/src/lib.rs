@@ -89,7 +89,8 @@ shared::item_create!(
         let keyed = Keyed::from_header(&headers, &body)?;
         let input = TransactionDraft::try_from(body)?;
         let created =
-            app::transactions::create(me.store(), me.id, input, keyed.idempotency()).await?;
+            app::transactions::create(me.store(), me.id, input, keyed.idempotency(), &Default::default())
+                .await?;
         let t = &created.transaction;
         let body = Created::item("/api/transactions", t.id, t.version, TransactionResponse::from(t));
         replayed(created.replayed, body)

@@ -254,27 +254,28 @@ impl Ruleset {
     }
 }
 
-/// A create without `categoryId`: the rules decide its category (and may add a provider,
-/// tags and a note). Without a matching rule the draft stays without category, and the
-/// constructor reports `categoryId` as required.
-pub async fn categorize(
-    store: &Store,
-    user_id: u64,
-    draft: &mut TransactionDraft,
-) -> AppResult<()> {
-    let ruleset = Ruleset::load(store, user_id).await?;
-    if ruleset.is_empty() {
-        return Ok(());
+/// The caller's rules for one request: loaded by its first create that needs them, so a
+/// batch of creates loads them once.
+#[derive(Default)]
+pub struct RulesOnce(tokio::sync::OnceCell<Ruleset>);
+
+impl RulesOnce {
+    pub async fn get(&self, store: &Store, user_id: u64) -> AppResult<&Ruleset> {
+        self.0
+            .get_or_try_init(|| Ruleset::load(store, user_id))
+            .await
     }
-    let payee = match draft.provider_id {
-        Some(p) => store
-            .get_label(user_id, LabelKind::Provider, p)
-            .await?
-            .map(|p| p.name),
-        None => None,
-    };
+}
+
+/// A create without `categoryId`: the rules decide its category (and may add a provider,
+/// tags and a note); `payee` is the name of the provider the request names. Without a
+/// matching rule the draft stays without category.
+pub fn categorize(ruleset: &Ruleset, payee: Option<&str>, draft: &mut TransactionDraft) {
+    if ruleset.is_empty() {
+        return;
+    }
     let subject = Subject {
-        payee: payee.as_deref(),
+        payee,
         note: draft.note.as_deref(),
         amount: Some(draft.amount),
         kind: None,
@@ -293,5 +294,4 @@ pub async fn categorize(
     if draft.note.is_none() {
         draft.note = o.actions.note;
     }
-    Ok(())
 }

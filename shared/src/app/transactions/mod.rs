@@ -9,6 +9,7 @@ pub use record::{
     build_record, check_amount, check_tag_count, check_tags, Stamp, TransactionDraft, MAX_TAGS,
 };
 
+pub use super::rules::RulesOnce;
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult};
 use crate::domain::time::Timestamp;
@@ -52,14 +53,16 @@ pub(crate) fn keys<'a>(
 /// `TransactWriteItems`). With an idempotency key, a repeated request gets the first
 /// result again. Each attempt of the one retry reads the references (and the feed head)
 /// again and draws a new id; one a concurrent request with the same key won replays it.
+/// `rules`: the request's (a batch passes the same to each of its creates).
 pub async fn create(
     store: &Store,
     user_id: u64,
     mut input: TransactionDraft,
     idempotency: Option<Idempotency<'_>>,
+    rules: &RulesOnce,
 ) -> AppResult<Created> {
     if input.category_id.is_none() {
-        choose::category(store, user_id, &mut input).await?;
+        choose::category(store, user_id, &mut input, rules).await?;
     }
     let input = &input;
     retry(write_again, |_| async move {
