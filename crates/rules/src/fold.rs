@@ -132,8 +132,14 @@ pub fn fold_pattern(pattern: &str) -> Result<String, String> {
                 letter = true;
             }
             c => {
-                let mut buf = [0u8; 4];
-                let folded = fold(c.encode_utf8(&mut buf));
+                // The letter with the marks written after it (`ｶﾞ`, `カ` + U+3099): they
+                // fold together, as in the text (into `ガ`), not one by one.
+                let mut letter_and_marks = String::from(c);
+                while let Some(&m) = chars.get(i).filter(|&&m| is_mark(m)) {
+                    letter_and_marks.push(m);
+                    i += 1;
+                }
+                let folded = fold(&letter_and_marks);
                 match folded.chars().count() {
                     0 if after_letter => {}
                     0 => {
@@ -161,6 +167,12 @@ pub fn fold_pattern(pattern: &str) -> Result<String, String> {
         after_letter = letter;
     }
     Ok(out)
+}
+
+/// A mark that folds onto the letter before it: a combining mark, or a half-width kana
+/// voicing mark (`ﾞ`, `ﾟ`).
+fn is_mark(c: char) -> bool {
+    !c.is_ascii() && (is_combining_mark(c) || matches!(c, '\u{FF9E}' | '\u{FF9F}'))
 }
 
 /// Whether `chars[at]`, inside a character class, is an end of a range `a-z`.

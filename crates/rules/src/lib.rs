@@ -26,8 +26,8 @@
 //!   - `type` takes only `equals`, with `"DEBIT"` or `"CREDIT"`. A transaction whose type is
 //!     not known yet (a create without a category) matches no `type` condition, unless an
 //!     earlier rule in the same run chose its category (see below).
-//! - `actions`: at least one of `categoryId`, `providerId`, `tagIds` (non-empty, at most 20;
-//!   duplicates are ignored) and `note` (1 to 1000 characters, not blank).
+//! - `actions`: at least one of `categoryId`, `providerId`, `tagIds` (at most 20;
+//!   duplicates are ignored; `[]` counts as no action) and `note` (1 to 1000 characters, not blank).
 //! - `stop`: when `true` and the rule matches, no later rule is evaluated.
 //! - `position`: where the rule goes; the caller orders the rules (absent → last).
 //!
@@ -42,7 +42,8 @@
 //! condition's value are folded by [`fold`] (Unicode NFKD, lowercase, accents removed,
 //! letters with a stroke plain, `ß` → `ss`, final `ς` → `σ`, Hangul and voiced kana composed
 //! again) before comparing. So `"Café de Flore"` contains `"cafe"`, `"MÜNCHEN"` equals `"munchen"`,
-//! and `"Straße"` equals `"STRASSE"`. Whitespace and punctuation are compared as they are.
+//! and `"Straße"` equals `"STRASSE"`. Whitespace and punctuation are compared as they
+//! are after compatibility folding (a non-breaking space is a space, `…` is `...`).
 //!
 //! `matches` takes a regular expression in the syntax of the Rust `regex` crate, which runs in
 //! time linear in the text (no backtracking, so `(a+)+$` cannot hang). It is matched

@@ -110,6 +110,22 @@ fn payees_in_other_scripts_fold_as_their_readers_expect() {
     on_payee("startsWith", "이마", &["이마트 대구점"], &["이맘때 식당"]);
     // Japanese voicing is a different word, not an accent: ガス (gas) is not カス.
     on_payee("contains", "ガス", &["東京ガス", "東京ｶﾞｽ"], &["カスタム"]);
+    // Patterns too, written in half-width kana as Japanese statements print them, or with
+    // the voicing mark apart.
+    let tokyo_gas = ["東京ガス", "東京ｶﾞｽ ｼﾞﾄﾞｳﾋｷｵﾄｼ"];
+    on_payee("matches", "ｶﾞｽ", &tokyo_gas, &["カスタム"]);
+    on_payee(
+        "matches",
+        "^東京カ\u{3099}ス",
+        &tokyo_gas,
+        &["東京カスタム"],
+    );
+    on_payee(
+        "matches",
+        "ｼﾞﾄﾞｳ",
+        &["東京ｶﾞｽ ｼﾞﾄﾞｳﾋｷｵﾄｼ", "ジドウ"],
+        &["シトウ"],
+    );
 }
 
 #[test]
