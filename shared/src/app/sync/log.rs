@@ -53,11 +53,33 @@ fn key_of(item: &Item) -> Key {
 
 /// Checks that a feed still holds everything after `seq`: the first entry read must be
 /// the next one, and an empty read must mean the head has not moved (else they expired).
+/// Entries expire one by one (DynamoDB's TTL), so one missing further on is a gap too.
 fn check_continuous(seq: u64, entries: &[Entry], head: u64) -> AppResult<()> {
+    let gap = entries.windows(2).any(|w| w[1].seq != w[0].seq + 1);
     match entries.first() {
-        Some(first) if first.seq != seq + 1 => Err(gone()),
+        Some(first) if first.seq != seq + 1 || gap => Err(gone()),
         None if head > seq => Err(gone()),
         _ => Ok(()),
+    }
+}
+
+/// The caller's feed and the global one merged by commit time, neither reordered: each
+/// stays in `seq` order (a writer's clock may run behind another's, so `at_ms` need not
+/// rise with `seq`), and of the two heads the earlier goes first (the global one on a tie).
+fn merge(mine: Feed, own: Vec<Entry>, global: Feed, shared: Vec<Entry>) -> Vec<(Feed, Entry)> {
+    let mut merged = Vec::with_capacity(own.len() + shared.len());
+    let (mut own, mut shared) = (own.into_iter().peekable(), shared.into_iter().peekable());
+    loop {
+        let own_first = match (own.peek(), shared.peek()) {
+            (Some(o), Some(g)) => o.at_ms < g.at_ms,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return merged,
+        };
+        match own_first {
+            true => merged.extend(own.next().map(|e| (mine, e))),
+            false => merged.extend(shared.next().map(|e| (global, e))),
+        }
     }
 }
 
@@ -118,13 +140,7 @@ pub(super) async fn log(
         continuous(store, global, global_seq, fetch, (shared, head_of(global))),
     )?;
 
-    // Merged by commit time; the feeds are independent, each stays in its own order.
-    let mut merged: Vec<(Feed, Entry)> = own
-        .into_iter()
-        .map(|e| (mine, e))
-        .chain(shared.into_iter().map(|e| (global, e)))
-        .collect();
-    merged.sort_by_key(|(feed, e)| (e.at_ms, matches!(feed, Feed::User(_)), e.seq));
+    let mut merged = merge(mine, own, global, shared);
     let has_more = merged.len() > limit;
     merged.truncate(limit);
     let (mut next_user, mut next_global) = (user_seq, global_seq);
@@ -219,15 +235,42 @@ mod tests {
     use crate::app::AppError;
 
     fn entry(seq: u64) -> Entry {
+        at(seq, 0)
+    }
+
+    fn at(seq: u64, at_ms: i64) -> Entry {
         Entry {
             seq,
             entity: Entity::Tag,
             id: 1,
             op: Op::Upsert,
             version: 1,
-            at_ms: 0,
+            at_ms,
             item: None,
         }
+    }
+
+    #[test]
+    fn a_feed_keeps_its_order_whatever_its_writers_clocks_said() {
+        let (mine, global) = (Feed::User(7), Feed::global_of(7));
+        // Seq 7 was committed by a host whose clock ran 2 ms behind the one of seq 6.
+        let own = vec![at(6, 105), at(7, 103), at(8, 110)];
+        let shared = vec![at(3, 104), at(4, 120)];
+        let order: Vec<(bool, u64)> = merge(mine, own, global, shared)
+            .iter()
+            .map(|(f, e)| (matches!(f, Feed::User(_)), e.seq))
+            .collect();
+        let (user, other) = (true, false);
+        assert_eq!(
+            order,
+            [(other, 3), (user, 6), (user, 7), (user, 8), (other, 4)]
+        );
+        // A tie goes to the global feed, as before.
+        let order: Vec<u64> = merge(mine, vec![at(1, 5)], global, vec![at(9, 5)])
+            .iter()
+            .map(|(_, e)| e.seq)
+            .collect();
+        assert_eq!(order, [9, 1]);
     }
 
     #[test]
@@ -240,6 +283,11 @@ mod tests {
         ));
         assert!(matches!(
             check_continuous(4, &[], 9),
+            Err(AppError::Gone(_))
+        ));
+        // The first one is there, a later one expired.
+        assert!(matches!(
+            check_continuous(4, &[entry(5), entry(7)], 7),
             Err(AppError::Gone(_))
         ));
     }
