@@ -352,6 +352,26 @@ async fn the_currency_cannot_change_while_budgets_exist() {
 }
 
 #[tokio::test]
+async fn a_budgeted_category_keeps_its_type_until_its_budgets_are_gone() {
+    let (app, user) = spawn_app_and_user().await;
+    let gym = app.create_category(&user, "Gym", "DEBIT").await;
+    let r = put_budget(&app, &user, "2026-01", gym, &json!({"amount": "100"})).await;
+    assert_eq!(r.status(), 200);
+    let path = format!("/api/categories/{gym}");
+    let credit = json!({"categoryName": "Gym", "type": "CREDIT"});
+    let problem = assert_problem(app.put(&user, &path, &credit).await, 409).await;
+    assert!(problem["detail"].as_str().unwrap().contains("budgets"));
+    // A rename is no type change.
+    let renamed = json!({"categoryName": "Fitness", "type": "DEBIT"});
+    assert_eq!(app.put(&user, &path, &renamed).await.status(), 200);
+    let r = app
+        .delete(&user, &format!("/api/budgets/2026-01/{gym}"))
+        .await;
+    assert_eq!(r.status(), 204);
+    assert_eq!(app.put(&user, &path, &credit).await.status(), 200);
+}
+
+#[tokio::test]
 async fn a_renamed_category_shows_its_new_name() {
     let (app, user) = spawn_app_and_user().await;
     let pets = app.create_category(&user, "Pets", "DEBIT").await;

@@ -89,8 +89,8 @@ shared::item_read!(
 );
 
 shared::item_update!(
-    /// Replaces name, icon, colour and type (the type only while no transaction or rule
-    /// uses the category).
+    /// Replaces name, icon, colour and type (the type only while no transaction, rule or
+    /// budget uses the category).
     "/api/categories/{id}", CategoryUpdateRequest => CategoryResponse, "Updated";
     |me, id, body: CategoryUpdateRequest, expected| {
         let fields = body.fields()?;

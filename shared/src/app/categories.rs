@@ -153,6 +153,13 @@ pub async fn update(
     if fields.category_type != current.category_type {
         // A rule that sets it would then flip the sign of what it categorises.
         super::rules::refuse_if_named(store, user_id, Named::Category(id)).await?;
+        // Budgets are for DEBIT categories: a CREDIT one's would never count its spending.
+        if !store.category_refs(user_id, id).await?.is_empty() {
+            return Err(AppError::Conflict(
+                "the category has budgets, which are for DEBIT categories: delete them first"
+                    .into(),
+            ));
+        }
     }
     let next = Category {
         name: fields.name,

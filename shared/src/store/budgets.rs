@@ -171,7 +171,8 @@ impl Store {
             None,
         )?;
         match self.transact(tx).await {
-            Err(StoreError::Conflict(_)) => Err(StoreError::NotFound),
+            // A failed condition: no such budget (or wallet). Contention stays what it is.
+            Err(StoreError::Conflict(ConflictKind::Changed)) => Err(StoreError::NotFound),
             other => other,
         }
     }
