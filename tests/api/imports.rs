@@ -673,3 +673,29 @@ async fn an_import_cut_short_by_its_deadline_leaves_the_rest_of_the_file_and_tot
     assert_eq!(uses(&app, &user).await, spread.uses);
     assert_eq!(app.transactions(&user).await.len(), ROWS);
 }
+
+#[tokio::test]
+async fn a_dry_run_refuses_the_amounts_the_write_refuses_and_creates_no_names_for_them() {
+    let (app, user) = spawn_app_and_user().await;
+    let file = "date,amount,category,payee,tags\n\
+                2026-11-03,-1.234,Fees,Card Issuer,bank\n\
+                2026-11-04,-2.50,Groceries,Corner Shop,\n";
+    let dry = app.import_ok(&user, "?dryRun=true", file, 200).await;
+    let real = app.import_ok(&user, "", file, 201).await;
+    assert_eq!(dry["valid"], 1, "{dry}");
+    for report in [&dry, &real] {
+        assert_eq!(report["errors"][0]["row"], 1, "{report}");
+        assert_eq!(report["errors"][0]["field"], "amount");
+        let message = report["errors"][0]["message"].as_str().unwrap();
+        assert_eq!(message, "EUR amounts have at most 2 decimals");
+    }
+    assert_eq!(real["created"], 1);
+    // The refused row's names were not created.
+    let providers: Vec<Value> = app.get_json(&user, "/api/providers").await;
+    assert_eq!(
+        pluck::<_, Vec<_>>(&providers, "providerName", Value::as_str),
+        ["Corner Shop"]
+    );
+    let tags: Vec<Value> = app.get_json(&user, "/api/tags").await;
+    assert!(tags.is_empty(), "{tags:?}");
+}

@@ -9,7 +9,7 @@ use time::Date;
 use super::names::{fold, Names};
 use super::{CategoryRef, ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
 use crate::app::rules::Ruleset;
-use crate::app::transactions::{check_tag_count, MAX_TAGS};
+use crate::app::transactions::{check_money, check_tag_count, MAX_TAGS};
 use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
 use crate::domain::{Category, CategorySource, CategoryType};
@@ -116,6 +116,10 @@ fn plan_row(
 ) -> Result<Planned, Vec<RowError>> {
     let n = row.row;
     let mut errors = Vec::new();
+    // What the write would refuse, the dry run reports too: the currency's decimals.
+    if let Err(m) = check_money(row.amount.abs(), names.wallet.currency) {
+        errors.push(RowError::new(n, "amount", m));
+    }
     let category_type = if row.amount.is_zero() {
         errors.push(RowError::new(n, "amount", "must not be 0"));
         None

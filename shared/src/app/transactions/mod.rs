@@ -6,7 +6,8 @@ mod record;
 mod refusals;
 
 pub use record::{
-    build_record, check_amount, check_tag_count, check_tags, Stamp, TransactionDraft, MAX_TAGS,
+    build_record, check_amount, check_money, check_tag_count, check_tags, Stamp, TransactionDraft,
+    MAX_TAGS,
 };
 
 pub use super::rules::RulesOnce;

@@ -43,6 +43,16 @@ pub fn check_amount(amount: Decimal) -> Result<Decimal, String> {
     Ok(amount)
 }
 
+/// An amount in the wallet's currency: no finer than its minor unit, below 10^13.
+pub fn check_money(amount: Decimal, currency: Currency) -> Result<Money, String> {
+    Money::new(amount, currency).map_err(|e| match e {
+        MoneyError::TooManyDecimals { code, allowed } => {
+            format!("{code} amounts have at most {allowed} decimals")
+        }
+        MoneyError::OutOfRange => "must be below 10^13".into(),
+    })
+}
+
 /// At most [`MAX_TAGS`] tags; duplicates are ignored (the ids come back sorted, once each).
 pub fn check_tags(mut ids: Vec<u64>) -> Result<Vec<u64>, String> {
     ids.sort_unstable();
@@ -119,18 +129,9 @@ pub fn build_record(
             ));
         }
     }
-    let amount = match Money::new(draft.amount, wallet.currency) {
-        Ok(money) => Some(money),
-        Err(MoneyError::TooManyDecimals { code, allowed }) => {
-            let message = format!("{code} amounts have at most {allowed} decimals");
-            errors.push(Violation::new("amount", message));
-            None
-        }
-        Err(_) => {
-            errors.push(Violation::new("amount", "must be below 10^13"));
-            None
-        }
-    };
+    let amount = check_money(draft.amount, wallet.currency)
+        .map_err(|message| errors.push(Violation::new("amount", message)))
+        .ok();
     match draft.category_id {
         None => errors.push(Violation::new(
             "categoryId",

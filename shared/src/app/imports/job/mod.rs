@@ -84,6 +84,13 @@ impl Job {
         self.errors.truncate(MAX_JOB_ERRORS);
     }
 
+    /// Fails the job with why it stopped, kept whatever the row errors before it.
+    fn fail(&mut self, why: RowError) {
+        self.errors.truncate(MAX_JOB_ERRORS - 1);
+        self.errors.push(why);
+        self.finish(JobStatus::Failed);
+    }
+
     fn finish(&mut self, status: JobStatus) {
         self.status = status;
         self.finished_at = Some(Timestamp::now().to_string());
@@ -145,8 +152,7 @@ pub(super) async fn start(
         job_id: id,
     };
     if let Err(e) = continuation.resume(store, job_ref).await {
-        job.add_errors(vec![stopped(1, &e)]);
-        job.finish(JobStatus::Failed);
+        job.fail(stopped(1, &e));
         save(store, user_id, &mut job).await?;
         return Err(e);
     }
@@ -227,8 +233,7 @@ pub async fn work_chunks(
             }
             Err((row, e)) => {
                 tracing::warn!(error = ?e, job_id = job.id, "an import job failed");
-                job.add_errors(vec![stopped(row, &e)]);
-                job.finish(JobStatus::Failed);
+                job.fail(stopped(row, &e));
             }
         }
         match save(store, user_id, &mut job).await {
@@ -315,3 +320,6 @@ async fn chunk_rows(
         resume_row,
     })
 }
+
+#[cfg(test)]
+mod tests;
