@@ -186,12 +186,9 @@ impl Continuation for Stopped {
     }
 }
 
-#[tokio::test]
-async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
-    let (app, user) = spawn_app_and_user().await;
-    let (file, balance, months) = history(6_000, 2);
+/// A job started as a request starts it, but that nothing goes on with: its reference.
+async fn stopped_job(app: &TestApp, user: &TestUser, file: &str) -> JobRef {
     let store = &app.state.store;
-    // The job starts as a request starts it, but nothing goes on with it...
     let statement = imports_fn::parse::read(file.as_bytes(), Default::default()).unwrap();
     let options = ImportOptions {
         default_category_id: None,
@@ -204,14 +201,48 @@ async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
     let Ok(Submitted::Job(stopped)) = submitted else {
         panic!("not a job: {submitted:?}");
     };
-    // ... but half its chunks (of 1,000 rows): then its worker is gone.
-    let job_ref = JobRef {
+    JobRef {
         user_id: user.id,
         job_id: stopped.id,
-    };
+    }
+}
+
+#[tokio::test]
+async fn a_job_whose_wallet_changed_currency_fails_without_booking_a_row() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, _, _) = history(4_000, 1);
+    let job_ref = stopped_job(&app, &user, &file).await;
+    let usd = json!({"name": "Main", "initialBalance": 0, "currency": "USD"});
+    assert_eq!(app.put(&user, "/api/wallet", &usd).await.status(), 200);
+    let far = Instant::now() + Duration::from_secs(3600);
+    job::work_chunks(&app.state.store, job_ref, far, 4)
+        .await
+        .unwrap();
+    let job: Value = app
+        .get_json(&user, &format!("/api/imports/{}", job_ref.job_id))
+        .await;
+    assert_eq!(
+        (&job["status"], &job["created"]),
+        (&json!("failed"), &json!(0))
+    );
+    let why = job["errors"].as_array().unwrap().last().unwrap()["message"].to_string();
+    assert!(why.contains("currency changed from EUR to USD"), "{why}");
+    let list = app.list_transactions(&user, "").await;
+    let body: Value = list.json().await.unwrap();
+    assert_eq!(body, json!([]), "no row was booked");
+}
+
+#[tokio::test]
+async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, balance, months) = history(6_000, 2);
+    let store = &app.state.store;
+    // The job starts as a request starts it, but nothing goes on with it...
+    let job_ref = stopped_job(&app, &user, &file).await;
+    // ... but half its chunks (of 1,000 rows): then its worker is gone.
     let far = Instant::now() + Duration::from_secs(3600);
     assert!(job::work_chunks(store, job_ref, far, 3).await.unwrap());
-    let location = format!("/api/imports/{}", stopped.id);
+    let location = format!("/api/imports/{}", job_ref.job_id);
     let half: Value = app.get_json(&user, &location).await;
     assert_eq!(
         (&half["status"], &half["created"], &half["finishedAt"]),

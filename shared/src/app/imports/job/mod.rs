@@ -55,6 +55,9 @@ struct Progress {
     resume_row: usize,
     default_category_id: Option<u64>,
     expires_at: i64,
+    /// The wallet's currency the file was checked against: the job fails if it changes.
+    #[serde(default)]
+    currency: Option<String>,
 }
 
 /// A large import: what it did so far.
@@ -141,6 +144,7 @@ pub(super) async fn start(
             chunks: chunks.len(),
             default_category_id,
             expires_at,
+            currency: Some(prepared.names.wallet.currency.code().to_owned()),
             ..Progress::default()
         },
         step: 0,
@@ -298,6 +302,11 @@ async fn chunk_rows(
     deadline: Instant,
 ) -> AppResult<ChunkDone> {
     let names = Names::load(store, user_id).await?;
+    let now = names.wallet.currency.code();
+    if let Some(was) = p.currency.as_deref().filter(|was| *was != now) {
+        let m = format!("the wallet's currency changed from {was} to {now} meanwhile");
+        return Err(AppError::Conflict(m));
+    }
     let default = default_category(&names, p.default_category_id)
         .map_err(|_| AppError::Conflict("the default category was deleted meanwhile".into()))?;
     let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
