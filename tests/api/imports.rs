@@ -258,6 +258,48 @@ fn comparable(pages: &[String]) -> Vec<Row> {
     rows
 }
 
+/// The largest transaction the API takes (20 tags and a provider of 100 four-byte
+/// characters, a note of 1,000) exports to a row its import reads back whole.
+#[tokio::test]
+async fn the_largest_transaction_survives_its_own_export_and_import() {
+    let (app, source) = spawn_app_and_user().await;
+    let wide = |c: u32| char::from_u32(c).expect("emoji").to_string().repeat(100);
+    let mut tag_ids = Vec::new();
+    for i in 0..20 {
+        let name = wide(0x1F600 + i);
+        assert_eq!(name.len(), 400);
+        tag_ids.push(
+            app.create(&source, "/api/tags", &json!({"tagName": name}))
+                .await,
+        );
+    }
+    let provider = app
+        .create(
+            &source,
+            "/api/providers",
+            &json!({"providerName": wide(0x1F680)}),
+        )
+        .await;
+    let note = "\u{1F4B6}".repeat(1000);
+    let body = json!({"amount": "12.34", "categoryId": GROCERIES, "date": "2026-11-02",
+        "note": note, "providerId": provider, "tagIds": tag_ids});
+    let r = app.create_transaction(&source, &body).await;
+    assert_eq!(r.status(), 201);
+    let exported = app.export_pages(&source, "csv").await;
+    let tags_cell = csv_rows(&exported)[0][5].clone();
+    assert!(tags_cell.len() > 8_000, "{} bytes", tags_cell.len());
+
+    let target = app.new_user().await;
+    let report = app.import_ok(&target, "", &exported.concat(), 201).await;
+    assert_eq!(
+        (&report["created"], &report["errors"]),
+        (&json!(1), &json!([]))
+    );
+    let back = comparable(&app.export_pages(&target, "csv").await);
+    assert_eq!(back, comparable(&exported));
+    assert_eq!(back[0].5.len(), 20);
+}
+
 #[tokio::test]
 async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_balance() {
     let app = spawn_app().await;
@@ -391,7 +433,7 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
     assert!(notes.contains("good"));
     // A formula in a note is text: stored as it came, escaped on export.
     assert!(notes.contains("=HYPERLINK(\"http://x\")"), "{notes:?}");
-    // Nor is the row with the 5000-byte note.
+    // Nor is the row with the note over the cell limit.
     let huge = "x".repeat(100);
     assert!(!notes
         .iter()

@@ -10,8 +10,10 @@ use time::Date;
 
 /// Data rows a file may hold when [`Options::max_rows`] is 0.
 pub const DEFAULT_MAX_ROWS: usize = 20_000;
-/// Bytes a kept cell or element value may hold; longer ones are per-row errors.
-pub const MAX_CELL_BYTES: usize = 4_096;
+/// Bytes a kept cell or element value may hold; longer ones are per-row errors. Room for
+/// the largest cell the service's own CSV export writes: 20 tags of 100 four-byte
+/// characters, joined and escaped (the service asserts it where it reads tags).
+pub const MAX_CELL_BYTES: usize = 8_192;
 
 /// How a file is read. Every field is optional: what is not set is detected.
 #[derive(Debug, Clone, PartialEq, Eq)]

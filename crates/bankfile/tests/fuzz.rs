@@ -41,7 +41,10 @@ fn exercise(bytes: &[u8], options: &Options) {
             assert!(s.rows.len() + s.errors.len() >= s.total_rows.min(s.rows.len()));
             assert!(s.rows.len() <= 500);
             for r in &s.rows {
-                assert!(r.note.as_ref().is_none_or(|n| n.len() <= 4 * 4096 + 64));
+                assert!(r
+                    .note
+                    .as_ref()
+                    .is_none_or(|n| n.len() <= 4 * bankfile::MAX_CELL_BYTES + 64));
             }
         }
         Err(FileError::TooManyRows { max }) => assert_eq!(max, 500),

@@ -2,10 +2,10 @@
 //! file by path).
 
 /// A CSV of nine rows, most of them broken: a missing and an extra field, a formula as
-/// the amount, a 5000-byte note, a formula note, a bad date, bad quoting and an unclosed
+/// the amount, a note over the cell limit, a formula note, a bad date, bad quoting and an unclosed
 /// quote at the end. Rows 2, 3, 4, 5 and 7 are errors whatever else is.
 pub fn malformed_csv() -> String {
-    let huge = "x".repeat(5000);
+    let huge = "x".repeat(bankfile::MAX_CELL_BYTES + 1);
     format!(
         "date,amount,category,note\n\
          2026-11-01,-1.00,Groceries,good\n\

@@ -14,6 +14,11 @@ use crate::domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use crate::domain::time::format_date;
 use crate::domain::{Category, CategorySource, CategoryType};
 
+// The service's own CSV export imports back: its largest cell (every tag of a transaction,
+// each a name of four-byte characters, joined with `;`, behind a formula guard's `'`) fits in
+// the cell a file may hold.
+const _: () = assert!(MAX_TAGS * (NAME_MAX_LEN * 4 + 1) < bankfile::MAX_CELL_BYTES);
+
 /// A name from the file as an error message quotes it: at most 40 characters, so that
 /// thousands of row errors still make a response far below Lambda's 6 MB.
 fn quoted(name: &str) -> String {
