@@ -301,7 +301,10 @@ async fn chunk_rows(
     rows: Vec<ImportRow>,
     deadline: Instant,
 ) -> AppResult<ChunkDone> {
-    let names = Names::load(store, user_id).await?;
+    let (names, rules) = tokio::try_join!(
+        Names::load(store, user_id),
+        crate::app::rules::Ruleset::load(store, user_id),
+    )?;
     let now = names.wallet.currency.code();
     if let Some(was) = p.currency.as_deref().filter(|was| *was != now) {
         let m = format!("the wallet's currency changed from {was} to {now} meanwhile");
@@ -309,7 +312,6 @@ async fn chunk_rows(
     }
     let default = default_category(&names, p.default_category_id)
         .map_err(|_| AppError::Conflict("the default category was deleted meanwhile".into()))?;
-    let rules = crate::app::rules::Ruleset::load(store, user_id).await?;
     let file = ParsedFile {
         rows: rows.len(),
         parsed: rows,
