@@ -230,6 +230,9 @@ async fn bad_ranges_months_and_amounts_are_400_problems() {
         ("2026-11", 4, json!({"amount": 10, "note": "x"})),
         // A CREDIT category has no budget.
         ("2026-11", 1, json!({"amount": 10})),
+        // Budgets are for the months a transaction may be dated in.
+        ("0001-01", 4, json!({"amount": 10})),
+        ("3000-01", 4, json!({"amount": 10})),
     ] {
         let r = put_budget(&app, &user, month, category, &body).await;
         let problem = assert_problem(r, 400).await;
@@ -392,4 +395,53 @@ async fn a_renamed_category_shows_its_new_name() {
         amount(&budgets(&app, &user, "2026-04").await[0]["remaining"]),
         Decimal::new(275, 2)
     );
+}
+
+/// Budgets are capped per user (`MAX_BUDGETS` over all months, counted on the wallet in the
+/// same transaction as each create): at the cap a new one is refused, a replacement is
+/// not, and a delete makes room. The store's cap is set low here; the API answers 409.
+#[tokio::test]
+async fn budgets_are_capped_per_user_and_a_delete_makes_room() {
+    use shared::domain::Month;
+    use shared::store::budgets::Budget;
+    use shared::store::{ConflictKind, StoreError};
+
+    let (app, user) = spawn_app_and_user().await;
+    let store = &app.state.store;
+    let wallet = shared::app::wallet::get(store, user.id).await.unwrap();
+    let groceries = shared::app::categories::get(store, user.id, 4)
+        .await
+        .unwrap();
+    let budget = |month: &str| Budget {
+        month: Month::parse(month).unwrap(),
+        category_id: 4,
+        category_global: true,
+        amount: Decimal::from(10),
+        updated_at: shared::domain::time::Timestamp::now(),
+    };
+    let put = |month: &'static str| {
+        let b = budget(month);
+        let (store, groceries) = (store.clone(), groceries.clone());
+        async move {
+            store
+                .put_budget(user.id, &groceries, &b, wallet.currency, 2)
+                .await
+        }
+    };
+    put("2026-01").await.unwrap();
+    put("2026-02").await.unwrap();
+    let full = put("2026-03").await;
+    assert!(
+        matches!(full, Err(StoreError::Conflict(ConflictKind::LimitReached))),
+        "{full:?}"
+    );
+    // Replacing one at the cap is no new budget.
+    put("2026-02").await.unwrap();
+    let r = app
+        .call(Method::DELETE, "/api/budgets/2026-01/4", Some(&user), None)
+        .await;
+    assert_eq!(r.status(), 204);
+    put("2026-03").await.unwrap();
+    assert_eq!(budgets(&app, &user, "2026-03").await.len(), 1);
+    assert!(budgets(&app, &user, "2026-01").await.is_empty());
 }

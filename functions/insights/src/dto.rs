@@ -13,23 +13,40 @@ use shared::http::money::MoneyDto;
 
 /// `YYYY-MM`.
 const MONTH_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])$";
+/// `YYYY-MM` in the years 1900 to 2999 (transactions' dates).
+const BUDGET_MONTH_PATTERN: &str = "^(19[0-9]{2}|2[0-9]{3})-(0[1-9]|1[0-2])$";
+
+fn month_schema(pattern: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .pattern(Some(pattern))
+        .min_length(Some(7))
+        .max_length(Some(7))
+        .examples(["2026-11"])
+        .into()
+}
 
 /// A month in a path or query: `YYYY-MM`.
 pub struct MonthParam;
 
 impl PartialSchema for MonthParam {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(SchemaType::new(Type::String))
-            .pattern(Some(MONTH_PATTERN))
-            .min_length(Some(7))
-            .max_length(Some(7))
-            .examples(["2026-11"])
-            .into()
+        month_schema(MONTH_PATTERN)
     }
 }
 
 impl ToSchema for MonthParam {}
+
+/// The month a budget is set for: `YYYY-MM`, 1900 to 2999.
+pub struct BudgetMonthParam;
+
+impl PartialSchema for BudgetMonthParam {
+    fn schema() -> RefOr<Schema> {
+        month_schema(BUDGET_MONTH_PATTERN)
+    }
+}
+
+impl ToSchema for BudgetMonthParam {}
 
 /// Query of `GET /api/insights/monthly`; unknown parameters are refused.
 #[derive(Debug, Deserialize, IntoParams)]

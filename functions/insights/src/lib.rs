@@ -72,12 +72,14 @@ async fn list_budgets(
 
 /// Sets the month's budget of a DEBIT category the caller can see (a global one or their
 /// own; someone else's is 404). The amount is at least 0, with at most the wallet
-/// currency's decimals. While budgets exist, the wallet's currency cannot change.
+/// currency's decimals; the month lies in the years 1900 to 2999. A user holds at most
+/// 10,000 budgets over all months (409 for a new one beyond). While budgets exist, the
+/// wallet's currency cannot change.
 #[utoipa::path(
     put,
     path = "/api/budgets/{month}/{categoryId}",
     params(
-        ("month" = inline(dto::MonthParam), Path),
+        ("month" = inline(dto::BudgetMonthParam), Path),
         ("categoryId" = inline(docs::Id), Path),
     ),
     request_body = BudgetRequest,

@@ -29,6 +29,11 @@ impl Month {
         Ok(Self { year, month })
     }
 
+    /// The month's year.
+    pub fn year(self) -> i32 {
+        self.year
+    }
+
     /// The month a date falls in.
     pub fn of(date: Date) -> Self {
         Self {

@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::attr::{get_decimal, get_s, get_timestamp, n, s, Item};
+use super::attr::{get_decimal, get_s, get_timestamp, get_u64, n, s, Item};
 use super::items::category::category_pk;
 use super::keys::{budget_sk, cat_ref, cat_sk, user_pk, BUDGET_PREFIX, WALLET};
 use super::retry::{retry, Again};
@@ -90,12 +90,14 @@ impl Store {
     /// Creates or replaces a budget while its category exists and is DEBIT
     /// (`Conflict(Reference(Category))`) and the wallet has `currency`
     /// (`Conflict(Wallet)`). A new budget is counted on the wallet.
+    /// A new budget needs the wallet below `max` budgets: `LimitReached` at the cap.
     pub async fn put_budget(
         &self,
         user_id: u64,
         category: &Category,
         budget: &Budget,
         currency: Currency,
+        max: u64,
     ) -> StoreResult<()> {
         let pk = &user_pk(user_id);
         // Try a new budget first, then a replacement; a concurrent delete or create
@@ -104,7 +106,7 @@ impl Store {
             StoreError::Conflict(ConflictKind::Changed) => Again::Now,
             e => e.again(),
         };
-        retry(other, |attempt| async move {
+        let result = retry(other, |attempt| async move {
             let create = attempt % 2 == 1;
             let mut tx = TxItems::new(self);
             let condition = if create {
@@ -119,8 +121,11 @@ impl Store {
                     pk,
                     WALLET,
                     "ADD budgetCount :one",
-                    Some("attribute_exists(PK) AND currencyCode = :cur"),
-                    Item::from([(":one".into(), n(1))])
+                    Some(
+                        "attribute_exists(PK) AND currencyCode = :cur \
+                         AND (attribute_not_exists(budgetCount) OR budgetCount < :max)",
+                    ),
+                    Item::from([(":one".into(), n(1)), (":max".into(), n(max))])
                         .into_iter()
                         .chain(currency_is)
                         .collect(),
@@ -144,7 +149,21 @@ impl Store {
             tx.on_conflict(ConflictKind::Reference(Ref::Category));
             self.transact_once(tx).await
         })
-        .await
+        .await;
+        match result {
+            // The wallet's condition failed: at the cap, or its currency changed.
+            Err(StoreError::Conflict(ConflictKind::Wallet)) => {
+                let wallet = self.get(pk, WALLET).await?;
+                let count = wallet.as_ref().and_then(|w| get_u64(w, "budgetCount").ok());
+                match count {
+                    Some(count) if count >= max => {
+                        Err(StoreError::Conflict(ConflictKind::LimitReached))
+                    }
+                    _ => Err(StoreError::Conflict(ConflictKind::Wallet)),
+                }
+            }
+            other => other,
+        }
     }
 
     /// Deletes a budget and uncounts it on the wallet: `NotFound` when there is none.

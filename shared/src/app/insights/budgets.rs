@@ -4,7 +4,11 @@
 use rust_decimal::Decimal;
 
 use super::*;
+use crate::app::transactions::{YEARS, YEARS_MESSAGE};
 use crate::app::{AppError, AppResult};
+
+/// Budgets one user may hold, over all months (ten years of 80 categories).
+pub const MAX_BUDGETS: u64 = 10_000;
 
 /// A budget with what was spent against it.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +110,10 @@ pub async fn put_budget(
         AppError::NotFound(m) if m.starts_with("wallet") => crate::app::users::account_gone(),
         e => e,
     })?;
+    // Budgets are for the months transactions may be dated in.
+    if !YEARS.contains(&month.year()) {
+        return Err(AppError::invalid("month", YEARS_MESSAGE));
+    }
     let amount = check_amount(amount, wallet.currency)?;
     if category.category_type != CategoryType::Debit {
         return Err(AppError::invalid(
@@ -121,9 +129,12 @@ pub async fn put_budget(
         updated_at: crate::domain::time::Timestamp::now(),
     };
     store
-        .put_budget(user_id, &category, &budget, wallet.currency)
+        .put_budget(user_id, &category, &budget, wallet.currency, MAX_BUDGETS)
         .await
         .map_err(|e| match e {
+            StoreError::Conflict(ConflictKind::LimitReached) => AppError::Conflict(format!(
+                "at most {MAX_BUDGETS} budgets per user: delete old ones first"
+            )),
             StoreError::Conflict(ConflictKind::Reference(Ref::Category)) => {
                 AppError::not_found("category")
             }

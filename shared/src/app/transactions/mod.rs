@@ -7,7 +7,7 @@ mod refusals;
 
 pub use record::{
     build_record, check_amount, check_money, check_tag_count, check_tags, Stamp, TransactionDraft,
-    MAX_TAGS,
+    MAX_TAGS, YEARS, YEARS_MESSAGE,
 };
 
 pub use super::rules::RulesOnce;

@@ -16,8 +16,10 @@ use crate::store::transactions::Refs;
 
 /// At most this many tags per transaction.
 pub const MAX_TAGS: usize = 20;
-/// Transaction dates lie in these years (as the request schema says).
-const YEARS: std::ops::RangeInclusive<i32> = 1900..=2999;
+/// Transaction dates lie in these years (as the request schema says); budgets' months too.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2999;
+/// What a date or month outside [`YEARS`] is told.
+pub const YEARS_MESSAGE: &str = "must be in the years 1900 to 2999";
 
 /// A transaction as a client or job describes it: types hold, rules not yet checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +84,7 @@ impl TransactionDraft {
             errors.push(Violation::new("amount", e));
         }
         if !YEARS.contains(&self.date.year()) {
-            errors.push(Violation::new("date", "must be in the years 1900 to 2999"));
+            errors.push(Violation::new("date", YEARS_MESSAGE));
         }
         match parse_note(self.note.as_deref(), NOTE_MAX_LEN) {
             Ok(note) => self.note = note,
