@@ -1,6 +1,6 @@
 //! Amounts as banks write them: currency symbols and codes, thousands separators
 //! (`,` `.` `'` space, no-break space), a decimal point or comma decided per file,
-//! a leading or trailing sign, parentheses, and `CR`/`DR` suffixes. Exact, never `f64`.
+//! a leading or trailing sign, parentheses, and `CR`/`DR`/`DB` markers. Exact, never `f64`.
 
 use std::str::FromStr;
 
@@ -69,7 +69,8 @@ fn split(raw: &str) -> Result<Parts<'_>, String> {
     let words: Vec<String> = letters.split_whitespace().map(str::to_uppercase).collect();
     for w in &words {
         match w.as_str() {
-            "CR" | "DR" if !signed => (negative, signed) = (w == "DR", true),
+            // Debit markers: `DR`, and `DB` (Indonesian and Malaysian statements).
+            "CR" | "DR" | "DB" if !signed => (negative, signed) = (w != "CR", true),
             w if w.chars().count() <= 3 || matches!(w, "EURO" | "EUROS" | "USD$") => {}
             _ => return Err(bad()),
         }
@@ -222,7 +223,9 @@ mod tests {
             assert_eq!(value(raw, decimal), want, "{raw:?} with {decimal:?}");
         }
         // Money out, however the bank writes the sign.
-        for raw in ["-12.50", "(12.50)", "12.50-", "12.50 DR"] {
+        for raw in [
+            "-12.50", "(12.50)", "12.50-", "12.50 DR", "12.50 DB", "12.50DB",
+        ] {
             assert_eq!(value(raw, '.'), "-12.50", "{raw:?}");
         }
         for bad in [
