@@ -367,10 +367,11 @@ async fn an_import_is_categorised_by_the_rules_in_order_and_the_rest_goes_to_unc
         "actions": {"categoryId": food, "note": "groceries"}}),
     )
     .await;
-    // A German bank's CSV: the file names a category for the REWE row, the rule wins.
+    // A German bank's CSV: the file names a category for the REWE row, the rule wins;
+    // the payee padded with a space (as fixed-width exports write it) still starts with it.
     let file = "Buchungstag;Empfänger;Verwendungszweck;Betrag;Kategorie\n\
                 13.11.2026;STARBUCKS STORE 12345;Kartenzahlung;-4,50;\n\
-                14.11.2026;REWE Markt GmbH;;-23,10;Lebensmittel\n\
+                14.11.2026;  REWE Markt GmbH;;-23,10;Lebensmittel\n\
                 15.11.2026;Stadtwerke München;Abschlag;-80,00;\n";
     let r = app.upload(&user, "", "text/csv", file).await;
     assert_eq!(r.status(), 201, "{:?}", r.text().await);

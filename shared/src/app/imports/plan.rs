@@ -91,9 +91,10 @@ struct RuleEffect {
 }
 
 fn rules_on(row: &ImportRow, kind: CategoryType, rules: &Ruleset, names: &Names) -> RuleEffect {
+    // The rules see the payee and note as the transaction will keep them (trimmed).
     let subject = rules::Subject {
-        payee: row.payee.as_deref(),
-        note: row.note.as_deref(),
+        payee: row.payee.as_deref().map(str::trim),
+        note: row.note.as_deref().map(str::trim),
         amount: Some(row.amount.abs()),
         kind: Some(crate::app::rules::kind_of(kind)),
     };
