@@ -518,3 +518,21 @@ async fn a_file_of_several_currencies_imports_the_wallets_rows_whatever_is_most_
     let detail = problem["detail"].as_str().unwrap();
     assert!(detail.contains("USD") && detail.contains("EUR"), "{detail}");
 }
+
+/// A download of all accounts with statements in two currencies is refused with 422
+/// naming both, nothing stored, whichever of them the wallet holds.
+#[tokio::test]
+async fn a_file_of_two_currencies_is_refused_naming_both() {
+    let app = spawn_app().await;
+    let camt = crate::imports::samples::two_currency_camt();
+    for currency in ["EUR", "CHF"] {
+        let user = app.user_in(currency).await;
+        let r = app
+            .upload(&user, "", "application/xml", camt.clone().into_bytes())
+            .await;
+        let problem = assert_problem(r, 422).await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("CHF and EUR"), "{detail}");
+        assert!(app.listed(&user, "").await.is_empty());
+    }
+}

@@ -19,7 +19,7 @@ use crate::import_jobs::Months;
 
 /// The bank file crate's malformed CSV.
 #[path = "../../crates/bankfile/tests/common/samples.rs"]
-mod samples;
+pub(crate) mod samples;
 
 const GROCERIES: u64 = 4;
 

@@ -85,6 +85,17 @@ pub(crate) fn scoped_id(account: Option<&str>, id: Option<&str>) -> Option<Strin
     })
 }
 
+/// Refuses a file whose statements name two currencies: `before` is the statement
+/// currency known before a value was read, `now` after it.
+pub(crate) fn mixed(before: Option<String>, now: &Option<String>) -> Result<(), FileError> {
+    match (before, now) {
+        (Some(was), Some(is)) if was != *is => Err(FileError::MixedCurrencies {
+            currencies: vec![was, is.clone()],
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Shortens a value to [`MAX_CELL_BYTES`] at a character boundary.
 pub(crate) fn capped(s: &str) -> &str {
     if s.len() <= MAX_CELL_BYTES {

@@ -113,7 +113,9 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                     }
                     ("CURDEF", _) => {
                         let c = value.trim().to_ascii_uppercase();
-                        statement.detected.currency.get_or_insert(c);
+                        let before = statement.detected.currency.clone();
+                        statement.detected.currency.get_or_insert(c.clone());
+                        crate::mixed(before, &Some(c))?;
                     }
                     _ => {}
                 }

@@ -301,6 +301,13 @@ pub enum FileError {
     /// More data rows than the caller's cap (HTTP 400/413).
     #[error("the file has more than {max} data rows; split it")]
     TooManyRows { max: usize },
+    /// Statements (accounts) of several currencies in one file (HTTP 422): one wallet
+    /// holds one currency, so each account's statement is imported on its own.
+    #[error(
+        "the file holds statements in {}; import each account's statement on its own",
+        currencies.join(" and ")
+    )]
+    MixedCurrencies { currencies: Vec<String> },
     /// A bad override value (HTTP 400); `name` is the parameter (`dateFormat`, `col.date`).
     #[error("{name}: {message}")]
     BadOption { name: String, message: String },

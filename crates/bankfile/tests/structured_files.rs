@@ -3,7 +3,7 @@
 mod common;
 
 use bankfile::{FileError, Format, Options};
-use common::{check, fixture, note, read_expected, read_text, read_with, refuse};
+use common::{check, fixture, note, read_expected, read_text, read_with, refuse, samples};
 
 /// A row's import id: the statement's account and the bank's id of the transaction.
 #[test]
@@ -108,22 +108,12 @@ fn qif_with_classic_mac_line_endings() {
 /// one): each entry's id is scoped by its own statement's IBAN.
 #[test]
 fn camt053_with_two_statements_and_zoned_dates() {
-    let stmt = |iban: &str, date: &str| {
-        format!(
-            "<Stmt><Acct><Id><IBAN>{iban}</IBAN></Id><Ccy>EUR</Ccy></Acct><Ntry>\
-             <Amt Ccy=\"EUR\">1.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>\
-             <BookgDt><Dt>{date}</Dt></BookgDt><AcctSvcrRef>R1</AcctSvcrRef></Ntry></Stmt>"
-        )
-    };
-    let text = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
-         <Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt>{}{}\
-         </BkToCstmrStmt></Document>",
-        stmt("DE89 3704 0044 0532 0130 00", "2024-01-05+01:00"),
-        stmt("DE02120300000000202051", "2024-01-06Z"),
-    );
+    let text = samples::camt_statements(&[
+        ("DE89 3704 0044 0532 0130 00", "EUR", "2024-01-05+01:00"),
+        ("DE02120300000000202051", "EUR", "2024-01-06Z"),
+    ]);
     let s = read_text(&text);
-    check(&s, 2, "-2.00", &[], &["2024-01-05", "2024-01-06"]);
+    check(&s, 2, "-200.00", &[], &["2024-01-05", "2024-01-06"]);
     let ids: Vec<_> = s.rows.iter().map(|r| r.import_id.as_deref()).collect();
     let (first, second) = ("DE89370400440532013000:R1", "DE02120300000000202051:R1");
     assert_eq!(ids, [Some(first), Some(second)]);
@@ -131,6 +121,33 @@ fn camt053_with_two_statements_and_zoned_dates() {
         s.detected.account.as_deref(),
         Some("DE89370400440532013000")
     );
+}
+
+/// A Swiss bank's download of all accounts: a CHF and a EUR statement in one file. One
+/// wallet holds one currency, so the file is refused naming both (the CHF entries were
+/// booked as EUR when the last statement's currency stood for the file).
+#[test]
+fn statements_of_two_currencies_in_one_file_are_refused() {
+    let camt = samples::two_currency_camt();
+    let both = |e: FileError| match e {
+        FileError::MixedCurrencies { currencies } => currencies,
+        e => panic!("{e:?}"),
+    };
+    let err = bankfile::parse(camt.as_bytes(), &Options::default()).expect_err("mixed");
+    assert_eq!(both(err), ["CHF", "EUR"]);
+    // The same account twice (a statement per month) is one currency: read.
+    let twice = camt.replace("CH5604835012345678009", "CH9300762011623852957");
+    let twice = twice.replacen("EUR", "CHF", 2);
+    assert_eq!(read_text(&twice).rows.len(), 2);
+
+    // OFX: a EUR and a CAD statement, each with its CURDEF.
+    let ofx = String::from_utf8(fixture("ofx2_bank.ofx")).expect("utf-8");
+    let start = ofx.find("<STMTTRNRS>").expect("statement");
+    let end = ofx.find("</STMTTRNRS>").expect("statement end") + "</STMTTRNRS>".len();
+    let second = ofx[start..end].replace("<CURDEF>EUR</CURDEF>", "<CURDEF>CAD</CURDEF>");
+    let two = format!("{}{second}{}", &ofx[..end], &ofx[end..]);
+    let err = bankfile::parse(two.as_bytes(), &Options::default()).expect_err("mixed");
+    assert_eq!(both(err), ["EUR", "CAD"]);
 }
 
 #[test]

@@ -17,7 +17,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::markup::line_at;
-use crate::{capped, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
+use crate::{capped, mixed, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
 use entry::Entry;
 
 fn local(e: &BytesStart<'_>) -> String {
@@ -134,7 +134,9 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                     _ => continue,
                 };
                 let (entry, detected) = (&mut entry, &mut statement.detected);
+                let before = detected.currency.clone();
                 text_of(&path, capped(value.trim()), entry, &mut account, detected);
+                mixed(before, &detected.currency)?;
             }
             Event::Eof => break,
             _ => {}

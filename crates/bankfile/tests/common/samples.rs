@@ -19,3 +19,31 @@ pub fn malformed_csv() -> String {
          2026-11-09,-9.00,Groceries,\"unclosed\n"
     )
 }
+
+/// A CAMT.053 file of one statement per `(IBAN, currency, booking date)`, each with one
+/// booked debit of 100.00 in its currency (entry reference `R1`).
+pub fn camt_statements(statements: &[(&str, &str, &str)]) -> String {
+    let stmts: String = statements
+        .iter()
+        .map(|(iban, ccy, date)| {
+            format!(
+                "<Stmt><Acct><Id><IBAN>{iban}</IBAN></Id><Ccy>{ccy}</Ccy></Acct><Ntry>\
+                 <Amt Ccy=\"{ccy}\">100.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>\
+                 <BookgDt><Dt>{date}</Dt></BookgDt><AcctSvcrRef>R1</AcctSvcrRef></Ntry></Stmt>"
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+         <Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\">\
+         <BkToCstmrStmt>{stmts}</BkToCstmrStmt></Document>"
+    )
+}
+
+/// A Swiss bank's download of all accounts: a CHF and a EUR statement in one file.
+pub fn two_currency_camt() -> String {
+    camt_statements(&[
+        ("CH9300762011623852957", "CHF", "2024-01-05"),
+        ("CH5604835012345678009", "EUR", "2024-01-05"),
+    ])
+}

@@ -58,6 +58,7 @@ pub fn file_error(e: FileError) -> ApiError {
                 .map(|f| FieldError::new(format!("col.{f}"), "no column found; name its header"))
                 .collect(),
         },
+        FileError::MixedCurrencies { .. } => ApiError::Unprocessable(message),
         FileError::BadOption { name, message } => {
             ApiError::validation(vec![FieldError::new(name, message)])
         }
