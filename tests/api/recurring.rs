@@ -505,3 +505,27 @@ async fn a_new_calendar_plans_from_the_edit_on_and_the_old_ones_transactions_sta
     let mine = items.iter().filter(|t| t["recurringId"] == id).count();
     assert_eq!(mine, created + usize::from(today().day() == 15));
 }
+
+/// A schedule holds its amount in the wallet's currency: while one exists the currency
+/// cannot change (409, as with budgets), so no occurrence is booked at a EUR amount in a
+/// JPY or USD wallet; once it is deleted the change goes through.
+#[tokio::test]
+async fn the_wallet_currency_stays_while_a_schedule_holds_amounts_in_it() {
+    let (app, user) = spawn_app_and_user().await;
+    let rent = json!({"amount": "1200.50", "categoryId": 4, "start": day(today() + days(3)),
+        "rrule": "FREQ=MONTHLY"});
+    let id = schedule(&app, &user, rent).await;
+    let jpy = json!({"name": "Main", "initialBalance": 0, "currency": "JPY"});
+    let problem = assert_problem(app.put(&user, "/api/wallet", &jpy).await, 409).await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("recurring"), "{detail}");
+    let wallet: Value = app.get_json(&user, "/api/wallet").await;
+    assert_eq!(wallet["currency"]["code"], "EUR", "{wallet}");
+    // The same currency (a rename) is no change of currency.
+    let renamed = json!({"name": "Daily", "initialBalance": 0, "currency": "EUR"});
+    assert_eq!(app.put(&user, "/api/wallet", &renamed).await.status(), 200);
+
+    let path = format!("/api/recurring/{id}");
+    assert_eq!(app.delete(&user, &path).await.status(), 204);
+    assert_eq!(app.put(&user, "/api/wallet", &jpy).await.status(), 200);
+}

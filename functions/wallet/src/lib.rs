@@ -94,7 +94,8 @@ fn parse_currency(v: &Value) -> Option<Currency> {
 }
 
 /// Renames the wallet, sets its initial balance, and changes its currency while it holds
-/// no transactions (409 otherwise: their amounts would silently change meaning).
+/// no transactions, no budgets and no recurring schedules (409 otherwise: their amounts
+/// would silently change meaning).
 #[utoipa::path(
     put,
     path = "/api/wallet",

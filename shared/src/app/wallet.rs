@@ -94,6 +94,11 @@ pub async fn update(
             Ok(()) => Ok(next),
             Err(StoreError::NotFound) => Err(AppError::not_found("wallet")),
             Err(StoreError::Conflict(ConflictKind::HasTransactions)) => Err(has_transactions()),
+            Err(StoreError::Conflict(ConflictKind::HasSchedules)) => Err(AppError::Conflict(
+                "the currency can change only while no recurring transaction is scheduled: \
+                 delete the schedules first"
+                    .into(),
+            )),
             Err(StoreError::Conflict(ConflictKind::HasBudgets)) => Err(AppError::Conflict(
                 "the currency can change only while the wallet has no budgets: delete them first"
                     .into(),

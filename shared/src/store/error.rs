@@ -36,6 +36,9 @@ pub enum ConflictKind {
     /// The wallet's currency cannot change while it has budgets.
     #[error("the wallet has budgets")]
     HasBudgets,
+    /// The wallet's currency cannot change while recurring schedules hold amounts in it.
+    #[error("the user has recurring schedules")]
+    HasSchedules,
     /// A referenced category, provider or tag vanished or changed type.
     #[error("a referenced {0:?} changed or is gone")]
     Reference(Ref),

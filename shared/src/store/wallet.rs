@@ -4,8 +4,9 @@
 //! so `amountBalance = initialBalance + txnSum` is always exact and current (O(1) read).
 
 use super::attr::{n, s, Item};
+use super::caps::RECURRING_COUNT;
 use super::feed::{head_seq, Entity, Feed};
-use super::keys::{user_pk, WALLET};
+use super::keys::{user_pk, PROFILE, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
 
@@ -34,8 +35,9 @@ impl Store {
     /// Sets name, initial balance and currency if the wallet is still at the version read
     /// (`Conflict(Changed)` otherwise, or `NotFound` when it is gone); a currency change
     /// requires an empty wallet, without transactions or budgets (`budgetCount`, kept by
-    /// `store::budgets`), checked in the same conditional write, so a concurrent
-    /// transaction or budget cannot slip in (`HasTransactions`, `HasBudgets`). One
+    /// `store::budgets`) and a user without recurring schedules (the profile's count),
+    /// checked in the same transaction, so a concurrent transaction, budget or schedule
+    /// cannot slip in (`HasTransactions`, `HasBudgets`, `HasSchedules`). One
     /// attempt: the caller retries, reading the wallet and `head` again.
     pub async fn update_wallet(
         &self,
@@ -67,6 +69,16 @@ impl Store {
             values,
             Some(std::collections::HashMap::from([("#name".to_owned(), "name".to_owned())])),
         )?;
+        if next.currency != current.currency {
+            // Schedules hold amounts in the old currency (counted on the profile).
+            tx.check(
+                &user_pk(current.user_id),
+                PROFILE,
+                &format!("attribute_not_exists({RECURRING_COUNT}) OR {RECURRING_COUNT} = :zero"),
+                Some(Item::from([(":zero".into(), n(0))])),
+            )?;
+            tx.on_conflict(ConflictKind::HasSchedules);
+        }
         tx.upserted(current.user_id, Entity::Wallet, current.id, next.version);
         match self.transact_once(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
