@@ -529,3 +529,87 @@ async fn the_wallet_currency_stays_while_a_schedule_holds_amounts_in_it() {
     assert_eq!(app.delete(&user, &path).await.status(), 204);
     assert_eq!(app.put(&user, "/api/wallet", &jpy).await.status(), 200);
 }
+
+/// Skips the occurrence at `nominal`; answers its path.
+async fn skip(app: &TestApp, user: &TestUser, id: u64, nominal: &str) -> String {
+    let path = format!("/api/recurring/{id}/occurrences/{nominal}");
+    let r = app.put(user, &path, &json!({"skip": true})).await;
+    assert_eq!(r.status(), 200, "{path}");
+    path
+}
+
+/// A skip still to come stays the user's: the job passing the days before it (a daily
+/// schedule creating today's) does not pass the skip, so restoring it works; a skip the
+/// job has passed (its day is over) cannot be restored, with a 409 that says so.
+#[tokio::test]
+async fn a_skip_still_to_come_stays_restorable_after_the_job_runs() {
+    let (app, user) = spawn_app_and_user().await;
+    let daily = schedule(&app, &user, groceries("FREQ=DAILY", &day(today()))).await;
+    let next = day(today() + days(1));
+    let tomorrow = skip(&app, &user, daily, &next).await;
+    assert_eq!(run_job(&app).await.created, 1);
+    assert_eq!(app.delete(&user, &tomorrow).await.status(), 204);
+    let listed = occurrences(&app, &user, daily, &next, &next).await;
+    assert_eq!(listed[0]["status"], "scheduled", "{listed:?}");
+
+    let start = today() - days(14);
+    let weekly = schedule(&app, &user, backfilled("FREQ=WEEKLY", start)).await;
+    let first = skip(&app, &user, weekly, &day(start)).await;
+    assert_eq!(run_job(&app).await.created, 2);
+    let problem = assert_problem(app.delete(&user, &first).await, 409).await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("passed"),
+        "{problem}"
+    );
+    let listed = occurrences(&app, &user, weekly, &day(start), &day(start)).await;
+    assert_eq!(listed[0]["status"], "skipped");
+}
+
+/// An occurrence moved to today from a week ahead is created today; a new calendar then
+/// shows nothing up to that nominal date as created (no transaction id without its
+/// transaction), and plans from the day after it.
+#[tokio::test]
+async fn a_new_calendar_after_an_early_creation_shows_only_transactions_that_exist() {
+    let (app, user) = spawn_app_and_user().await;
+    let nominal = today() + days(7);
+    let mut body = groceries("FREQ=WEEKLY", &day(nominal));
+    let id = schedule(&app, &user, body.clone()).await;
+    let moved = format!("/api/recurring/{id}/occurrences/{}", day(nominal));
+    let early = json!({"date": day(today())});
+    assert_eq!(app.put(&user, &moved, &early).await.status(), 200);
+    assert_eq!(run_job(&app).await.created, 1);
+    body["rrule"] = json!("FREQ=DAILY");
+    body["start"] = json!(day(today()));
+    assert_eq!(
+        app.put(&user, &format!("/api/recurring/{id}"), &body)
+            .await
+            .status(),
+        200
+    );
+    let listed = occurrences(&app, &user, id, &day(today()), &day(nominal + days(1))).await;
+    let statuses: Vec<&str> = pluck(&listed, "status", Value::as_str);
+    let mut expected = vec!["skipped"; 8];
+    expected.push("scheduled");
+    assert_eq!(statuses, expected, "{listed:?}");
+    let shown: Value = app.get_json(&user, &format!("/api/recurring/{id}")).await;
+    assert_eq!(shown["nextDate"], day(nominal + days(1)));
+    assert_eq!(run_job(&app).await.created, 0);
+    assert_eq!(app.listed(&user, "").await.len(), 1);
+}
+
+/// A backfill creates at most 1,000 past occurrences: a daily rule 1,000 days back is
+/// refused naming `backfill`, 999 days back (1,000 with today) is accepted, and without
+/// backfill any start is.
+#[tokio::test]
+async fn a_backfill_is_bounded_to_a_thousand_past_occurrences() {
+    let (app, user) = spawn_app_and_user().await;
+    let daily_since = |n: i64| backfilled("FREQ=DAILY", today() - days(n));
+    let r = app.post(&user, "/api/recurring", &daily_since(1000)).await;
+    let problem = assert_problem(r, 400).await;
+    assert_eq!(error_fields(&problem), ["backfill"], "{problem}");
+    schedule(&app, &user, daily_since(999)).await;
+    let old = groceries("FREQ=DAILY", "1990-01-01");
+    let id = schedule(&app, &user, old).await;
+    let shown: Value = app.get_json(&user, &format!("/api/recurring/{id}")).await;
+    assert_eq!(shown["nextDate"], day(today()), "{shown}");
+}

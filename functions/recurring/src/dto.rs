@@ -48,9 +48,10 @@ pub struct RecurringRequest {
     /// (Friday), `after` (Monday).
     #[schema(value_type = Option<String>, pattern = "^(keep|before|after)$", max_length = 6)]
     pub weekend: Option<String>,
-    /// On create: also create the occurrences before today (from `start`). An update
-    /// keeps the schedule's; one that changes `rrule`, `start` or `weekend` plans from the
-    /// day of the edit on.
+    /// On create: also create the occurrences before today (from `start`; at most 1,000
+    /// of them, else 400). An update keeps the schedule's; one that changes `rrule`,
+    /// `start` or `weekend` plans from the day of the edit on (or from the day after the
+    /// last created occurrence's nominal date, when later).
     pub backfill: Option<bool>,
 }
 

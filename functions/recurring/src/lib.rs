@@ -139,7 +139,8 @@ fn nominal(date: &str) -> Result<time::Date, ApiError> {
 }
 
 /// Skips one occurrence (`{"skip": true}`) or gives it another date (within 31 days)
-/// and/or amount; `{date}` is its nominal date. Created occurrences cannot change (409).
+/// and/or amount; `{date}` is its nominal date. Created occurrences cannot change (409),
+/// nor can passed ones (a skip whose day is over, a date before the schedule began).
 #[utoipa::path(
     put,
     path = "/api/recurring/{id}/occurrences/{date}",
@@ -171,7 +172,7 @@ async fn change_occurrence(
     ))
 }
 
-/// Restores an occurrence to what the rule says.
+/// Restores an occurrence to what the rule says (409 once it was created or has passed).
 #[utoipa::path(
     delete,
     path = "/api/recurring/{id}/occurrences/{date}",

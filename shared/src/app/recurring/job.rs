@@ -111,7 +111,10 @@ async fn catch_up(
                 }
             }
             _ => {
-                // Nothing due: keep the skipped ones passed, so the index key is current.
+                // Nothing due: keep the skipped ones passed, so the next look starts after
+                // them, but never beyond today: a skip still to come stays the user's to
+                // restore.
+                let passed = passed.map(|p| p.min(today)).filter(|p| r.done < Some(*p));
                 if passed.is_some() {
                     after.done = passed;
                     match store.put_recurring(&after, Some(r.version)).await {

@@ -16,7 +16,7 @@ use time::Date;
 
 use super::transactions::{build_record, keys, Stamp, TransactionDraft};
 use super::{check_version, kept, AppError, AppResult, IfMatch};
-use crate::domain::recurring::{Recurring, MAX_MOVE_DAYS, MAX_SCHEDULES};
+use crate::domain::recurring::{Recurring, MAX_SCHEDULES};
 use crate::domain::time::Timestamp;
 use crate::domain::Violation;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -65,6 +65,22 @@ fn calendar(draft: &RecurringDraft, errors: &mut Vec<Violation>) -> Option<Sched
     Some(Schedule::new(start, rule?, weekend?))
 }
 
+/// A schedule created with `backfill` creates at most this many past occurrences.
+pub const MAX_BACKFILL: usize = 1_000;
+
+/// A backfill creates at most [`MAX_BACKFILL`] past occurrences: a daily rule from decades
+/// ago would otherwise book tens of thousands of transactions in one job run.
+fn check_backfill(schedule: &Schedule, today: Date) -> AppResult<()> {
+    let past = schedule.nominal_between(schedule.start, today).len();
+    if past > MAX_BACKFILL {
+        let message = format!(
+            "would create {past} past occurrences, at most {MAX_BACKFILL}: choose a later start"
+        );
+        return Err(AppError::invalid("backfill", message));
+    }
+    Ok(())
+}
+
 /// Checks a draft with the transaction's constructor and builds the schedule over
 /// `base` (the stored one on an update: its progress and exceptions are kept).
 async fn build(
@@ -96,18 +112,31 @@ async fn build(
         return Err(AppError::Invalid(errors));
     };
     let today = today();
-    // Nominal dates start at `start`; an occurrence moved off a weekend (or by a change,
-    // at most MAX_MOVE_DAYS) may fall before it and is still the schedule's.
+    let calendar_kept = base.is_some_and(|b| b.schedule == schedule);
     let not_before = match (base, draft.backfill) {
-        (Some(b), _) if b.schedule == schedule => b.not_before,
+        (Some(b), _) if calendar_kept => b.not_before,
         // Another calendar plans from today on, as a new schedule without backfill: its
-        // dates before today neither repeat what the old one created nor show as created.
-        (Some(b), _) => b.not_before.max(today),
-        (None, true) => (schedule.start)
-            .checked_sub(time::Duration::days(MAX_MOVE_DAYS))
-            .unwrap_or(schedule.start),
+        // dates before today neither repeat what the old one created nor show as created,
+        // nor do those up to the last one created (moved earlier than its nominal date).
+        (Some(b), _) => {
+            let after_done = b.done.and_then(Date::next_day).unwrap_or(today);
+            b.not_before.max(today).max(after_done)
+        }
+        (None, true) => {
+            check_backfill(&schedule, today)?;
+            schedule.start
+        }
         (None, false) => today,
     };
+    // Exceptions of dates a new calendar no longer has could be neither listed nor
+    // restored: they go (those of created or passed occurrences stay, as history).
+    let mut exceptions = base.map(|b| b.exceptions.clone()).unwrap_or_default();
+    if let (Some(b), false) = (base, calendar_kept) {
+        exceptions.retain(|&nominal, _| {
+            b.done.is_some_and(|d| nominal <= d)
+                || !schedule.by_nominal(nominal, nominal).is_empty()
+        });
+    }
     Ok(Recurring {
         user_id,
         id: base.map_or(0, |b| b.id),
@@ -124,7 +153,7 @@ async fn build(
         backfill: base.map_or(draft.backfill, |b| b.backfill),
         not_before,
         done: base.and_then(|b| b.done),
-        exceptions: base.map(|b| b.exceptions.clone()).unwrap_or_default(),
+        exceptions,
         version: r.version,
         created_at: r.created_at,
         updated_at: r.updated_at,

@@ -8,7 +8,7 @@ use time::{Date, Duration};
 use super::{get, save, today};
 use crate::app::{AppError, AppResult, IfMatch};
 use crate::domain::recurring::{
-    Exception, Planned, MAX_ALL_EXCEPTIONS, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
+    Exception, Planned, Status, MAX_ALL_EXCEPTIONS, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
 };
 use crate::domain::time::{parse_date, Timestamp};
 use crate::domain::{Money, Violation};
@@ -113,12 +113,17 @@ fn occurrence_at(
         .into_iter()
         .next()
         .ok_or_else(not_found)?;
-    if r.done.is_some_and(|d| nominal <= d) {
-        return Err(AppError::Conflict(
+    match r.plan(occurrence).status {
+        Status::Created => Err(AppError::Conflict(
             "the occurrence was created already: change its transaction instead".into(),
-        ));
+        )),
+        // Passed by the job, or before the schedule began creating: a change could only
+        // show it created without a transaction, or never come true.
+        Status::Skipped if nominal < r.not_before || r.done.is_some_and(|d| nominal <= d) => Err(
+            AppError::Conflict("the occurrence has passed: it is no longer planned".into()),
+        ),
+        _ => Ok(occurrence),
     }
-    Ok(occurrence)
 }
 
 fn not_found() -> AppError {

@@ -52,8 +52,9 @@ pub struct Recurring {
     /// The rule as the client wrote it.
     pub rrule: String,
     pub backfill: bool,
-    /// Occurrences dated before this day are never created (the creation day without
-    /// backfill, else `start`).
+    /// Occurrences whose nominal date is before this day are never created (the creation
+    /// day without backfill; after a calendar change, the day of the edit or the day after
+    /// `done`, whichever is later).
     pub not_before: Date,
     /// Every occurrence whose nominal date is on or before this one is created or passed.
     pub done: Option<Date>,
@@ -160,40 +161,21 @@ impl Recurring {
 
     /// One occurrence as planned now.
     pub fn plan(&self, o: Occurrence) -> Planned {
-        let created = self.is_created(o.nominal);
-        let Some((date, amount)) = self.effective(o) else {
-            let amount = self.amount.amount();
-            let status = Status::Skipped;
-            return Planned {
-                nominal: o.nominal,
-                date: o.date,
-                amount,
-                status,
-                transaction_id: None,
-            };
+        let (date, amount, status) = match self.effective(o) {
+            None => (o.date, self.amount.amount(), Status::Skipped),
+            // Before the schedule began creating (no backfill, or a new calendar): passed
+            // over. Compared by nominal date: a first occurrence moved off a weekend to
+            // before the day of creation is still the schedule's.
+            Some((date, amount)) if o.nominal < self.not_before => (date, amount, Status::Skipped),
+            Some((date, amount)) if self.is_created(o.nominal) => (date, amount, Status::Created),
+            Some((date, amount)) => (date, amount, Status::Scheduled),
         };
-        if date < self.not_before {
-            // Dated before the schedule began creating (no backfill): passed over.
-            let status = Status::Skipped;
-            let nominal = o.nominal;
-            return Planned {
-                nominal,
-                date,
-                amount,
-                status,
-                transaction_id: None,
-            };
-        }
         Planned {
             nominal: o.nominal,
             date,
             amount,
-            status: if created {
-                Status::Created
-            } else {
-                Status::Scheduled
-            },
-            transaction_id: created.then(|| self.transaction_id(o.nominal)),
+            status,
+            transaction_id: (status == Status::Created).then(|| self.transaction_id(o.nominal)),
         }
     }
 
@@ -215,12 +197,13 @@ impl Recurring {
             .collect()
     }
 
-    /// The first nominal date not yet handled.
+    /// The first nominal date not yet handled: none before `not_before` is ever created.
     fn scan_start(&self) -> Date {
+        let first = self.schedule.start.max(self.not_before);
         match self.done.and_then(Date::next_day) {
-            Some(d) => d.max(self.schedule.start),
+            Some(d) => d.max(first),
             None if self.done.is_some() => recurrence::MAX_DATE,
-            None => self.schedule.start,
+            None => first,
         }
     }
 
@@ -241,7 +224,7 @@ impl Recurring {
             };
             for o in self.schedule.by_nominal(lo, hi) {
                 match self.effective(o) {
-                    Some((date, amount)) if date >= self.not_before => {
+                    Some((date, amount)) if o.nominal >= self.not_before => {
                         let nominal = o.nominal;
                         return (
                             passed,

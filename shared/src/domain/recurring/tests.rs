@@ -78,10 +78,10 @@ fn run_until_occurrence(r: &mut Recurring, looks: usize) -> Option<Date> {
 
 #[test]
 fn an_occurrence_further_than_one_look_scans_is_reached_by_later_looks() {
-    // Every 15 years from 2000, made in 2026 without backfill: 2030 is next, beyond
-    // the 13 years one look scans from 2000 (2000 and 2015 are passed).
+    // Every 15 years from 2000, 2000 created: 2015 is next, beyond the 13 years one look
+    // scans.
     let mut r = rent("FREQ=YEARLY;INTERVAL=15", date!(2000 - 01 - 01));
-    r.not_before = date!(2026 - 11 - 28);
+    r.done = Some(date!(2000 - 01 - 01));
     let (passed, next) = r.next();
     let Next::Recheck(lo) = next else {
         panic!("{next:?}")
@@ -91,11 +91,51 @@ fn an_occurrence_further_than_one_look_scans_is_reached_by_later_looks() {
         lo.previous_day(),
         "everything before the recheck is passed"
     );
-    assert_eq!(run_until_occurrence(&mut r, 3), Some(date!(2030 - 01 - 01)));
+    assert_eq!(run_until_occurrence(&mut r, 3), Some(date!(2015 - 01 - 01)));
     // Every 5 years from a leap day: 2044-02-29 after 2024-02-29 was created.
     let mut r = rent("FREQ=YEARLY;INTERVAL=5", date!(2024 - 02 - 29));
     r.done = Some(date!(2024 - 02 - 29));
     assert_eq!(run_until_occurrence(&mut r, 3), Some(date!(2044 - 02 - 29)));
+}
+
+#[test]
+fn a_schedule_made_without_backfill_looks_from_its_creation_day_however_old_its_start() {
+    // Daily from 1990, made on 2026-11-28: the first look finds the creation day (it
+    // used to scan 13 years from 1990 and leave the schedule without a next date).
+    let mut r = rent("FREQ=DAILY", date!(1990 - 01 - 01));
+    r.backfill = false;
+    r.not_before = date!(2026 - 11 - 28);
+    let (passed, next) = r.next();
+    assert_eq!(passed, None);
+    assert!(matches!(next, Next::Occurrence { nominal, .. } if nominal == date!(2026 - 11 - 28)));
+    let listed = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 28));
+    let statuses: Vec<_> = listed.iter().map(|p| p.status).collect();
+    assert_eq!(statuses, [Status::Skipped, Status::Scheduled]);
+}
+
+#[test]
+fn a_first_occurrence_moved_before_the_creation_day_is_still_created() {
+    // Made on Sunday 2026-11-29, weekly on Sundays moved to the Friday before: the first
+    // one is dated 2026-11-27, before the creation day, and is the schedule's all the same.
+    let mut r = rent("FREQ=WEEKLY;BYDAY=SU", date!(2026 - 11 - 29));
+    r.schedule = Schedule::new(
+        date!(2026 - 11 - 29),
+        "FREQ=WEEKLY;BYDAY=SU".parse().unwrap(),
+        recurrence::Weekend::Before,
+    );
+    r.backfill = false;
+    r.not_before = date!(2026 - 11 - 29);
+    let (_, next) = r.next();
+    assert_eq!(
+        next,
+        Next::Occurrence {
+            nominal: date!(2026 - 11 - 29),
+            date: date!(2026 - 11 - 27),
+            amount: r.amount.amount(),
+        }
+    );
+    let first = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 27));
+    assert_eq!(first[0].status, Status::Scheduled);
 }
 
 #[test]
