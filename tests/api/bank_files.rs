@@ -536,3 +536,65 @@ async fn a_file_of_two_currencies_is_refused_naming_both() {
         assert!(app.listed(&user, "").await.is_empty());
     }
 }
+
+/// An OFX statement whose `FITID`s are long (the standard allows 255 characters; some
+/// banks write a hash of the booking) behind an IBAN: each row gets a `sha256:` import id
+/// instead of the refusal of an id over 100 characters, so the file imports, and once.
+#[tokio::test]
+async fn bank_ids_longer_than_an_import_id_import_once_under_their_digest() {
+    let app = spawn_app().await;
+    let user = app.user_in("EUR").await;
+    let fitid = |last: char| format!("{}{last}", "9f86d081884c7d659a2feaa0c55ad015".repeat(4));
+    let entry = |day: u32, amount: &str, id: String| {
+        format!(
+            "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>202401{day:02}<TRNAMT>{amount}\
+             <FITID>{id}<NAME>Kartenzahlung</STMTTRN>\n"
+        )
+    };
+    let ofx = format!(
+        "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\nSECURITY:NONE\nENCODING:USASCII\n\
+         CHARSET:1252\nCOMPRESSION:NONE\nOLDFILEUID:NONE\nNEWFILEUID:NONE\n\n\
+         <OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>EUR<BANKACCTFROM>\
+         <BANKID>37040044<ACCTID>DE89370400440532013000<ACCTTYPE>CHECKING</BANKACCTFROM>\
+         <BANKTRANLIST><DTSTART>20240101<DTEND>20240131\n{}{}\
+         </BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n",
+        entry(5, "-12.50", fitid('a')),
+        entry(5, "-12.50", fitid('b')),
+    );
+    let dry = app
+        .upload_report(
+            &user,
+            "?dryRun=true",
+            "application/x-ofx",
+            ofx.clone().into(),
+        )
+        .await;
+    assert_eq!(dry["valid"], 2, "{dry}");
+    let ids: Vec<&str> = pluck(
+        dry["preview"].as_array().unwrap(),
+        "importId",
+        Value::as_str,
+    );
+    assert!(
+        ids.iter()
+            .all(|id| id.starts_with("sha256:") && id.len() == 71),
+        "{ids:?}"
+    );
+    assert_ne!(ids[0], ids[1]);
+    let first = app
+        .upload_report(&user, "", "application/x-ofx", ofx.clone().into())
+        .await;
+    assert_eq!(
+        (&first["created"], &first["errors"]),
+        (&json!(2), &json!([])),
+        "{first}"
+    );
+    let again = app
+        .upload_report(&user, "", "application/x-ofx", ofx.into())
+        .await;
+    assert_eq!(
+        (&again["created"], &again["duplicates"]),
+        (&json!(0), &json!(2)),
+        "{again}"
+    );
+}

@@ -52,6 +52,8 @@ impl From<RowError> for RowErrorDto {
 #[serde(rename_all = "camelCase")]
 pub struct PreviewRow {
     pub row: usize,
+    /// The row's `importId`, else `<signed amount>:<date>:<n>`; an id over 100
+    /// characters is shown as `sha256:<hex>`, the import id it dedupes by.
     #[schema(max_length = 100)]
     pub import_id: String,
     #[serde(with = "rust_decimal::serde::arbitrary_precision")]

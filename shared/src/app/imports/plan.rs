@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rust_decimal::Decimal;
+use sha2::Digest;
 use time::Date;
 
 use super::names::{fold, Names};
@@ -34,14 +35,23 @@ fn derived_id(amount: Decimal, date: Date, occurrence: usize) -> String {
     format!("{}:{}:{occurrence}", amount.normalize(), format_date(date))
 }
 
-fn check_import_id(id: &str) -> Result<(), String> {
-    if id.is_empty() || id.chars().count() > IMPORT_ID_MAX_LEN {
+/// A row's import id: as the file gives it, or, when longer than [`IMPORT_ID_MAX_LEN`]
+/// characters (a bank's 255-character OFX `FITID` behind an IBAN), `sha256:` and the
+/// SHA-256 of it in hex: the same bank id always gives the same import id, so the
+/// dedupe still holds, and the marker's key stays short.
+fn import_id(id: &str) -> Result<String, String> {
+    if id.is_empty() {
         return Err(format!("must be 1 to {IMPORT_ID_MAX_LEN} characters"));
     }
     if id.chars().any(char::is_control) {
         return Err("must not contain control characters".into());
     }
-    Ok(())
+    if id.chars().count() <= IMPORT_ID_MAX_LEN {
+        return Ok(id.to_owned());
+    }
+    let digest = sha2::Sha256::digest(id.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!("sha256:{hex}"))
 }
 
 /// The category of a row that names none, and whether it is a seeded `Uncategorized`.
@@ -218,14 +228,17 @@ pub(super) fn plan(
             .entry((row.amount.normalize(), row.date))
             .or_default();
         *seen += 1;
-        let id = match row.import_id.as_deref().map(str::trim) {
+        let given = match row.import_id.as_deref().map(str::trim) {
             Some(id) if !id.is_empty() => id.to_owned(),
             _ => derived_id(row.amount, row.date, *seen),
         };
-        if let Err(m) = check_import_id(&id) {
-            errors.push(RowError::new(row.row, "importId", m));
-            continue;
-        }
+        let id = match import_id(&given) {
+            Ok(id) => id,
+            Err(m) => {
+                errors.push(RowError::new(row.row, "importId", m));
+                continue;
+            }
+        };
         if !ids.insert(id.clone()) {
             errors.push(RowError::new(
                 row.row,
