@@ -163,11 +163,20 @@ pub fn is_currency_code(code: &str) -> bool {
     code.len() == 3 && ISO_4217.split_whitespace().any(|c| c == code)
 }
 
+/// Currencies without minor units, and with three (ISO 4217): `1.500` in a yen statement
+/// is fifteen hundred, in a dinar one one and a half.
+const NO_DECIMALS: &str = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF";
+const THREE_DECIMALS: &str = "BHD IQD JOD KWD LYD OMR TND";
+
 /// The decimal separator of a column, from every cell: a cell with both `.` and `,`
 /// has its decimal last; one used twice is a thousands separator; one followed by
-/// other than three digits is the decimal. `default` when no cell settles it.
-pub fn detect_decimal(cells: &[&str], default: char) -> char {
+/// other than three digits is the decimal. When no cell settles it, the `currency` the
+/// rows are wanted in does where it has no decimals (the separator seen groups
+/// thousands) or three (it is the decimal); else `default`.
+pub fn detect_decimal(cells: &[&str], default: char, currency: Option<&str>) -> char {
     let (mut dot, mut comma) = (0usize, 0usize);
+    // Cells whose one separator is followed by exactly three digits.
+    let (mut dot_3, mut comma_3) = (0usize, 0usize);
     for cell in cells {
         let Ok(parts) = split(cell) else { continue };
         let core = parts.core;
@@ -176,24 +185,40 @@ pub fn detect_decimal(cells: &[&str], default: char) -> char {
         match (last_dot, last_comma) {
             (Some(d), Some(c)) if d > c => dot += 1,
             (Some(_), Some(_)) => comma += 1,
-            (Some(d), None) => vote(core, '.', d, &mut dot, &mut comma),
-            (None, Some(c)) => vote(core, ',', c, &mut comma, &mut dot),
+            (Some(d), None) => vote(core, '.', d, (&mut dot, &mut comma), &mut dot_3),
+            (None, Some(c)) => vote(core, ',', c, (&mut comma, &mut dot), &mut comma_3),
             (None, None) => {}
         }
     }
-    match dot.cmp(&comma) {
-        std::cmp::Ordering::Greater => '.',
-        std::cmp::Ordering::Less => ',',
-        std::cmp::Ordering::Equal => default,
+    let listed = |list: &str| currency.is_some_and(|c| list.split(' ').any(|l| l == c));
+    let seen = match dot_3.cmp(&comma_3) {
+        std::cmp::Ordering::Greater => Some(('.', ',')),
+        std::cmp::Ordering::Less => Some((',', '.')),
+        std::cmp::Ordering::Equal => None,
+    };
+    match (dot.cmp(&comma), seen) {
+        (std::cmp::Ordering::Greater, _) => '.',
+        (std::cmp::Ordering::Less, _) => ',',
+        (_, Some((_, other))) if listed(NO_DECIMALS) => other,
+        (_, Some((sep, _))) if listed(THREE_DECIMALS) => sep,
+        _ => default,
     }
 }
 
-fn vote(core: &str, sep: char, at: usize, this: &mut usize, other: &mut usize) {
+fn vote(
+    core: &str,
+    sep: char,
+    at: usize,
+    (this, other): (&mut usize, &mut usize),
+    three: &mut usize,
+) {
     let after = core.len() - at - 1;
     if core.matches(sep).count() > 1 {
         *other += 1;
     } else if after != 3 {
         *this += 1;
+    } else {
+        *three += 1;
     }
 }
 
@@ -240,11 +265,20 @@ mod tests {
 
     #[test]
     fn the_decimal_is_decided_by_the_column() {
-        assert_eq!(detect_decimal(&["1.234", "12,50"], '.'), ',');
-        assert_eq!(detect_decimal(&["1.234", "-12.50"], ','), '.');
-        assert_eq!(detect_decimal(&["1.234.567", "5"], '.'), ',');
-        assert_eq!(detect_decimal(&["1,234.56"], ','), '.');
-        assert_eq!(detect_decimal(&["1.234"], ','), ',');
+        assert_eq!(detect_decimal(&["1.234", "12,50"], '.', None), ',');
+        assert_eq!(detect_decimal(&["1.234", "-12.50"], ',', None), '.');
+        assert_eq!(detect_decimal(&["1.234.567", "5"], '.', None), ',');
+        assert_eq!(detect_decimal(&["1,234.56"], ',', None), '.');
+        assert_eq!(detect_decimal(&["1.234"], ',', None), ',');
+        // Only three digits after the one separator: the currency's decimals decide.
+        let yen = ["1,500", "-12,000", "980"];
+        assert_eq!(detect_decimal(&yen, ',', Some("JPY")), '.');
+        assert_eq!(detect_decimal(&["1.500", "-3.200"], '.', Some("JPY")), ',');
+        let dinar = ["12,500", "-3,250"];
+        assert_eq!(detect_decimal(&dinar, '.', Some("KWD")), ',');
+        assert_eq!(detect_decimal(&["12.500"], ',', Some("BHD")), '.');
+        assert_eq!(detect_decimal(&["1.500"], ',', Some("EUR")), ',');
+        assert_eq!(detect_decimal(&["1.500", "2,50"], '.', Some("JPY")), ',');
         assert_eq!(currency_of("-12,50 EUR").as_deref(), Some("EUR"));
         assert_eq!(currency_of("€5").as_deref(), Some("EUR"));
     }

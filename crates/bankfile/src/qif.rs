@@ -170,7 +170,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     let decimal = match options.decimal {
         Some(c @ ('.' | ',')) => c,
         Some(c) => return Err(FileError::bad("decimal", format!("{c:?} is not . or ,"))),
-        None => detect_decimal(&totals, '.'),
+        None => detect_decimal(&totals, '.', options.currency.as_deref()),
     };
     let mut statement = Statement::new(Detected {
         date_format: format.map(|f| f.to_string()),

@@ -704,3 +704,27 @@ fn card_exports_that_print_charges_as_positive() {
     // Chase's card export signs its charges itself: nothing is negated.
     assert!(!read("us_chase_checking.csv").detected.invert);
 }
+
+/// A column whose every amount has three digits after its one separator cannot tell a
+/// decimal from a thousands mark: the wallet's currency decides. A tab-separated yen
+/// statement's `1,500` is fifteen hundred yen (no decimals), a semicolon-separated
+/// dinar statement's `12.500` twelve and a half (three decimals).
+#[test]
+fn three_digits_after_the_mark_are_read_by_the_currency_decimals() {
+    let amounts = |text: &str, currency: &str| -> Vec<String> {
+        let options = Options {
+            currency: Some(currency.to_owned()),
+            ..Options::default()
+        };
+        let s = bankfile::parse(text.as_bytes(), &options).unwrap();
+        s.rows.iter().map(|r| r.amount.to_string()).collect()
+    };
+    let yen = "Date\tDescription\tAmount\n2024/01/05\tセブンイレブン\t-1,500\n\
+               2024/01/25\tSalary\t250,000\n";
+    assert_eq!(amounts(yen, "JPY"), ["-1500", "250000"]);
+    let dinar = "Date;Description;Amount\n05/01/2024;Sultan Center;-12.500\n\
+                 25/01/2024;Salary;1.250\n";
+    assert_eq!(amounts(dinar, "KWD"), ["-12.500", "1.250"]);
+    // The same dinar file for a euro wallet: the separator's default (`,` after `;`).
+    assert_eq!(amounts(dinar, "EUR"), ["-12500", "1250"]);
+}

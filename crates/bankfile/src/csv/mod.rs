@@ -81,6 +81,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         None => detect_decimal(
             &amount_cells,
             if layout.delimiter == b',' { '.' } else { ',' },
+            options.currency.as_deref(),
         ),
     };
     let account = preamble::account(&layout.preamble);
