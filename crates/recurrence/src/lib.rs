@@ -90,6 +90,10 @@ pub enum Weekend {
 }
 
 impl Weekend {
+    /// The most days a move carries an occurrence away from its nominal date (Saturday to
+    /// Monday, Sunday to Friday).
+    pub const MOST_DAYS: i64 = 2;
+
     /// `keep`, `before` or `after`.
     pub fn as_str(self) -> &'static str {
         match self {

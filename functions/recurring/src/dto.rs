@@ -50,7 +50,7 @@ pub struct RecurringRequest {
     pub weekend: Option<String>,
     /// On create: also create the occurrences before today (from `start`; at most 1,000
     /// of them, else 400). An update keeps the schedule's; one that changes `rrule`,
-    /// `start` or `weekend` plans from the day of the edit on (or from the day after the
+    /// `start` or `weekend` plans from the day of the edit on (or from the third day after the
     /// last created occurrence's nominal date, when later).
     pub backfill: Option<bool>,
 }

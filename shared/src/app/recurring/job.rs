@@ -112,9 +112,12 @@ async fn catch_up(
             }
             _ => {
                 // Nothing due: keep the skipped ones passed, so the next look starts after
-                // them, but never beyond today: a skip still to come stays the user's to
-                // restore.
-                let passed = passed.map(|p| p.min(today)).filter(|p| r.done < Some(*p));
+                // them, but only those of days that are over: a skip of today or later
+                // stays the user's to restore.
+                let yesterday = today.previous_day().unwrap_or(today);
+                let passed = passed
+                    .map(|p| p.min(yesterday))
+                    .filter(|p| r.done < Some(*p));
                 if passed.is_some() {
                     after.done = passed;
                     match store.put_recurring(&after, Some(r.version)).await {

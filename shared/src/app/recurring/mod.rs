@@ -16,7 +16,7 @@ use time::Date;
 
 use super::transactions::{build_record, keys, Stamp, TransactionDraft};
 use super::{check_version, kept, AppError, AppResult, IfMatch};
-use crate::domain::recurring::{Recurring, MAX_SCHEDULES};
+use crate::domain::recurring::{Recurring, MAX_MOVE_DAYS, MAX_SCHEDULES};
 use crate::domain::time::Timestamp;
 use crate::domain::Violation;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -117,10 +117,13 @@ async fn build(
         (Some(b), _) if calendar_kept => b.not_before,
         // Another calendar plans from today on, as a new schedule without backfill: its
         // dates before today neither repeat what the old one created nor show as created,
-        // nor do those up to the last one created (moved earlier than its nominal date).
+        // nor do those up to the last one created (moved earlier than its nominal date),
+        // even moved off a weekend. That one lies at most a move after today.
         (Some(b), _) => {
-            let after_done = b.done.and_then(Date::next_day).unwrap_or(today);
-            b.not_before.max(today).max(after_done)
+            let days = |n| time::Duration::days(n);
+            let after_done = b.done.map_or(today, |d| d + days(Weekend::MOST_DAYS + 1));
+            let latest = today + days(MAX_MOVE_DAYS + Weekend::MOST_DAYS + 1);
+            b.not_before.max(today).max(after_done.min(latest))
         }
         (None, true) => {
             check_backfill(&schedule, today)?;

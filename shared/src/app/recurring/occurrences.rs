@@ -117,11 +117,16 @@ fn occurrence_at(
         Status::Created => Err(AppError::Conflict(
             "the occurrence was created already: change its transaction instead".into(),
         )),
-        // Passed by the job, or before the schedule began creating: a change could only
-        // show it created without a transaction, or never come true.
-        Status::Skipped if nominal < r.not_before || r.done.is_some_and(|d| nominal <= d) => Err(
-            AppError::Conflict("the occurrence has passed: it is no longer planned".into()),
-        ),
+        // Before the schedule began creating, or a skip the job has passed: a change
+        // could never come true, or show it created without a transaction.
+        Status::Skipped
+            if !matches!(r.exceptions.get(&nominal), Some(Exception::Skip))
+                || r.done.is_some_and(|d| nominal <= d) =>
+        {
+            Err(AppError::Conflict(
+                "the occurrence has passed: it is no longer planned".into(),
+            ))
+        }
         _ => Ok(occurrence),
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use recurrence::{Occurrence, Schedule};
+use recurrence::{Occurrence, Schedule, Weekend};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 use time::{Date, Duration};
@@ -52,9 +52,10 @@ pub struct Recurring {
     /// The rule as the client wrote it.
     pub rrule: String,
     pub backfill: bool,
-    /// Occurrences whose nominal date is before this day are never created (the creation
-    /// day without backfill; after a calendar change, the day of the edit or the day after
-    /// `done`, whichever is later).
+    /// The day the schedule begins creating (the creation day without backfill, `start`
+    /// with it; after a calendar change, the day of the edit or a few days after `done`):
+    /// an occurrence counts when its nominal date or, moved off a weekend, its date is on
+    /// or after it (see [`Recurring::counts`]).
     pub not_before: Date,
     /// Every occurrence whose nominal date is on or before this one is created or passed.
     pub done: Option<Date>,
@@ -142,6 +143,14 @@ impl Recurring {
         self.done.is_some_and(|d| nominal <= d)
     }
 
+    /// Whether an occurrence is the schedule's to create: its nominal date is on or after
+    /// [`not_before`](Self::not_before) (a first one moved to the Friday before still
+    /// counts), or a weekend move carries it there (a Saturday's moved to the Monday).
+    pub fn counts(&self, nominal: Date, date: Date) -> bool {
+        let weekend_before = self.not_before - Duration::days(Weekend::MOST_DAYS);
+        nominal >= self.not_before || (date >= self.not_before && nominal >= weekend_before)
+    }
+
     /// Occurrences dated within `[from, to]` (after moves), in date order; those before
     /// [`not_before`](Self::not_before) count as skipped.
     pub fn occurrences(&self, from: Date, to: Date) -> Vec<Planned> {
@@ -164,9 +173,10 @@ impl Recurring {
         let (date, amount, status) = match self.effective(o) {
             None => (o.date, self.amount.amount(), Status::Skipped),
             // Before the schedule began creating (no backfill, or a new calendar): passed
-            // over. Compared by nominal date: a first occurrence moved off a weekend to
-            // before the day of creation is still the schedule's.
-            Some((date, amount)) if o.nominal < self.not_before => (date, amount, Status::Skipped),
+            // over.
+            Some((date, amount)) if !self.counts(o.nominal, date) => {
+                (date, amount, Status::Skipped)
+            }
             Some((date, amount)) if self.is_created(o.nominal) => (date, amount, Status::Created),
             Some((date, amount)) => (date, amount, Status::Scheduled),
         };
@@ -197,9 +207,10 @@ impl Recurring {
             .collect()
     }
 
-    /// The first nominal date not yet handled: none before `not_before` is ever created.
+    /// The first nominal date not yet handled: none a weekend before `not_before` counts.
     fn scan_start(&self) -> Date {
-        let first = self.schedule.start.max(self.not_before);
+        let weekend_before = self.not_before - Duration::days(Weekend::MOST_DAYS);
+        let first = self.schedule.start.max(weekend_before);
         match self.done.and_then(Date::next_day) {
             Some(d) => d.max(first),
             None if self.done.is_some() => recurrence::MAX_DATE,
@@ -224,7 +235,7 @@ impl Recurring {
             };
             for o in self.schedule.by_nominal(lo, hi) {
                 match self.effective(o) {
-                    Some((date, amount)) if o.nominal >= self.not_before => {
+                    Some((date, amount)) if self.counts(o.nominal, date) => {
                         let nominal = o.nominal;
                         return (
                             passed,

@@ -106,36 +106,24 @@ fn a_schedule_made_without_backfill_looks_from_its_creation_day_however_old_its_
     r.backfill = false;
     r.not_before = date!(2026 - 11 - 28);
     let (passed, next) = r.next();
-    assert_eq!(passed, None);
+    assert_eq!(
+        passed,
+        Some(date!(2026 - 11 - 27)),
+        "a weekend before, no further"
+    );
     assert!(matches!(next, Next::Occurrence { nominal, .. } if nominal == date!(2026 - 11 - 28)));
     let listed = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 28));
     let statuses: Vec<_> = listed.iter().map(|p| p.status).collect();
     assert_eq!(statuses, [Status::Skipped, Status::Scheduled]);
 }
 
-#[test]
-fn a_first_occurrence_moved_before_the_creation_day_is_still_created() {
-    // Made on Sunday 2026-11-29, weekly on Sundays moved to the Friday before: the first
-    // one is dated 2026-11-27, before the creation day, and is the schedule's all the same.
-    let mut r = rent("FREQ=WEEKLY;BYDAY=SU", date!(2026 - 11 - 29));
-    r.schedule = Schedule::new(
-        date!(2026 - 11 - 29),
-        "FREQ=WEEKLY;BYDAY=SU".parse().unwrap(),
-        recurrence::Weekend::Before,
-    );
+/// A schedule made without backfill on Sunday 2026-11-29, moving weekend occurrences.
+fn made_on_sunday(rule: &str, start: Date, weekend: Weekend) -> Recurring {
+    let mut r = rent(rule, start);
+    r.schedule = Schedule::new(start, rule.parse().unwrap(), weekend);
     r.backfill = false;
     r.not_before = date!(2026 - 11 - 29);
-    let (_, next) = r.next();
-    assert_eq!(
-        next,
-        Next::Occurrence {
-            nominal: date!(2026 - 11 - 29),
-            date: date!(2026 - 11 - 27),
-            amount: r.amount.amount(),
-        }
-    );
-    let first = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 27));
-    assert_eq!(first[0].status, Status::Scheduled);
+    r
 }
 
 #[test]
@@ -148,4 +136,45 @@ fn only_exceptions_still_to_come_count_against_the_limit() {
     assert_eq!(r.upcoming_exceptions(), 10);
     r.done = Some(date!(2026 - 01 - 19));
     assert_eq!(r.upcoming_exceptions(), 7);
+}
+
+#[test]
+fn weekend_moves_across_the_creation_day_count() {
+    // Made on Sunday 2026-11-29, weekly on Sundays moved to the Friday before: the first
+    // one is dated 2026-11-27, before the creation day, and is the schedule's all the same.
+    let r = made_on_sunday(
+        "FREQ=WEEKLY;BYDAY=SU",
+        date!(2026 - 11 - 29),
+        Weekend::Before,
+    );
+    let (_, next) = r.next();
+    assert_eq!(
+        next,
+        Next::Occurrence {
+            nominal: date!(2026 - 11 - 29),
+            date: date!(2026 - 11 - 27),
+            amount: r.amount.amount(),
+        }
+    );
+    let first = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 27));
+    assert_eq!(first[0].status, Status::Scheduled);
+    // On the 28th moved to the Monday after: Saturday the 28th is paid on Monday the
+    // 30th, after the creation day.
+    let r = made_on_sunday(
+        "FREQ=MONTHLY;BYMONTHDAY=28",
+        date!(2026 - 01 - 28),
+        Weekend::After,
+    );
+    let (_, next) = r.next();
+    assert!(matches!(next, Next::Occurrence { date, .. } if date == date!(2026 - 11 - 30)));
+    let listed = r.occurrences(date!(2026 - 10 - 01), date!(2026 - 12 - 31));
+    let seen: Vec<_> = listed.iter().map(|p| (p.date, p.status)).collect();
+    assert_eq!(
+        seen,
+        [
+            (date!(2026 - 10 - 28), Status::Skipped),
+            (date!(2026 - 11 - 30), Status::Scheduled),
+            (date!(2026 - 12 - 28), Status::Scheduled),
+        ]
+    );
 }
