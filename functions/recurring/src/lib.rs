@@ -159,15 +159,11 @@ async fn change_occurrence(
 ) -> ApiResult<Versioned<OccurrenceResponse>> {
     let nominal = nominal(&date)?;
     let change = Exception::try_from(body)?;
-    let store = me.store();
-    let (planned, version) =
-        app::recurring::change_occurrence(store, me.id, id, nominal, change, expected).await?;
-    let currency = app::recurring::get(store, me.id, id)
-        .await?
-        .amount
-        .currency();
+    let (planned, r) =
+        app::recurring::change_occurrence(me.store(), me.id, id, nominal, change, expected).await?;
+    let currency = r.amount.currency();
     Ok(Versioned::new(
-        version,
+        r.version,
         OccurrenceResponse::new(&planned, currency),
     ))
 }

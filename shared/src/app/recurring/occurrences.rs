@@ -8,7 +8,8 @@ use time::{Date, Duration};
 use super::{get, save, today};
 use crate::app::{AppError, AppResult, IfMatch};
 use crate::domain::recurring::{
-    Exception, Planned, Status, MAX_ALL_EXCEPTIONS, MAX_EXCEPTIONS, MAX_MOVE_DAYS, MAX_WINDOW_DAYS,
+    Exception, Planned, Recurring, Status, MAX_ALL_EXCEPTIONS, MAX_EXCEPTIONS, MAX_MOVE_DAYS,
+    MAX_WINDOW_DAYS,
 };
 use crate::domain::time::{parse_date, Timestamp};
 use crate::domain::{Money, Violation};
@@ -42,7 +43,7 @@ pub fn parse_window(from: Option<&str>, to: Option<&str>) -> AppResult<(Date, Da
 }
 
 /// Skips one occurrence (`None`) or gives it another date or amount; answers the
-/// occurrence as now planned.
+/// occurrence as now planned and the schedule it belongs to now.
 pub async fn change_occurrence(
     store: &Store,
     user_id: u64,
@@ -50,7 +51,7 @@ pub async fn change_occurrence(
     nominal: Date,
     change: Exception,
     expected: Option<IfMatch>,
-) -> AppResult<(Planned, u64)> {
+) -> AppResult<(Planned, Recurring)> {
     let old = get(store, user_id, id).await?;
     super::check_version(expected, old.version)?;
     let occurrence = occurrence_at(&old, nominal)?;
@@ -79,7 +80,7 @@ pub async fn change_occurrence(
     new.updated_at = Timestamp::now();
     save(store, &new, old.version).await?;
     let planned = new.plan(occurrence);
-    Ok((planned, new.version))
+    Ok((planned, new))
 }
 
 /// Removes the exception of one occurrence: it follows the rule again.
@@ -103,10 +104,7 @@ pub async fn restore_occurrence(
 }
 
 /// The not yet created occurrence whose nominal date is `nominal`.
-fn occurrence_at(
-    r: &crate::domain::recurring::Recurring,
-    nominal: Date,
-) -> AppResult<recurrence::Occurrence> {
+fn occurrence_at(r: &Recurring, nominal: Date) -> AppResult<recurrence::Occurrence> {
     let occurrence = r
         .schedule
         .by_nominal(nominal, nominal)
