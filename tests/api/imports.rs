@@ -356,8 +356,15 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
         );
         assert_formulas_escaped(&exported);
 
+        // The new account has rules already: they do not re-categorise the rows the
+        // export restores (the payee's rows would all go to `Rule-made`, with a note).
         let target = app.new_user().await;
         app.create_category(&target, "Pets", "DEBIT").await;
+        let by_rule = app.create_category(&target, "Rule-made", "DEBIT").await;
+        let rule = json!({"name": "ACME", "conditions": [
+            {"field": "payee", "op": "contains", "value": "acme"}],
+            "actions": {"categoryId": by_rule, "note": "by rule"}});
+        crate::rules::rule(&app, &target, rule).await;
         let file = exported.concat();
         let report = app.import_ok(&target, "", &file, 201).await;
         assert_eq!(report["errors"], json!([]), "case {case}");

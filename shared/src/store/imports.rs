@@ -19,7 +19,7 @@ const PARALLEL_READS: usize = 4;
 
 /// The transaction an exported import id names (`txn:<id>`, in canonical form only, so
 /// that two ids never name the same key).
-fn exported_txn(import_id: &str) -> Option<u64> {
+pub(crate) fn exported_txn(import_id: &str) -> Option<u64> {
     let id: u64 = import_id.strip_prefix("txn:")?.parse().ok()?;
     (format!("txn:{id}") == import_id).then_some(id)
 }

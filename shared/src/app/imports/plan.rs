@@ -212,7 +212,8 @@ fn plan_row(
 }
 
 /// Checks every row and gives each its import id; rows that break a rule become errors.
-/// The caller's rules (when given) run on every row before its fallback category.
+/// The caller's rules (when given) run on every row before its fallback category, except
+/// on the rows of this app's own export (`txn:<id>`).
 pub(super) fn plan(
     file: ParsedFile,
     names: &Names,
@@ -247,6 +248,10 @@ pub(super) fn plan(
             ));
             continue;
         }
+        // A row of this app's own export is restored as it was: its category, provider,
+        // tags and note are what the user kept, rules included, so rules do not run again.
+        let own_export = crate::store::imports::exported_txn(&id).is_some();
+        let rules = rules.filter(|_| !own_export);
         match plan_row(row, id, names, default_category, rules) {
             Ok(p) => planned.push(p),
             Err(e) => errors.extend(e),
