@@ -1,5 +1,6 @@
 //! QIF (Quicken Interchange Format): `!Type:Bank`, `Cash`, `CCard`, `Oth A`, `Oth L`
-//! (and `Invst` amounts); records of `D` date, `T`/`U` amount, `P` payee, `M` memo,
+//! (an investment account, `Invst`, is refused: its unsigned totals are trades, whose
+//! direction only the action names); records of `D` date, `T`/`U` amount, `P` payee, `M` memo,
 //! `L` category (`[Account]` transfers without brackets, `/class` dropped), `N` number,
 //! each ended by `^`. Lists (`!Type:Cat`, `Class`, `Memorized`, ...) are skipped, an
 //! `!Account` block names the account. A record that the file ends inside (no `^`) is
@@ -35,6 +36,7 @@ enum Section {
     Transactions,
     Account,
     Skip,
+    Investments,
 }
 
 /// `1/ 5'24` → `1/5/2024`; `1/5' 4` → `1/5/2004`. Whether it used the `'` notation.
@@ -60,6 +62,7 @@ fn section(header: &str) -> Option<Section> {
         "CAT" | "CLASS" | "MEMORIZED" | "PRICES" | "SECURITY" | "INVITEM" | "TEMPLATE" => {
             Section::Skip
         }
+        "INVST" => Section::Investments,
         _ => Section::Transactions,
     })
 }
@@ -84,8 +87,16 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
             if !current.is_empty() {
                 return Err(unended(current.line));
             }
-            if let Some(s) = section(line) {
-                state = s;
+            match section(line) {
+                Some(Section::Investments) => {
+                    return Err(FileError::Unsupported {
+                        what: "a QIF investment account (!Type:Invst): its totals are trades, \
+                               not money in or out; export the cash account instead"
+                            .into(),
+                    })
+                }
+                Some(s) => state = s,
+                None => {}
             }
             continue;
         }

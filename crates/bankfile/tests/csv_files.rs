@@ -728,3 +728,27 @@ fn three_digits_after_the_mark_are_read_by_the_currency_decimals() {
     // The same dinar file for a euro wallet: the separator's default (`,` after `;`).
     assert_eq!(amounts(dinar, "EUR"), ["-12500", "1250"]);
 }
+
+/// A Volksbank/Raiffeisenbank "classic" export: a preamble, the direction in a last
+/// column whose header is a single space (`S` money out, `H` money in), and the opening
+/// and closing balances as dated lines after the rows. The `S` row is money out, and the
+/// balance lines are no transactions.
+#[test]
+fn a_volksbank_type_column_without_a_header_and_its_balance_lines() {
+    let text = "\"Volksbank Musterstadt eG\"\n\
+        \"Umsatzanzeige\"\n\
+        \"BLZ:\";\"12345678\";;\"Datum:\";\"25.06.2020\"\n\
+        \"Konto:\";\"1234567\";;\"Uhrzeit:\";\"09:41:12\"\n\
+        \n\
+        \"Buchungstag\";\"Valuta\";\"Auftraggeber/Zahlungsempfänger\";\"Empfänger/Zahlungspflichtiger\";\"Konto-Nr.\";\"IBAN\";\"BLZ\";\"BIC\";\"Vorgang/Verwendungszweck\";\"Kundenreferenz\";\"Währung\";\"Umsatz\";\" \"\n\
+        \"24.06.2020\";\"24.06.2020\";\"Max Muster\";\"ROSSMANN 2212\";;\"DE89370400440532013000\";;\"GENODEF1HB1\";\"Basislastschrift\";;\"EUR\";\"10,90\";\"S\"\n\
+        \"15.06.2020\";\"15.06.2020\";\"Arbeitgeber GmbH\";\"Max Muster\";;\"DE02120300000000202051\";;\"BYLADEM1001\";\"Lohn/Gehalt 06/2020\";;\"EUR\";\"1.500,00\";\"H\"\n\
+        \"27.05.2020\";;;;;;;;;\"Anfangssaldo\";\"EUR\";\"1.176,91\";\"H\"\n\
+        \"24.06.2020\";;;;;;;;;\"Endsaldo\";\"EUR\";\"2.666,01\";\"H\"\n";
+    let s = read_text(text);
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["-10.90", "1500.00"], "{:?}", s.errors);
+    assert!(s.errors.is_empty(), "{:?}", s.errors);
+    let type_column = s.detected.columns.get(&Field::Type).map(String::as_str);
+    assert_eq!(type_column, Some(" "));
+}

@@ -139,6 +139,12 @@ fn statements_of_two_currencies_in_one_file_are_refused() {
     let twice = camt.replace("CH5604835012345678009", "CH9300762011623852957");
     let twice = twice.replacen("EUR", "CHF", 2);
     assert_eq!(read_text(&twice).rows.len(), 2);
+    // `Acct` without `Ccy` (optional): the entries' amounts tell the currencies apart.
+    let unnamed = camt
+        .replace("<Ccy>CHF</Ccy>", "")
+        .replace("<Ccy>EUR</Ccy>", "");
+    let err = bankfile::parse(unnamed.as_bytes(), &Options::default()).expect_err("mixed");
+    assert_eq!(both(err), ["CHF", "EUR"]);
 
     // OFX: a EUR and a CAD statement, each with its CURDEF.
     let ofx = String::from_utf8(fixture("ofx2_bank.ofx")).expect("utf-8");
@@ -170,6 +176,30 @@ fn camt053_v02_with_batch_and_pending() {
     );
     assert_eq!(note(&s, 0), Some("Gehalt Januar 2024"));
     assert_eq!(note(&s, 1), Some("Kundennr. 123456789 Rechnung Januar"));
+    // The bank books 2.50 of charges into the batch's entry: its details (120.00 and
+    // 180.00) no longer add up to it, so the entry stays one row of -302.50.
+    let text = String::from_utf8(fixture("camt053_v02_batch.xml")).expect("utf-8");
+    let charged = text.replace(
+        "<Amt Ccy=\"EUR\">300.00</Amt>",
+        "<Amt Ccy=\"EUR\">302.50</Amt>",
+    );
+    let s = read_text(&charged);
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert!(amounts.contains(&"-302.50".to_owned()), "{amounts:?}");
+    assert!(!amounts.contains(&"-120.00".to_owned()), "{amounts:?}");
+    assert_eq!(s.rows.len(), 3);
+}
+
+/// An investment account's QIF (`!Type:Invst`) writes unsigned trade totals whose
+/// direction only the action (`NBuy`, `NSell`) gives: refused, not read as income.
+#[test]
+fn a_qif_investment_account_is_refused() {
+    let qif = "!Type:Invst\nD1/ 5'24\nNBuy\nYACME Corp\nI12.50\nQ80\nT1,000.00\n^\n";
+    let e = bankfile::parse(qif.as_bytes(), &Options::default()).expect_err("refused");
+    assert!(
+        matches!(&e, FileError::Unsupported { what } if what.contains("Invst")),
+        "{e:?}"
+    );
 }
 
 #[test]

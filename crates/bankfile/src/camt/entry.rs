@@ -128,6 +128,28 @@ impl Entry {
         }
     }
 
+    /// Whether the details' signed amounts add up to the entry's: only then is a batch
+    /// split into them (an entry that also books charges, or details in another
+    /// currency, stays one row: no cent is lost).
+    fn details_add_up(&self) -> bool {
+        let signed = |amount: Option<&str>, direction: Option<&str>| -> Option<Decimal> {
+            let value = amount::parse(amount?, '.').ok()?.value.abs();
+            Some(if out(direction)? { -value } else { value })
+        };
+        let Some(total) = signed(self.amount.as_deref(), self.direction.as_deref()) else {
+            return false;
+        };
+        let parts: Option<Vec<Decimal>> = self
+            .details
+            .iter()
+            .map(|d| {
+                let direction = d.direction.as_deref().or(self.direction.as_deref());
+                signed(d.amount.as_deref(), direction)
+            })
+            .collect();
+        parts.is_some_and(|p| p.iter().sum::<Decimal>() == total)
+    }
+
     /// Adds the entry's rows (or errors) to the statement; a pending one is counted.
     pub fn into_rows(
         self,
@@ -147,7 +169,7 @@ impl Entry {
         }
         let entry_ref = self.bank_ref.as_deref().or(self.entry_ref.as_deref());
         let date = self.booked.as_deref().or(self.value_date.as_deref());
-        let batch = self.details.len() > 1 && self.details.iter().all(|d| d.amount.is_some());
+        let batch = self.details.len() > 1 && self.details_add_up();
         if batch {
             for (i, d) in self.details.iter().enumerate() {
                 statement.total_rows += 1;

@@ -95,11 +95,14 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                         }
                     }
                     "Amt" if path.0.last().is_some_and(|p| p == "Ntry") => entry_ccy = ccy(&e),
-                    "Amt"
-                        if path.0.last().is_some_and(|p| p == "Bal")
-                            && statement.detected.currency.is_none() =>
-                    {
-                        statement.detected.currency = ccy(&e);
+                    // A balance and an entry's amount are in the account's currency: one
+                    // other than the statement's is another account's (an `Acct` without
+                    // `Ccy` leaves these to tell).
+                    "Amt" if path.0.last().is_some_and(|p| p == "Bal") => {
+                        let currency = ccy(&e);
+                        mixed(statement.detected.currency.clone(), &currency)?;
+                        statement.detected.currency =
+                            statement.detected.currency.take().or(currency);
                     }
                     _ => {}
                 }
@@ -112,6 +115,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 if name == "Ntry" {
                     if let Some(en) = entry.take() {
                         let currency = entry_ccy.take();
+                        mixed(statement.detected.currency.clone(), &currency)?;
                         if statement.detected.currency.is_none() {
                             statement.detected.currency = currency;
                         }

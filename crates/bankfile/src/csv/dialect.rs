@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::header::{field_of, same_header};
 use super::headerless::{self, column_name, column_number};
+use super::words::is_type_column;
 use crate::date::looks_like_date;
 use crate::text::fold;
 use crate::{Field, FileError, Options};
@@ -163,6 +164,18 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
         for (f, h) in fields.iter_mut().zip(&headers) {
             if *f == Some(Field::Type) && fold(h) == "buchungstext" {
                 *f = Some(Field::Note);
+            }
+        }
+    }
+    // A type column without a header (Volksbank's `S`/`H` after `Umsatz`), by its cells.
+    if !fields.contains(&Some(Field::Type)) && !options.columns.contains_key(&Field::Type) {
+        let data = best.rows.get(row + 1..).unwrap_or_default();
+        for (i, (f, h)) in fields.iter_mut().zip(&headers).enumerate() {
+            if f.is_none()
+                && h.trim().is_empty()
+                && is_type_column(data.iter().filter_map(|r| r.get(i)))
+            {
+                *f = Some(Field::Type);
             }
         }
     }

@@ -42,7 +42,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 .iter()
                 .zip(&header_key)
                 .all(|(a, b)| a.trim().to_lowercase() == *b);
-        if blank || repeated {
+        if blank || repeated || words::is_balance_line(&cells) {
             continue;
         }
         if records.len() >= cap + SUMMARY_SLACK {

@@ -93,3 +93,30 @@ pub fn not_booked(cell: &str) -> bool {
     ];
     WORDS.contains(&fold(cell).as_str())
 }
+
+/// Whether a column without a header is a type column: each filled cell a debit or credit
+/// word, as Volksbank's and Raiffeisenbank's `S`/`H` column beside `Umsatz`.
+pub fn is_type_column<'a>(cells: impl Iterator<Item = &'a String>) -> bool {
+    let mut filled = cells.filter(|c| !c.trim().is_empty()).peekable();
+    filled.peek().is_some() && filled.all(|c| type_sign(c).is_some())
+}
+
+/// Whether a record is a balance line among the rows (Volksbank's `Anfangssaldo` and
+/// `Endsaldo`, each with a date and an amount): a cell that says so, whole.
+pub fn is_balance_line(cells: &[String]) -> bool {
+    const WORDS: [&str; 12] = [
+        "anfangssaldo",
+        "endsaldo",
+        "opening balance",
+        "closing balance",
+        "saldo anterior",
+        "saldo inicial",
+        "saldo final",
+        "solde initial",
+        "solde final",
+        "saldo iniziale",
+        "saldo finale",
+        "beginsaldo",
+    ];
+    cells.iter().any(|c| WORDS.contains(&fold(c).as_str()))
+}
