@@ -276,3 +276,70 @@ fn every_fixture_reads_back_the_same_as_an_override_of_what_was_detected() {
         assert_eq!(again.rows, first.rows, "{name}");
     }
 }
+
+/// A direct debit of 49.90 and its return (`RvslInd` true) in one CAMT.053 statement
+/// whose balances open and close at 1000.00. A German bank keeps the original `DBIT` on
+/// the return (the DK rules), ISO 20022 writes `CRDT`: either way the return is money
+/// in, as the balances show. Without balances the ISO reading stands.
+#[test]
+fn a_reversal_is_money_back_whichever_convention_the_bank_follows() {
+    let camt = |reversal_direction: &str, balances: bool| {
+        let balance = |code: &str| {
+            format!(
+                "<Bal><Tp><CdOrPrtry><Cd>{code}</Cd></CdOrPrtry></Tp>\
+                 <Amt Ccy=\"EUR\">1000.00</Amt><CdtDbtInd>CRDT</CdtDbtInd>\
+                 <Dt><Dt>2024-03-0{}</Dt></Dt></Bal>",
+                if code == "OPBD" { 1 } else { 8 }
+            )
+        };
+        let entry = |reference: &str, direction: &str, reversal: bool| {
+            format!(
+                "<Ntry><Amt Ccy=\"EUR\">49.90</Amt><CdtDbtInd>{direction}</CdtDbtInd>{}\
+                 <Sts>BOOK</Sts><BookgDt><Dt>2024-03-0{}</Dt></BookgDt>\
+                 <AcctSvcrRef>{reference}</AcctSvcrRef></Ntry>",
+                if reversal {
+                    "<RvslInd>true</RvslInd>"
+                } else {
+                    ""
+                },
+                if reversal { 7 } else { 4 }
+            )
+        };
+        let (open, close) = if balances {
+            (balance("OPBD"), balance("CLBD"))
+        } else {
+            Default::default()
+        };
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\
+             <Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.02\"><BkToCstmrStmt>\
+             <Stmt><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\
+             {open}{close}{}{}</Stmt></BkToCstmrStmt></Document>",
+            entry("R1", "DBIT", false),
+            entry("R2", reversal_direction, true),
+        )
+    };
+    let amounts = |text: String| -> Vec<String> {
+        read_text(&text)
+            .rows
+            .iter()
+            .map(|r| r.amount.to_string())
+            .collect()
+    };
+    assert_eq!(
+        amounts(camt("DBIT", true)),
+        ["-49.90", "49.90"],
+        "German banks"
+    );
+    assert_eq!(
+        amounts(camt("CRDT", true)),
+        ["-49.90", "49.90"],
+        "ISO 20022"
+    );
+    assert_eq!(amounts(camt("CRDT", false)), ["-49.90", "49.90"]);
+    assert_eq!(
+        amounts(camt("DBIT", false)),
+        ["-49.90", "-49.90"],
+        "nothing tells"
+    );
+}

@@ -85,6 +85,7 @@ pub struct Entry {
     bank_ref: Option<String>,
     entry_ref: Option<String>,
     info: Option<String>,
+    reversal: Option<String>,
     details: Vec<Detail>,
 }
 
@@ -110,9 +111,17 @@ impl Entry {
             ["AcctSvcrRef"] => &mut self.bank_ref,
             ["NtryRef"] => &mut self.entry_ref,
             ["AddtlNtryInf"] => &mut self.info,
+            ["RvslInd"] => &mut self.reversal,
             _ => return,
         };
         slot.get_or_insert_with(|| value.to_owned());
+    }
+
+    /// Whether the entry reverses another (`RvslInd` true): see `balance.rs`.
+    pub fn is_reversal(&self) -> bool {
+        self.reversal
+            .as_deref()
+            .is_some_and(|r| r.trim().eq_ignore_ascii_case("true"))
     }
 
     /// A `TxDtls` element opens: the details' text goes to a new one.

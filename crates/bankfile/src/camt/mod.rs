@@ -9,8 +9,10 @@
 //! detail's `EndToEndId`/`TxId`) scoped by the account's IBAN. A batch entry whose
 //! details (`TxDtls`) each carry an amount gives one row per detail, its id the entry's
 //! reference plus the detail's `EndToEndId`, `TxId` or position. Pending (`PDNG`),
-//! future (`FUTR`) and informational (`INFO`) entries are skipped and counted.
+//! future (`FUTR`) and informational (`INFO`) entries are skipped and counted. A
+//! reversal's direction is checked against its statement's balances (`balance.rs`).
 
+mod balance;
 mod entry;
 
 use quick_xml::events::{BytesStart, Event};
@@ -18,6 +20,7 @@ use quick_xml::Reader;
 
 use crate::markup::line_at;
 use crate::{capped, mixed, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
+use balance::Reconcile;
 use entry::Entry;
 
 fn local(e: &BytesStart<'_>) -> String {
@@ -54,6 +57,8 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     let mut path = Path(Vec::new());
     let mut seen_statement = false;
     let mut entry: Option<Entry> = None;
+    // The statement being read: its balances and reversal rows.
+    let mut reconcile = Reconcile::default();
     let mut entry_ccy: Option<String> = None;
     // The account of the statement (`Stmt`, `Rpt`, `Ntfctn`) being read.
     let mut account: Option<String> = None;
@@ -88,6 +93,8 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                     seen_statement = true;
                 }
                 match name.as_str() {
+                    "Stmt" | "Rpt" | "Ntfctn" => reconcile = Reconcile::new(statement.rows.len()),
+                    "Bal" => reconcile.open_balance(),
                     "Ntry" => entry = Some(Entry::default()),
                     "TxDtls" => {
                         if let Some(en) = entry.as_mut() {
@@ -112,6 +119,14 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             Event::End(_) => {
                 open_at.pop();
                 let Some(name) = path.0.pop() else { continue };
+                match name.as_str() {
+                    "Bal" => reconcile.close_balance(),
+                    "Stmt" | "Rpt" | "Ntfctn" => {
+                        let done = std::mem::take(&mut reconcile);
+                        done.finish(&mut statement.rows);
+                    }
+                    _ => {}
+                }
                 if name == "Ntry" {
                     if let Some(en) = entry.take() {
                         let currency = entry_ccy.take();
@@ -120,7 +135,11 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                             statement.detected.currency = currency;
                         }
                         let invert = statement.detected.invert;
+                        let (from, reversal) = (statement.rows.len(), en.is_reversal());
                         en.into_rows(&mut statement, account.as_deref(), invert)?;
+                        if reversal {
+                            reconcile.reversal(from, statement.rows.len());
+                        }
                         if statement.total_rows > cap {
                             return Err(FileError::TooManyRows { max: cap });
                         }
@@ -140,6 +159,9 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 let (entry, detected) = (&mut entry, &mut statement.detected);
                 let before = detected.currency.clone();
                 text_of(&path, capped(value.trim()), entry, &mut account, detected);
+                if let Some(below) = ["Stmt", "Rpt", "Ntfctn"].iter().find_map(|c| path.below(c)) {
+                    reconcile.text(&below, capped(value.trim()));
+                }
                 mixed(before, &detected.currency)?;
             }
             Event::Eof => break,
