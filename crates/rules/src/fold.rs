@@ -3,10 +3,11 @@
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
-/// Folds text for comparison: Unicode NFKD, lowercase, accents (combining marks) dropped,
+/// Folds text for comparison: Unicode NFKD, lowercase, accents dropped (see [`is_accent`]),
 /// letters with a stroke (`ł`, `ø`, `đ`, `ı`, ...) spelled without it, `ß`, `æ` and `œ`
 /// spelled `ss`, `ae` and `oe`, final `ς` as `σ`; then what is left is composed again, so
-/// Hangul syllables and Japanese voiced kana stay whole. `"Café"` → `"cafe"`,
+/// Hangul syllables, Japanese voiced kana and Indic letters with their vowel signs stay
+/// whole. `"Café"` → `"cafe"`,
 /// `"MÜNCHEN"` → `"munchen"`, `"Straße"` → `"strasse"`, `"ŁÓDŹ"` → `"lodz"`,
 /// `"ﬁ"` → `"fi"`, `"ΟΔΟΣ"` and `"οδός"` → `"οδοσ"`.
 pub fn fold(text: &str) -> String {
@@ -15,9 +16,24 @@ pub fn fold(text: &str) -> String {
     out
 }
 
-/// The combining marks that are not accents: the voicing marks of Japanese kana (`ガ` is
-/// not `カ`), kept and composed back onto their letter.
-const KANA_VOICING: [char; 2] = ['\u{3099}', '\u{309A}'];
+/// Whether a combining mark is an accent, dropped by folding: the combining diacritical
+/// marks (Latin, Greek, Cyrillic accents after NFKD, and their supplements), and the
+/// optional vowel points of Hebrew and Arabic. Other marks are letters of their script
+/// and are kept: the vowel signs of Devanagari, Tamil, Thai, ... (`पानी` is not `पन`),
+/// the voicing marks of Japanese kana (`ガ` is not `カ`).
+fn is_accent(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+            | '\u{0591}'..='\u{05C7}'
+            | '\u{064B}'..='\u{065F}'
+            | '\u{0670}'
+    )
+}
 
 fn push_folded(out: &mut String, text: &str) {
     if text.is_ascii() {
@@ -26,7 +42,7 @@ fn push_folded(out: &mut String, text: &str) {
     }
     let mut plain = String::with_capacity(text.len());
     for c in text.nfkd().flat_map(char::to_lowercase) {
-        if is_combining_mark(c) && !KANA_VOICING.contains(&c) {
+        if is_accent(c) {
             continue;
         }
         match c {

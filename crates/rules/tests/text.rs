@@ -108,6 +108,15 @@ fn payees_in_other_scripts_fold_as_their_readers_expect() {
     // Hangul syllables are whole: 대구 (Daegu) is not the start of 대국.
     on_payee("contains", "대구", &["이마트 대구점"], &["대국마트"]);
     on_payee("startsWith", "이마", &["이마트 대구점"], &["이맘때 식당"]);
+    // Vowel signs of Indic and Thai scripts are letters, not accents: पानी (water) is
+    // not पनीर (paneer), बिल (bill) is not बाल, กิน is not กุน.
+    on_payee("contains", "पानी", &["पानी बिल जमा"], &["पनीर भंडार"]);
+    on_payee("equals", "बिल", &["बिल"], &["बाल"]);
+    on_payee("contains", "กิน", &["ร้านกินดี"], &["กุนเชียง"]);
+    on_payee("matches", "^பால்", &["பால் பண்ணை"], &["பல் மருத்துவர்"]);
+    // Hebrew and Arabic vowel points are optional, as statements leave them out.
+    on_payee("contains", "שָׁלוֹם", &["שלום סופר"], &[]);
+    on_payee("contains", "مُحَمَّد", &["محمد للتجارة"], &[]);
     // Japanese voicing is a different word, not an accent: ガス (gas) is not カス.
     on_payee("contains", "ガス", &["東京ガス", "東京ｶﾞｽ"], &["カスタム"]);
     // Patterns too, written in half-width kana as Japanese statements print them, or with
