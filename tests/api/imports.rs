@@ -357,7 +357,8 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
         assert_formulas_escaped(&exported);
 
         // The new account has rules already: they do not re-categorise the rows the
-        // export restores (the payee's rows would all go to `Rule-made`, with a note).
+        // export restores (the payee's rows would all go to `Rule-made`, with a note), at
+        // the import or when applied afterwards.
         let target = app.new_user().await;
         app.create_category(&target, "Pets", "DEBIT").await;
         let by_rule = app.create_category(&target, "Rule-made", "DEBIT").await;
@@ -371,6 +372,18 @@ async fn export_then_import_into_a_fresh_account_reproduces_the_history_and_the_
         assert_eq!(
             comparable(&app.export_pages(&target, "csv").await),
             comparable(&exported),
+            "case {case}"
+        );
+        // Nor does running the rules over them later change a restored category (the
+        // rule's note fills empty notes, as `/apply` does).
+        let r = app.post(&target, "/api/rules/apply", &json!({})).await;
+        assert_eq!(r.status(), 200, "case {case}");
+        let categories = |rows: Vec<Row>| -> Vec<(String, String, String)> {
+            rows.into_iter().map(|r| (r.0, r.1, r.3)).collect()
+        };
+        assert_eq!(
+            categories(comparable(&app.export_pages(&target, "csv").await)),
+            categories(comparable(&exported)),
             "case {case}"
         );
         assert_eq!(

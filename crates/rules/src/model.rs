@@ -8,19 +8,28 @@ use serde::{Deserialize, Serialize};
 pub struct RuleBody {
     /// 1..=100 characters, not blank.
     pub name: String,
-    /// `"all"` (default) or `"any"`.
-    #[serde(default)]
+    /// `"all"` (default; also for `null`) or `"any"`.
+    #[serde(default, deserialize_with = "null_as_default")]
     pub r#match: Match,
     /// 1..=[`crate::MAX_CONDITIONS`] conditions.
     pub conditions: Vec<Condition>,
     /// At least one action.
     pub actions: Actions,
-    /// When this rule matches, no later rule is evaluated.
-    #[serde(default)]
+    /// When this rule matches, no later rule is evaluated (`null`: `false`).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub stop: bool,
     /// Where the rule goes in the user's order; absent → after the last one (decided by the caller).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<u32>,
+}
+
+/// A `null` field reads as absent: its default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// How a rule's conditions combine.

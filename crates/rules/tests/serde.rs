@@ -58,6 +58,13 @@ fn defaults() {
     assert_eq!(v["match"], "all");
     assert!(v.get("position").is_none());
     assert!(v["actions"].get("categoryId").is_none());
+    // `null`, as the OpenAPI document allows and form-built clients send, is the default.
+    let b: RuleBody = serde_json::from_value(json!({"name": "n", "match": null,
+        "stop": null, "position": null,
+        "conditions": [{"field": "type", "op": "equals", "value": "CREDIT"}],
+        "actions": {"tagIds": [1]}}))
+    .expect("parse nulls");
+    assert_eq!((b.r#match, b.stop, b.position), (Match::All, false, None));
 }
 
 #[test]

@@ -148,7 +148,7 @@ pub struct RuleRequest {
     /// No later rule runs after this one matched.
     pub stop: Option<bool>,
     /// Where it runs; absent: after the last one (equal positions keep creation order).
-    #[schema(nullable)]
+    #[schema(nullable, value_type = Option<u64>, maximum = 4294967295.0)]
     pub position: Option<u32>,
 }
 
@@ -167,6 +167,7 @@ pub struct RuleResponse {
     #[schema(value_type = ActionsDoc)]
     pub actions: rules::Actions,
     pub stop: bool,
+    #[schema(value_type = u64, maximum = 4294967295.0)]
     pub position: u32,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]

@@ -249,11 +249,17 @@ pub(super) fn plan(
             continue;
         }
         // A row of this app's own export is restored as it was: its category, provider,
-        // tags and note are what the user kept, rules included, so rules do not run again.
+        // tags and note are what the user kept, rules included, so rules do not run again,
+        // and `/apply` leaves its category alone (the export does not say who chose it).
         let own_export = crate::store::imports::exported_txn(&id).is_some();
         let rules = rules.filter(|_| !own_export);
         match plan_row(row, id, names, default_category, rules) {
-            Ok(p) => planned.push(p),
+            Ok(mut p) => {
+                if own_export && p.category_source == CategorySource::File {
+                    p.category_source = CategorySource::User;
+                }
+                planned.push(p)
+            }
             Err(e) => errors.extend(e),
         }
     }
