@@ -299,6 +299,40 @@ async fn bad_rules_name_the_field_and_pathological_patterns_answer_at_once() {
     );
 }
 
+/// Patterns cost memory and time on every create without a category: a user's rules hold
+/// at most 50 `matches` conditions in all (`409` beyond), other conditions are not
+/// counted, and replacing a rule counts its new patterns instead of its old ones.
+#[tokio::test]
+async fn a_users_rules_hold_at_most_fifty_patterns() {
+    let (app, user) = spawn_app_and_user().await;
+    let patterns = |n: usize, tag: &str| -> Value {
+        let conditions: Vec<Value> = (0..n)
+            .map(|i| json!({"field": "payee", "op": "matches", "value": format!("^{tag}{i}\\b")}))
+            .collect();
+        json!({"name": tag, "match": "any", "conditions": conditions, "actions": {"note": tag}})
+    };
+    let mut ids = Vec::new();
+    for k in 0..5 {
+        ids.push(rule(&app, &user, patterns(10, &format!("shop{k}"))).await["id"].clone());
+    }
+    let r = post(&app, &user, "/api/rules", patterns(1, "one more")).await;
+    let problem = assert_problem(r, 409).await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("50"),
+        "{problem}"
+    );
+    let plain = json!({"name": "plain", "conditions": [
+        {"field": "payee", "op": "contains", "value": "rewe"}], "actions": {"note": "n"}});
+    let plain = rule(&app, &user, plain).await["id"].clone();
+    let path = format!("/api/rules/{}", ids[0]);
+    let r = app.put(&user, &path, &patterns(10, "replaced")).await;
+    assert_eq!(r.status(), 200);
+    let r = app
+        .put(&user, &format!("/api/rules/{plain}"), &patterns(1, "grown"))
+        .await;
+    assert_problem(r, 409).await;
+}
+
 #[tokio::test]
 async fn another_users_rules_and_categories_stay_invisible() {
     let (app, owner) = spawn_app_and_user().await;

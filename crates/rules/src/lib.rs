@@ -92,6 +92,10 @@ pub use model::{Actions, Condition, FieldError, FieldName, Kind, Match, Op, Rule
 pub const MAX_RULES: usize = 200;
 /// Most conditions in one rule.
 pub const MAX_CONDITIONS: usize = 10;
+/// Most `matches` conditions over all of one user's rules: each compiles to up to
+/// [`REGEX_SIZE_LIMIT`] plus a lazy cache of [`REGEX_DFA_SIZE_LIMIT`] (a Unicode `\w{20}`
+/// takes 1 MiB), and every create without a category compiles them all.
+pub const MAX_PATTERNS: usize = 50;
 /// Longest text value or pattern of a condition, in characters.
 pub const MAX_PATTERN_CHARS: usize = 500;
 /// Longest rule name, in characters.

@@ -68,8 +68,9 @@ shared::item_list!(
 );
 
 shared::item_create!(
-    /// Creates a rule. Without `position` it goes after the last one. At most 200 per user
-    /// (`409` beyond); categories, providers and tags it names must be the caller's (`404`).
+    /// Creates a rule. Without `position` it goes after the last one. At most 200 per user,
+    /// with at most 50 `matches` conditions in all (`409` beyond); categories, providers
+    /// and tags it names must be the caller's (`404`).
     "/api/rules", RuleRequest => RuleResponse, "URL of the new rule",
         responses: [(status = 404, response = docs::NotFound)];
     |me, value: Value| {

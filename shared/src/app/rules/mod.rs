@@ -97,12 +97,38 @@ pub async fn get(store: &Store, user_id: u64, id: u64) -> AppResult<RuleView> {
     view(&found.ok_or_else(|| AppError::not_found("rule"))?)
 }
 
+/// The `matches` conditions of a rule.
+fn patterns(body: &RuleBody) -> usize {
+    let regex = |c: &&rules::Condition| c.op == rules::Op::Matches;
+    body.conditions.iter().filter(regex).count()
+}
+
+/// `409` when `body` (replacing rule `replacing`) would give the user more than
+/// [`rules::MAX_PATTERNS`] `matches` conditions in all.
+fn check_patterns(all: &[StoredRule], replacing: Option<u64>, body: &RuleBody) -> AppResult<()> {
+    let others: usize = all
+        .iter()
+        .filter(|r| Some(r.id) != replacing)
+        .filter_map(|r| view(r).ok())
+        .map(|v| patterns(&v.body))
+        .sum();
+    let max = rules::MAX_PATTERNS;
+    if patterns(body) > 0 && others + patterns(body) > max {
+        return Err(AppError::Conflict(format!(
+            "a user's rules may hold at most {max} `matches` conditions in all; \
+             use contains, startsWith or endsWith, or delete one"
+        )));
+    }
+    Ok(())
+}
+
 /// Creates a rule: after the last one unless `position` says otherwise; at most
 /// [`MAX_RULES`] per user.
 pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResult<RuleView> {
     body.normalize();
     let category_type = check(store, user_id, &body).await?;
     let existing = store.list_rules(user_id).await?;
+    check_patterns(&existing, None, &body)?;
     let full = || {
         AppError::Conflict(format!(
             "a user may have at most {MAX_RULES} rules; delete one first"
@@ -154,6 +180,9 @@ pub async fn update(
         .ok_or_else(|| AppError::not_found("rule"))?;
     version_to_keep(expected, current.version)?;
     let category_type = check(store, user_id, &body).await?;
+    if patterns(&body) > 0 {
+        check_patterns(&store.list_rules(user_id).await?, Some(id), &body)?;
+    }
     let position = body.position.map_or(current.position, u64::from);
     body.position = u32::try_from(position).ok();
     let next = StoredRule {
