@@ -278,13 +278,20 @@ async fn bad_rules_name_the_field_and_pathological_patterns_answer_at_once() {
             "{field}: {problem}"
         );
     }
-    rule(
+    let evil = rule(
         &app,
         &user,
         json!({"name": "Evil", "conditions": [
         {"field": "note", "op": "matches", "value": "(a+)+$"}], "actions": {"note": "n"}}),
     )
     .await;
+    // A malformed replacement is 400 whatever its If-Match (a stale one included).
+    let path = format!("/api/rules/{}", evil["id"]);
+    let long_note = json!({"name": "Evil", "match": null, "conditions": [
+        {"field": "note", "op": "contains", "value": "a"}], "actions": {"note": "n".repeat(1001)}});
+    let r = app.put_if_match(&user, &path, "\"99\"", &long_note).await;
+    let problem = assert_problem(r, 400).await;
+    assert_eq!(error_fields(&problem), ["actions.note"], "{problem}");
     let long = format!("{}b", "a".repeat(999));
     let started = Instant::now();
     let t: Value = post(&app, &user, "/api/rules/test", json!({"note": long}))

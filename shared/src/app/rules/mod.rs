@@ -178,8 +178,9 @@ pub async fn update(
         .get_rule(user_id, id)
         .await?
         .ok_or_else(|| AppError::not_found("rule"))?;
-    version_to_keep(expected, current.version)?;
+    // A malformed body is 400 whatever its If-Match, as on every other update.
     let category_type = check(store, user_id, &body).await?;
+    version_to_keep(expected, current.version)?;
     if patterns(&body) > 0 {
         check_patterns(&store.list_rules(user_id).await?, Some(id), &body)?;
     }
