@@ -124,6 +124,8 @@ pub struct ActionsDoc {
     #[schema(nullable)]
     pub provider_id: Option<u64>,
     /// Added to the transaction's tags as far as its 20 leave room (the rest are left out).
+    /// Optional in a request (absent: none); always in an answer.
+    #[serde(default)]
     #[schema(max_items = 20)]
     pub tag_ids: Vec<u64>,
     /// Set when the transaction has no note (no control characters but line breaks and
