@@ -73,6 +73,12 @@ impl RuleBody {
                 "name",
                 format!("must be at most {MAX_NAME_CHARS} characters"),
             ));
+        } else if self.name.chars().any(char::is_control) {
+            // As every name of the API (C0 and C1 controls, as its OpenAPI pattern says).
+            errors.push(FieldError::new(
+                "name",
+                "must not contain control characters",
+            ));
         }
         let mut conditions = Vec::new();
         if self.conditions.is_empty() {

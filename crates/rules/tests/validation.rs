@@ -48,6 +48,10 @@ fn name_limits() {
         Vec::<String>::new()
     );
     assert_eq!(errors(with(&["name"], json!("x".repeat(101)))), ["name"]);
+    // Control characters, C1 included (a CSI, U+009B), as the OpenAPI pattern says.
+    for name in ["a\u{9b}b", "tab\tname", "×ø\u{7f}"] {
+        assert_eq!(errors(with(&["name"], json!(name))), ["name"], "{name:?}");
+    }
 }
 
 #[test]
