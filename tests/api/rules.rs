@@ -164,6 +164,9 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     let (app, user) = spawn_app_and_user().await;
     let rewe = provider(&app, &user, "REWE Markt GmbH").await;
     let food = app.create_category(&user, "Food", "DEBIT").await;
+    let tag = app
+        .create(&user, "/api/tags", &json!({"tagName": "shop"}))
+        .await;
     // Chosen by the user: stays. Categorised by a rule: may change.
     let chosen = app.add(&user, "12.00", GROCERIES, "2026-10-01").await;
     let mut by_rule = Vec::new();
@@ -188,7 +191,7 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
         &app,
         &user,
         json!({"name": "New", "position": 0, "conditions": [
-        {"field": "payee", "op": "contains", "value": "rewe"}], "actions": {"categoryId": food}}),
+        {"field": "payee", "op": "contains", "value": "rewe"}], "actions": {"categoryId": food, "tagIds": [tag], "note": "weekly shop"}}),
     )
     .await;
 
@@ -228,6 +231,8 @@ async fn apply_dry_writes_nothing_and_the_real_run_changes_only_what_the_user_di
     }
     let kept: Value = app.get(&user, &path).await.json().await.unwrap();
     assert_eq!(kept["categoryId"], GROCERIES, "the user's choice stays");
+    // Nor does the run add the rule's tag or note to what the user edited.
+    assert_eq!((&kept["tagIds"], &kept["note"]), (&json!([]), &Value::Null));
     assert_eq!(
         balance(&app, &user).await,
         before,

@@ -232,8 +232,8 @@ const BUDGET: Duration = Duration::from_secs(20);
 
 /// Runs the rules over the caller's transactions dated `from`..`to`: a transaction
 /// changes only when a rule matches it, its category was not chosen by the user
-/// (`categorySource` other than `user`, for the category) and the rule's actions change
-/// one of its fields. Writes go through the same path as an update (balance, monthly
+/// (`categorySource` other than `user`: such a transaction is left whole) and the rule's
+/// actions change one of its fields. Writes go through the same path as an update (balance, monthly
 /// totals and the change feed stay exact); a change the transaction would refuse leaves it
 /// as it is. A long run answers with a `cursor` to continue.
 #[utoipa::path(

@@ -12,13 +12,17 @@ use crate::domain::{CategorySource, LabelKind, Transaction};
 use crate::store::transactions::TxnFilter;
 use crate::store::Store;
 
-/// What a rule outcome changes in a transaction's fields (category only when the user did
-/// not choose it); `None` when nothing changes.
+/// What a rule outcome changes in a transaction's fields; `None` when nothing changes, and
+/// always for a transaction whose category the user chose (`categorySource: user`): a run
+/// never touches what the user edited, neither its category nor its provider, tags or note.
 pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
+    if t.category_source == CategorySource::User {
+        return None;
+    }
     let mut draft = changes_from(t);
     let mut changed = false;
     if let Some(c) = o.actions.category_id {
-        if t.category_source != CategorySource::User && c != t.category_id {
+        if c != t.category_id {
             draft.category_id = Some(c);
             draft.category_source = CategorySource::Rule;
             changed = true;
