@@ -457,7 +457,22 @@ async fn every_resource_answers_304_and_412() {
     let (app, user) = spawn_app_and_user().await;
     let (tag, provider, category) = app.create_refs(&user, "a", "b", "c").await;
     let txn = app.add_id(&user, "5.00", 4, "2026-02-02").await;
+    let rule_body = |name: &str| {
+        json!({"name": name, "conditions": [{"field": "payee", "op": "contains", "value": "x"}],
+               "actions": {"categoryId": 4}})
+    };
+    let rule = crate::rules::rule(&app, &user, rule_body("r")).await["id"].clone();
+    let schedule = |amount: &str| json!({"amount": amount, "categoryId": 4, "start": "2026-01-31", "rrule": "FREQ=MONTHLY"});
+    let recurring = app
+        .create(&user, "/api/recurring", &schedule("10.00"))
+        .await;
     let resources = [
+        (format!("/api/rules/{rule}"), rule_body("r2"), true),
+        (
+            format!("/api/recurring/{recurring}"),
+            schedule("11.00"),
+            true,
+        ),
         (format!("/api/tags/{tag}"), json!({"tagName": "a2"}), true),
         (
             format!("/api/providers/{provider}"),

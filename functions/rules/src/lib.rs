@@ -13,8 +13,6 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
 use dto::{RuleRequest, RuleResponse};
 use shared::app;
-use shared::http::auth::Caller;
-use shared::http::extract::Path;
 use shared::http::paging::{PageQuery, Pager};
 use shared::http::respond::{Created, Versioned};
 use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
@@ -80,19 +78,11 @@ shared::item_create!(
     }
 );
 
-/// One of the caller's rules.
-#[utoipa::path(
-    get,
-    path = "/api/rules/{id}",
-    params(("id" = inline(docs::Id), Path)),
-    responses(
-        (status = 200, description = "The rule", body = RuleResponse, headers(("ETag" = String, description = "Version, for If-Match"))),
-        docs::ReadErrors,
-    )
-)]
-async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RuleResponse>> {
-    Ok(versioned(app::rules::get(me.store(), me.id, id).await?))
-}
+shared::item_read!(
+    /// One of the caller's rules.
+    "/api/rules/{id}", "The rule" => RuleResponse;
+    |me, id| versioned(app::rules::get(me.store(), me.id, id).await?)
+);
 
 shared::item_update!(
     /// Replaces a rule; without `position` it keeps its place.

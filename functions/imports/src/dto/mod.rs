@@ -269,11 +269,13 @@ pub struct ImportJob {
     /// The first 500 row errors, by row.
     #[schema(max_items = 500)]
     pub errors: Vec<RowErrorDto>,
-    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
-    #[schema(format = DateTime)]
+    /// UTC, `YYYY-MM-DDTHH:MM:SS` (as every `createdAt`: no offset, so no RFC 3339
+    /// `date-time`).
+    #[schema(example = "2026-11-22T10:00:00")]
     pub started_at: String,
-    /// When it ended (`done` or `failed`); `null` while running.
-    #[schema(format = DateTime)]
+    /// When it ended (`done` or `failed`), as `startedAt`; `null` while running (always
+    /// sent).
+    #[schema(required = true, example = "2026-11-22T10:03:41")]
     pub finished_at: Option<String>,
 }
 
