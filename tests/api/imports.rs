@@ -416,7 +416,7 @@ async fn malformed_files_answer_400_or_per_row_errors_and_store_nothing_from_bad
         // No header, and no amount to read one from.
         (b"2026-11-01,Groceries\n".to_vec(), 422),
         (b"%PDF-1.7\n".to_vec(), 415),
-        (vec![b'a'; 5 * 1024 * 1024 + 10], 413),
+        (vec![b'a'; 4 * 1024 * 1024 + 1], 413),
     ] {
         assert_problem(app.import(&user, "", file).await, status).await;
     }
@@ -549,7 +549,7 @@ async fn a_file_of_the_synchronous_limit_imports_whole_and_exports_in_pages() {
             i % 3
         ));
     }
-    assert!(file.len() < 5 * 1024 * 1024);
+    assert!(file.len() < 4 * 1024 * 1024);
     // The service stops writing at its own time limit (24 s) and reports the rows left as
     // errors that repeating the import clears; a slow machine may need a repeat, and the
     // rows written before count as duplicates then. Nothing is lost either way; the time

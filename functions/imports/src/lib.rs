@@ -26,7 +26,7 @@ use shared::http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
-    // Files are larger than JSON bodies: this route alone takes up to 5 MB, plus room for
+    // Files are larger than JSON bodies: this route alone takes up to 4 MB, plus room for
     // a multipart envelope (the handler answers 413 with the exact bound of the file).
     let (schemas, paths, import_routes) = routes!(import);
     let limit = parse::MAX_FILE_BYTES + MULTIPART_ENVELOPE_BYTES;
@@ -70,7 +70,7 @@ const MULTIPART_ENVELOPE_BYTES: usize = 16 * 1024;
         (String = "text/csv"),
         (FileUpload = "multipart/form-data"),
     ), description = "The bank file as it is (any Content-Type), or `multipart/form-data` \
-        with one file part of any name (`file` is conventional); at most 5 MB and 20,000 \
+        with one file part of any name (`file` is conventional); at most 4 MB (4,194,304 bytes) and 20,000 \
         data rows."),
     responses(
         (status = 201, description = "Imported: valid rows are created, the others listed", body = ImportResult),

@@ -12,9 +12,11 @@ use shared::app::imports::{ImportRow, ParsedFile, RowError};
 use shared::domain::text::NOTE_MAX_LEN;
 use shared::http::{ApiError, FieldError};
 
-/// Files are at most 5 MB (API Gateway and Lambda take 6 MB, base64 costs a third on
-/// binary bodies; text bodies pass as they are): 20,000 rows of up to 260 bytes each.
-pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
+/// Files are at most 4 MB (4,194,304 bytes): Lambda takes a 6 MB event, and API Gateway
+/// base64-encodes a body it does not know as text (a browser's `multipart/form-data`
+/// upload, `application/octet-stream`), a third more: 4 MB and its multipart envelope
+/// come to 5.7 MB. 20,000 rows of up to 209 bytes each.
+pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 /// Data rows per file: a decade of a household's bank history. Files of more than
 /// 3,000 valid rows (`job::SYNC_ROWS`: measured on the local stack, 250-400 rows/s, so
 /// 3,000 rows take 8-15 s, within API Gateway's 30 s) are imported by a job after the
