@@ -139,6 +139,14 @@ async fn delete_bodiless(app: &TestApp, user: &TestUser, target: u64) -> Respons
     app.call(Method::DELETE, &path, Some(user), None).await
 }
 
+/// Asserts a `403` asking to log in again (or send the password); gives its problem.
+async fn reauthentication_required(r: Response) -> Value {
+    let problem = assert_problem(r, 403).await;
+    let kind = problem["type"].as_str().unwrap();
+    assert!(kind.ends_with("reauthentication-required"), "{problem}");
+    problem
+}
+
 #[tokio::test]
 async fn the_specs_bodiless_delete_right_after_login_is_204_and_the_login_then_fails() {
     let app = spawn_app().await;
@@ -167,11 +175,7 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
     let refreshed_user = session(user.id, &refreshed);
 
     let r = delete_bodiless(&app, &refreshed_user, user.id).await;
-    let problem = assert_problem(r, 403).await;
-    assert!(problem["type"]
-        .as_str()
-        .unwrap()
-        .ends_with("reauthentication-required"));
+    let problem = reauthentication_required(r).await;
     assert!(problem["detail"].as_str().unwrap().contains("log in again"));
     // An e-mail change: the same rule; with currentPassword it is allowed.
     let path = format!("/users/{}", user.id);
@@ -203,11 +207,7 @@ async fn an_admins_old_token_cannot_change_another_users_credentials_or_delete_t
         json!({"email": unique_email("hijack")}),
         json!({"role": "ADMIN"}),
     ] {
-        let problem = assert_problem(app.put(&admin, &path, &body).await, 403).await;
-        assert!(problem["type"]
-            .as_str()
-            .unwrap()
-            .ends_with("reauthentication-required"));
+        reauthentication_required(app.put(&admin, &path, &body).await).await;
     }
     assert_problem(delete_bodiless(&app, &admin, victim.id).await, 403).await;
     // Names stay an admin's everyday change.
@@ -316,6 +316,46 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     assert_eq!(fresh["user"]["emailVerified"], true);
 }
 
+/// A token taken before a reset or a logout-all keeps reading until it expires, but its
+/// login no longer counts as recent: it cannot move the address or delete the account
+/// (a phished session must not outlive the owner's reset), nor can a second reset link
+/// mailed before the first was used.
+#[tokio::test]
+async fn a_reset_or_logout_all_ends_the_recent_login_of_older_tokens_and_older_reset_links() {
+    let app = spawn_app().await;
+    let (email, user) = registered(&app, "Phished").await;
+    let stolen = session(user.id, &app.login_json(&email, PASSWORD).await);
+    let path = format!("/users/{}", user.id);
+    assert_eq!(request_reset(&app, &email).await.status(), 202);
+    let first = link_token(&email, "reset-password", 2).await;
+    assert_eq!(request_reset(&app, &email).await.status(), 202);
+    let second = link_token(&email, "reset-password", 3).await;
+    assert_ne!(first, second);
+    let confirm = |token: &str| json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+    let r = post(&app, "/auth/password-reset/confirm", confirm(&first)).await;
+    assert_eq!(r.status(), 204);
+
+    let hijack = json!({"email": unique_email("attacker")});
+    reauthentication_required(app.put(&stolen, &path, &hijack).await).await;
+    assert_problem(delete_bodiless(&app, &stolen, user.id).await, 403).await;
+    // The token still reads (access tokens are not revoked, they expire).
+    assert_eq!(app.get(&stolen, &path).await.status(), 200);
+    // The second link was mailed before the reset: it sets no password now.
+    let r = post(&app, "/auth/password-reset/confirm", confirm(&second)).await;
+    assert_eq!(assert_problem(r, 400).await["errors"][0]["field"], "token");
+    assert_eq!(app.login(&email, NEW_PASSWORD).await.status(), 200);
+
+    // Logout-all: the same for the tokens of before it.
+    let before = session(user.id, &app.login_json(&email, NEW_PASSWORD).await);
+    let r = app
+        .call(Method::POST, "/auth/logout-all", Some(&before), None)
+        .await;
+    assert_eq!(r.status(), 204);
+    assert_problem(delete_bodiless(&app, &before, user.id).await, 403).await;
+    let fresh = session(user.id, &app.login_json(&email, NEW_PASSWORD).await);
+    assert_eq!(delete_bodiless(&app, &fresh, user.id).await.status(), 204);
+}
+
 #[tokio::test]
 async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_tokens_are_400() {
     let app = spawn_app().await;
@@ -336,6 +376,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
     let link = Link {
         user_id: user.id,
         email: email.to_lowercase(),
+        epoch: 0,
     };
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     app.state

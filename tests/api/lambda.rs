@@ -101,7 +101,7 @@ async fn a_fresh_deployment_seeds_the_global_categories_at_cold_start() {
         })
         .await
         .unwrap();
-    let token = state.tokens.issue(user.id, user.role, 0).unwrap();
+    let token = state.tokens.issue(user.id, user.role, 0, 0).unwrap();
     let event =
         include_str!("../fixtures/apigw_v2_list_transactions.json").replace("{{TOKEN}}", &token);
     let response = invoke(router, &event).await;

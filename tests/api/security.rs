@@ -433,7 +433,7 @@ async fn an_unreachable_or_hanging_dynamodb_is_a_503_with_retry_after_never_a_ha
         let state = shared::lambda::state_from_config(config).await.unwrap();
         let token = state
             .tokens
-            .issue(1, shared::domain::Role::User, 0)
+            .issue(1, shared::domain::Role::User, 0, 0)
             .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

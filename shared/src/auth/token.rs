@@ -24,6 +24,11 @@ pub struct Claims {
     /// Connect's `auth_time`); a refresh keeps it.
     pub auth_time: i64,
     pub role: Role,
+    /// The profile's session epoch when the session began (see `User::session_epoch`): a
+    /// reset, logout-all, e-mail or role change moves it, and the token's login then no
+    /// longer counts as recent for a re-authentication (absent: 0).
+    #[serde(default)]
+    pub sep: u64,
 }
 
 /// What a valid access token says.
@@ -32,6 +37,8 @@ pub struct Verified {
     pub user_id: u64,
     pub role: Role,
     pub auth_time: i64,
+    /// The session epoch the token was issued in (`sep`).
+    pub epoch: u64,
 }
 
 /// Signs and checks tokens with one secret.
@@ -69,8 +76,14 @@ impl TokenKeys {
     }
 
     /// A fresh access token for the user, of a session whose password login was at
-    /// `auth_time` (Unix seconds).
-    pub fn issue(&self, user_id: u64, role: Role, auth_time: i64) -> anyhow::Result<String> {
+    /// `auth_time` (Unix seconds) in session epoch `epoch`.
+    pub fn issue(
+        &self,
+        user_id: u64,
+        role: Role,
+        auth_time: i64,
+        epoch: u64,
+    ) -> anyhow::Result<String> {
         let now = time::OffsetDateTime::now_utc().unix_timestamp();
         let claims = Claims {
             iss: ISSUER.into(),
@@ -80,6 +93,7 @@ impl TokenKeys {
             iat: now,
             auth_time,
             role,
+            sep: epoch,
         };
         Ok(encode(
             &Header::new(Algorithm::HS256),
@@ -95,6 +109,7 @@ impl TokenKeys {
             user_id: data.claims.sub.parse().ok()?,
             role: data.claims.role,
             auth_time: data.claims.auth_time,
+            epoch: data.claims.sep,
         })
     }
 }
@@ -107,11 +122,11 @@ mod tests {
     #[test]
     fn issued_tokens_verify_and_others_do_not() {
         let (k, other) = test_keys(TokenKeys::new);
-        let t = k.issue(42, Role::User, 1_700_000_000).unwrap();
+        let t = k.issue(42, Role::User, 1_700_000_000, 3).unwrap();
         let v = k.verify(&t).unwrap();
         assert_eq!(
-            (v.user_id, v.role, v.auth_time),
-            (42, Role::User, 1_700_000_000)
+            (v.user_id, v.role, v.auth_time, v.epoch),
+            (42, Role::User, 1_700_000_000, 3)
         );
         assert_eq!(other.verify(&t), None);
         assert_eq!(k.verify("garbage"), None);

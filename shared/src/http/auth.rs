@@ -17,6 +17,8 @@ pub struct Caller {
     pub id: u64,
     /// When the password login behind this token happened (Unix seconds).
     pub auth_time: i64,
+    /// The session epoch the token was issued in.
+    pub epoch: u64,
     pub state: AppState,
 }
 
@@ -32,6 +34,7 @@ impl Caller {
             origin: self.state.origin(client),
             login: crate::app::accounts::Login {
                 auth_time: self.auth_time,
+                epoch: self.epoch,
                 window_secs: self.state.config.reauth_window_secs,
             },
         }
@@ -61,6 +64,7 @@ impl FromRequestParts<AppState> for Caller {
         Ok(Caller {
             id: verified.user_id,
             auth_time: verified.auth_time,
+            epoch: verified.epoch,
             state,
         })
     }

@@ -33,6 +33,9 @@ pub struct Link {
     pub user_id: u64,
     /// The normalized e-mail the link was mailed to.
     pub email: String,
+    /// The profile's session epoch when it was mailed: a reset link is good only while it
+    /// stands (a reset, password change or logout-all since ends it).
+    pub epoch: u64,
 }
 
 const MAIL_WINDOW_SECS: i64 = 3600;
@@ -57,6 +60,7 @@ impl Store {
             ("purpose".into(), s(purpose.as_str())),
             ("userId".into(), n(link.user_id)),
             ("email".into(), s(&link.email)),
+            ("sessionEpoch".into(), n(link.epoch)),
             ("expiresAt".into(), n(now + ttl_secs)),
         ]);
         self.client
@@ -92,7 +96,11 @@ impl Store {
         };
         let expires_at = get_opt_u64(&item, "expiresAt").unwrap_or(0) as i64;
         match (get_opt_u64(&item, "userId"), get_opt_s(&item, "email")) {
-            (Some(user_id), Some(email)) if expires_at > now => Ok(Some(Link { user_id, email })),
+            (Some(user_id), Some(email)) if expires_at > now => Ok(Some(Link {
+                user_id,
+                email,
+                epoch: get_opt_u64(&item, "sessionEpoch").unwrap_or(0),
+            })),
             _ => Ok(None),
         }
     }

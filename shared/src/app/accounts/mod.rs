@@ -40,18 +40,23 @@ pub struct Origin<'a> {
     pub failures_per_address: u64,
 }
 
-/// The caller's password login: when, and how old it may be to count as recent.
+/// The caller's password login: when, in which session epoch, and how old it may be to
+/// count as recent.
 #[derive(Debug, Clone, Copy)]
 pub struct Login {
     pub auth_time: i64,
+    pub epoch: u64,
     pub window_secs: i64,
 }
 
 impl Login {
-    /// The login happened within the window (and not in the future).
-    pub fn is_recent(&self) -> bool {
+    /// The login happened within the window (and not in the future), in the session epoch
+    /// the caller's profile has now: a password reset, logout-all, e-mail or role change
+    /// since makes it stale, so a token taken before one cannot change the credentials
+    /// or delete the account without the password.
+    pub fn is_recent(&self, current_epoch: u64) -> bool {
         let age = now_secs() - self.auth_time;
-        (-60..=self.window_secs).contains(&age)
+        self.epoch == current_epoch && (-60..=self.window_secs).contains(&age)
     }
 }
 

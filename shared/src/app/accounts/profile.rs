@@ -90,7 +90,7 @@ pub async fn update_profile(
     let (mut changes, password) = check_update(&update)?;
     let credentials = password.is_some() || changes.email.is_some();
     if caller == target {
-        let recent_is_enough = password.is_none() && actor.login.is_recent();
+        let recent_is_enough = password.is_none() && actor.login.is_recent(current.session_epoch);
         match update.current_password {
             Some(given) => confirm_password(store, actor.origin, &current, Some(given)).await?,
             None if credentials && recent_is_enough => {}
@@ -101,7 +101,7 @@ pub async fn update_profile(
             None => {}
         }
     } else if (credentials || changes.role.is_some_and(|r| r != current.role))
-        && !actor.login.is_recent()
+        && !recent_login(store, actor, &current).await?
     {
         return Err(reauthentication_required());
     }
@@ -131,6 +131,19 @@ pub async fn update_profile(
     Ok(updated)
 }
 
+/// Whether the caller's login is recent in their profile's session epoch as it is now:
+/// `target`'s when the caller is the target, else the caller's own (one `GetItem`).
+async fn recent_login(store: &Store, actor: Actor<'_>, target: &User) -> AppResult<bool> {
+    let epoch = if actor.id == target.id {
+        target.session_epoch
+    } else {
+        let me = store.get_user(actor.id).await?;
+        me.ok_or_else(crate::app::users::account_gone)?
+            .session_epoch
+    };
+    Ok(actor.login.is_recent(epoch))
+}
+
 /// Deletes a user and everything they own until `deadline`: the user themself (after a
 /// recent login, or with the current password) or an admin (after a recent login of
 /// their own). The profile, e-mail and wallet go first, at once; a purge cut short by
@@ -152,7 +165,7 @@ pub async fn delete_user(
                 Some(given) if caller == target => {
                     confirm_password(store, actor.origin, &record, Some(given)).await?
                 }
-                _ if actor.login.is_recent() => {}
+                _ if recent_login(store, actor, &record).await? => {}
                 _ => return Err(reauthentication_required()),
             }
             // Gone meanwhile: a concurrent deletion; the purge below finishes either way.

@@ -45,6 +45,7 @@ async fn send_link(
     let link = Link {
         user_id: user.id,
         email: user.normalized_email(),
+        epoch: user.session_epoch,
     };
     let (ttl, page, subject, text) = match purpose {
         LinkPurpose::PasswordReset => (
@@ -139,7 +140,9 @@ fn token_hash(token: &str) -> AppResult<String> {
 }
 
 /// Uses up the link of `token` and gives the user it names, if it went to their current
-/// address; `400` naming `token` otherwise.
+/// address (and, a reset link, was mailed in the session epoch the profile still has: a
+/// reset, password change or logout-all since ends every reset link mailed before);
+/// `400` naming `token` otherwise.
 async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResult<User> {
     let hash = token_hash(token)?;
     let link = store
@@ -150,6 +153,7 @@ async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResu
         .get_user(link.user_id)
         .await?
         .filter(|u| u.normalized_email() == link.email)
+        .filter(|u| purpose != LinkPurpose::PasswordReset || u.session_epoch == link.epoch)
         .ok_or_else(link_refused)
 }
 

@@ -105,7 +105,7 @@ async fn issue(
     };
     let auth_time = auth_time.ok_or_else(refresh_refused)?;
     Ok(Session {
-        access_token: tokens.issue(user.id, user.role, auth_time)?,
+        access_token: tokens.issue(user.id, user.role, auth_time, user.session_epoch)?,
         refresh_token: format!("{}.{family}.{secret}", user.id),
         device_token: device,
         user,
