@@ -408,6 +408,23 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
     let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();
     assert_eq!(me["emailVerified"], false);
     let token = link_token(&email, "verify-email", 1).await;
+    // Whoever registers an address chooses the name: the mail does not carry it.
+    let target = unique_email("named");
+    let r = app
+        .register(
+            &json!({"firstname": "Your account is locked call us", "lastname": "Bank",
+            "email": target, "password": PASSWORD, "confirmPassword": PASSWORD}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let text = mails_to(&target, 1).await[0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.starts_with("Hello,") && !text.contains("locked"),
+        "{text}"
+    );
     assert_eq!(verify_email(&app, &token).await.status(), 204);
     assert_problem(verify_email(&app, &token).await, 400).await;
     let me: Value = app.get(&user, "/users/me").await.json().await.unwrap();

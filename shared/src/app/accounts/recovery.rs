@@ -69,10 +69,12 @@ async fn send_link(
     let mail = Mail {
         to: user.email.clone(),
         subject: subject.into(),
+        // No name from the profile: whoever registers an address chooses it, and it would
+        // put a stranger's words (a link, "your account is locked") in the service's mail.
         body: format!(
-            "Hello {},\n\n{text}\n\n{}/{page}?token={token}\n\nIf you did not ask for this, \
+            "Hello,\n\n{text}\n\n{}/{page}?token={token}\n\nIf you did not ask for this, \
              ignore this message.\n",
-            user.first_name, links.app_url
+            links.app_url
         ),
     };
     if let Err(e) = links.mailer.send(mail).await {
