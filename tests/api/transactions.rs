@@ -309,6 +309,16 @@ async fn the_list_filters_by_date_type_category_amount_and_note() {
     ] {
         assert_problem(app.list_transactions(&user, bad).await, 400).await;
     }
+    // A cursor taken with other dates lies outside this range: not this list's cursor (a
+    // 400, where DynamoDB refused it as a start key and the caller got a 500).
+    let r = app.list_transactions(&user, "?limit=1").await;
+    let link = r.headers()["link"].to_str().unwrap().to_owned();
+    let cursor = link.split("cursor=").nth(1).unwrap();
+    let cursor = cursor.split(['&', '>']).next().unwrap();
+    let shifted = format!("?limit=1&to=2026-01-31&cursor={cursor}");
+    assert_problem(app.list_transactions(&user, &shifted).await, 400).await;
+    let kept = format!("?limit=1&from=2026-01-01&cursor={cursor}");
+    assert_eq!(app.list_transactions(&user, &kept).await.status(), 200);
 }
 
 #[tokio::test]

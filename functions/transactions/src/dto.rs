@@ -29,7 +29,8 @@ pub struct TransactionRequest {
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
     /// Optional on create: without it the caller's rules choose one (`categorySource:
-    /// rule`), else `400` naming `categoryId`. Required on update.
+    /// rule`), else the provider's `defaultCategoryId` (`categorySource: provider`), else
+    /// `400` naming `categoryId`. Required on update.
     #[schema(value_type = Option<u64>, minimum = 1, maximum = 9007199254740991.0)]
     pub category_id: Option<Value>,
     /// `YYYY-MM-DD`, years 1900 to 2999.

@@ -74,6 +74,15 @@ impl Store {
             Some(to) => format!("TXN#{to}#~"),
             None => "TXN#~".to_owned(),
         };
+        // A position of the same list with other dates lies outside this range: DynamoDB
+        // would refuse it as a start key (a 500); it is not this list's cursor.
+        let outside = |key: &Item| {
+            let lsi = key.get("LSI1SK").and_then(|v| v.as_s().ok());
+            lsi.is_none_or(|lsi| *lsi < lo || *lsi > hi)
+        };
+        if start.as_ref().is_some_and(outside) {
+            return Err(StoreError::NotFound);
+        }
         if lo > hi {
             // An empty date range: nothing to read.
             return Ok(TxnPage {

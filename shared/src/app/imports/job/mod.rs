@@ -191,8 +191,10 @@ async fn load(store: &Store, job: JobRef) -> AppResult<Option<Job>> {
 /// A job of the caller (another user's is not found).
 pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
     let job = JobRef { user_id, job_id };
+    // Kept 7 days: DynamoDB's TTL deletes it some time later, until then it is gone too.
     load(store, job)
         .await?
+        .filter(|j| j.progress.expires_at > now_secs())
         .ok_or_else(|| AppError::not_found("import"))
 }
 
