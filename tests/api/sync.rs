@@ -560,6 +560,28 @@ async fn every_resource_answers_304_and_412() {
     assert_problem(r, 412).await;
 }
 
+/// DynamoDB ends a Query at 1 MB whatever its limit: a page of large changes (notes of
+/// 1,000 three-byte characters) ends short, and must say that more is there.
+#[tokio::test]
+async fn a_page_cut_short_by_dynamodbs_1_mb_says_more_is_there() {
+    let (app, user) = spawn_app_and_user().await;
+    let mut device = Device::synced(&app, &user, 500).await;
+    let note: String = "家計簿の長いメモ".chars().cycle().take(1000).collect();
+    // 16 a batch: a request body holds at most 64 KB.
+    for _ in 0..25 {
+        let create = json!({"op": "create",
+            "body": {"amount": "1.00", "categoryId": 4, "date": "2026-03-01", "note": note}});
+        let results = batch(&app, &user, Value::Array(vec![create; 16])).await;
+        assert!(results.iter().all(|r| r["status"] == 201));
+    }
+    device.sync(&app, &user, 500).await;
+    assert_eq!(
+        device.of("transaction").len(),
+        400,
+        "every change reached the device"
+    );
+}
+
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
     let r = app.post_batch(user, &operations).await;
     assert_eq!(r.status(), 200);

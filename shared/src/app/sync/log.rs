@@ -150,6 +150,9 @@ pub(super) async fn log(
             Feed::Global(_) => next_global = next_global.max(e.seq),
         }
     }
+    // A Query stops at 1 MB whatever its limit (entries carry whole items, a note up to
+    // 4 KB): a page may end short of `limit` with changes left. The heads say so.
+    let has_more = has_more || next_user < head_of(mine) || next_global < head_of(global);
 
     // A later change of an item replaces an earlier one within the page.
     let mut last: HashMap<Key, usize> = HashMap::new();
