@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use shared::app::imports::job::{self, Continuation, JobRef};
 use shared::app::imports::{self, ImportOptions, Submitted};
 use shared::app::AppResult;
+use shared::store::import_jobs::StoredJob;
 use shared::store::Store;
 use time::{Date, Duration as Days, Month};
 
@@ -207,6 +208,21 @@ async fn stopped_job(app: &TestApp, user: &TestUser, file: &str) -> JobRef {
     }
 }
 
+/// A job started as a request starts it, worked through `chunks` chunks (of 1,000 rows)
+/// and then left by its worker: its reference and its location.
+async fn abandoned_job(
+    app: &TestApp,
+    user: &TestUser,
+    file: &str,
+    chunks: usize,
+) -> (JobRef, String) {
+    let job_ref = stopped_job(app, user, file).await;
+    let far = Instant::now() + Duration::from_secs(3600);
+    let store = &app.state.store;
+    assert!(job::work_chunks(store, job_ref, far, chunks).await.unwrap());
+    (job_ref, format!("/api/imports/{}", job_ref.job_id))
+}
+
 #[tokio::test]
 async fn a_job_whose_wallet_changed_currency_fails_without_booking_a_row() {
     let (app, user) = spawn_app_and_user().await;
@@ -236,13 +252,7 @@ async fn a_job_whose_wallet_changed_currency_fails_without_booking_a_row() {
 async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
     let (app, user) = spawn_app_and_user().await;
     let (file, balance, months) = history(6_000, 2);
-    let store = &app.state.store;
-    // The job starts as a request starts it, but nothing goes on with it...
-    let job_ref = stopped_job(&app, &user, &file).await;
-    // ... but half its chunks (of 1,000 rows): then its worker is gone.
-    let far = Instant::now() + Duration::from_secs(3600);
-    assert!(job::work_chunks(store, job_ref, far, 3).await.unwrap());
-    let location = format!("/api/imports/{}", job_ref.job_id);
+    let (_, location) = abandoned_job(&app, &user, &file, 3).await;
     let half: Value = app.get_json(&user, &location).await;
     assert_eq!(
         (&half["status"], &half["created"], &half["finishedAt"]),
@@ -256,6 +266,59 @@ async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
         (&json!("done"), &json!(3_000), &json!(3_000)),
         "{}",
         rest["errors"]
+    );
+    app.assert_history(&user, balance, &months).await;
+}
+
+/// A job whose worker vanished (the process stopped, Lambda's retries ran out) does not
+/// stay `running` for ever: once it saved nothing for [`job::STALL_SECS`], a read fails
+/// it, a late worker stops there, and posting the file again imports the rest.
+#[tokio::test]
+async fn a_job_whose_worker_vanished_is_failed_when_read_and_the_file_posted_again_ends_it() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, balance, months) = history(4_000, 1);
+    let store = &app.state.store;
+    let (job_ref, location) = abandoned_job(&app, &user, &file, 1).await;
+    let running: Value = app.get_json(&user, &location).await;
+    assert_eq!(running["status"], "running");
+
+    // Its last progress, as if saved long ago.
+    let stored = store
+        .get_import_job(user.id, job_ref.job_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut doc: Value = serde_json::from_str(&stored.doc).unwrap();
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    doc["progress"]["savedAt"] = json!(now - job::STALL_SECS - 60);
+    let expires_at = doc["progress"]["expiresAt"].as_i64().unwrap();
+    let old = StoredJob {
+        doc: doc.to_string(),
+        step: stored.step + 1,
+    };
+    store
+        .put_import_job(user.id, job_ref.job_id, &old, expires_at)
+        .await
+        .unwrap();
+
+    let failed: Value = app.get_json(&user, &location).await;
+    assert_eq!(
+        (&failed["status"], &failed["created"]),
+        (&json!("failed"), &json!(1_000))
+    );
+    assert!(failed["finishedAt"].is_string());
+    let why = failed["errors"].as_array().unwrap().last().unwrap()["message"].to_string();
+    assert!(why.contains("worker stopped"), "{why}");
+    // A late worker finds it failed and writes nothing.
+    let far = Instant::now() + Duration::from_secs(3600);
+    assert!(!job::work_chunks(store, job_ref, far, 1).await.unwrap());
+    let after: Value = app.get_json(&user, &location).await;
+    assert_eq!(after["created"], 1_000);
+
+    let rest = app.import_by_job(&user, &file).await;
+    assert_eq!(
+        (&rest["status"], &rest["created"], &rest["duplicates"]),
+        (&json!("done"), &json!(3_000), &json!(1_000))
     );
     app.assert_history(&user, balance, &months).await;
 }

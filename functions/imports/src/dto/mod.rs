@@ -257,7 +257,8 @@ impl From<ImportReport> for ImportResult {
 pub struct ImportJob {
     pub id: u64,
     /// `running` until every row is done; `failed` when it stopped (its last error says
-    /// why and from which row: post the file again to import the rest).
+    /// why and from which row: post the file again to import the rest), also when it
+    /// saved no progress for 15 minutes (its worker stopped).
     #[schema(value_type = String, pattern = "^(running|done|failed)$")]
     pub status: &'static str,
     /// Data rows in the file.

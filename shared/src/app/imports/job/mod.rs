@@ -36,6 +36,10 @@ pub const JOB_TTL_SECS: i64 = 7 * 24 * 3600;
 pub const MAX_JOB_ERRORS: usize = 500;
 /// A worker starts a chunk only with this much time left.
 const CHUNK_TIME: Duration = Duration::from_secs(10);
+/// A running job that has saved no progress for this long lost its worker (a chunk takes
+/// seconds, an invocation at most 29 s, Lambda's retries of a failed one minutes): it is
+/// failed when read, and a late worker then finds its step taken and stops.
+pub const STALL_SECS: i64 = 15 * 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,6 +62,9 @@ struct Progress {
     /// The wallet's currency the file was checked against: the job fails if it changes.
     #[serde(default)]
     currency: Option<String>,
+    /// When the job was last saved (Unix seconds).
+    #[serde(default)]
+    saved_at: i64,
 }
 
 /// A large import: what it did so far.
@@ -165,6 +172,7 @@ pub(super) async fn start(
 
 /// Writes the job as its next step.
 async fn save(store: &Store, user_id: u64, job: &mut Job) -> AppResult<()> {
+    job.progress.saved_at = now_secs();
     let doc =
         serde_json::to_string(job).map_err(|e| AppError::Store(anyhow::Error::from(e).into()))?;
     let stored = StoredJob {
@@ -190,12 +198,33 @@ async fn load(store: &Store, job: JobRef) -> AppResult<Option<Job>> {
 
 /// A job of the caller (another user's is not found).
 pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
-    let job = JobRef { user_id, job_id };
+    let job_ref = JobRef { user_id, job_id };
     // Kept 7 days: DynamoDB's TTL deletes it some time later, until then it is gone too.
-    load(store, job)
+    let mut job = load(store, job_ref)
         .await?
         .filter(|j| j.progress.expires_at > now_secs())
-        .ok_or_else(|| AppError::not_found("import"))
+        .ok_or_else(|| AppError::not_found("import"))?;
+    let saved = job.progress.saved_at;
+    if job.status == JobStatus::Running && saved > 0 && now_secs() - saved > STALL_SECS {
+        let row = job.progress.resume_row.max(1);
+        job.fail(RowError::new(
+            row,
+            "row",
+            "the import stopped part way (its worker stopped): post the file again to \
+             import the rest (rows already imported are skipped)",
+        ));
+        match save(store, user_id, &mut job).await {
+            Ok(()) => {}
+            // A worker saved meanwhile: it is alive; answer what it wrote.
+            Err(AppError::Store(StoreError::Conflict(ConflictKind::Changed))) => {
+                return load(store, job_ref)
+                    .await?
+                    .ok_or_else(|| AppError::not_found("import"));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(job)
 }
 
 /// Works on a job until it is done or `deadline` is near; `true` when more is left.
