@@ -171,6 +171,9 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
         .unwrap();
     let second = claims(refreshed["token"].as_str().unwrap());
     assert_eq!(second["auth_time"], first["auth_time"]);
+    // One device token per session: a refresh answers the login's (no item per refresh).
+    assert_eq!(refreshed["deviceToken"], login["deviceToken"]);
+    assert_eq!(login["deviceToken"].as_str().unwrap().len(), 32);
     assert!(second["iat"].as_i64() > first["iat"].as_i64());
     let refreshed_user = session(user.id, &refreshed);
 

@@ -17,6 +17,15 @@ const TAG_BYTES: usize = 16;
 /// Longest cursor accepted, in characters.
 pub const MAX_CURSOR_LEN: usize = 512;
 
+/// A key for one use (`label`) derived from the secret: HMAC-SHA256(secret, label).
+pub fn derive_key(secret: &Secret, label: &str) -> [u8; 32] {
+    let mut mac = HmacSha256::new_from_slice(secret.expose()).expect("HMAC takes any key");
+    mac.update(label.as_bytes());
+    let mut key = [0u8; 32];
+    key.copy_from_slice(&mac.finalize().into_bytes());
+    key
+}
+
 /// Signs and opens cursors.
 pub struct CursorKey {
     key: [u8; 32],
@@ -31,11 +40,9 @@ impl std::fmt::Debug for CursorKey {
 impl CursorKey {
     /// A key of its own for cursors (never the token signing key itself).
     pub fn derive(secret: &Secret) -> Self {
-        let mut mac = HmacSha256::new_from_slice(secret.expose()).expect("HMAC takes any key");
-        mac.update(b"personal-finance cursor key v1");
-        let mut key = [0u8; 32];
-        key.copy_from_slice(&mac.finalize().into_bytes());
-        Self { key }
+        Self {
+            key: derive_key(secret, "personal-finance cursor key v1"),
+        }
     }
 
     fn tag(&self, purpose: &str, user_id: u64, payload: &[u8]) -> [u8; TAG_BYTES] {

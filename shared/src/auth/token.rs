@@ -44,6 +44,8 @@ pub struct Verified {
 /// Signs and checks tokens with one secret.
 pub struct TokenKeys {
     cursors: super::cursor::CursorKey,
+    /// Derives device tokens (its own key, never the signing secret itself).
+    devices: [u8; 32],
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
@@ -64,10 +66,25 @@ impl TokenKeys {
         validation.leeway = 5;
         Self {
             cursors: super::cursor::CursorKey::derive(secret),
+            devices: super::cursor::derive_key(secret, "personal-finance device key v1"),
             encoding: EncodingKey::from_secret(secret.expose()),
             decoding: DecodingKey::from_secret(secret.expose()),
             validation,
         }
+    }
+
+    /// The device token of session `family` of the user: 192 bits of HMAC-SHA256 under
+    /// the device key, URL-safe (32 characters). Every step of one session (its login and
+    /// each refresh) answers the same token, so a session keeps one device item however
+    /// often it refreshes; nobody without the secret can make one.
+    pub fn device_token(&self, user_id: u64, family: &str) -> String {
+        use base64::Engine;
+        use hmac::{Hmac, KeyInit, Mac};
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&self.devices).expect("any key");
+        mac.update(&user_id.to_be_bytes());
+        mac.update(family.as_bytes());
+        let full = mac.finalize().into_bytes();
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&full[..24])
     }
 
     /// The key that seals and opens page cursors (derived from the same secret).
@@ -130,5 +147,16 @@ mod tests {
         );
         assert_eq!(other.verify(&t), None);
         assert_eq!(k.verify("garbage"), None);
+    }
+
+    #[test]
+    fn a_sessions_device_token_is_its_own_and_only_the_secret_makes_it() {
+        let (k, other) = test_keys(TokenKeys::new);
+        let token = k.device_token(42, "family-a");
+        assert_eq!(token.len(), 32);
+        assert_eq!(token, k.device_token(42, "family-a"), "every step: the same");
+        assert_ne!(token, k.device_token(42, "family-b"));
+        assert_ne!(token, k.device_token(43, "family-a"));
+        assert_ne!(token, other.device_token(42, "family-a"));
     }
 }

@@ -78,7 +78,7 @@ async fn issue(
 ) -> AppResult<Session> {
     let secret = random_token(SECRET_BYTES);
     let hash = sessions::hash_secret(&secret);
-    let device = random_token(DEVICE_BYTES);
+    let device = tokens.device_token(user.id, family);
     let device_hash = sessions::hash_secret(&device);
     let hashes = StepHashes {
         refresh: &hash,
