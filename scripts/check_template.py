@@ -247,10 +247,17 @@ def check_policies(c, name, fn, props, table_id, indexes, secret_id, needs_secre
                 # Mail only from the functions that send it, only as the MailFrom identity.
                 if binary_of(fn) not in MAIL_SENDERS:
                     c.error(f"{name}: ses:SendEmail outside the functions that mail ({', '.join(sorted(MAIL_SENDERS))})", st)
+                # SES authorizes against the identity used (the address, or its verified
+                # domain; in the sandbox the recipients' too), so the resource is this
+                # account's identities and the From address is pinned by a condition.
                 for resource in resources:
                     sub = resource.get("Fn::Sub") if isinstance(resource, dict) else None
-                    if not (isinstance(sub, str) and sub.endswith(":identity/${MailFrom}")):
-                        c.error(f"{name}: ses:SendEmail must be scoped to the MailFrom identity, not {resource!r}", st)
+                    if sub != "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*":
+                        c.error(f"{name}: ses:SendEmail must be on this account's SES identities, not {resource!r}", st)
+                condition = st.get("Condition") or {}
+                pinned = (condition.get("StringEquals") or {}).get("ses:FromAddress")
+                if pinned != {"Ref": "MailFrom"} or len(condition) != 1:
+                    c.error(f"{name}: ses:SendEmail must be conditioned on ses:FromAddress = MailFrom alone, not {condition!r}", st)
             elif action == "lambda:InvokeFunction":
                 # Only a function that goes on with its own work, and only on itself: its
                 # FunctionName is set (a !GetAtt of itself would be a cycle) and the
