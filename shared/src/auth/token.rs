@@ -154,7 +154,11 @@ mod tests {
         let (k, other) = test_keys(TokenKeys::new);
         let token = k.device_token(42, "family-a");
         assert_eq!(token.len(), 32);
-        assert_eq!(token, k.device_token(42, "family-a"), "every step: the same");
+        assert_eq!(
+            token,
+            k.device_token(42, "family-a"),
+            "every step: the same"
+        );
         assert_ne!(token, k.device_token(42, "family-b"));
         assert_ne!(token, k.device_token(43, "family-a"));
         assert_ne!(token, other.device_token(42, "family-a"));

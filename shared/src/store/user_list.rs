@@ -5,8 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::attr::{s, Item};
-use super::keys::{user_pk, users_shard_pk, GSI1, SHARDS};
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::attr::{get_opt_u64, s, Item};
+use super::batch::key;
+use super::keys::{user_pk, users_shard_pk, GSI1, PROFILE, SHARDS};
 use super::{sdk_error, Store, StoreResult};
 use crate::domain::Role;
 
@@ -20,7 +23,8 @@ pub struct UserSummary {
     #[serde(rename = "lastName")]
     pub last_name: String,
     pub role: Role,
-    /// Absent on profiles from before verification existed: not verified.
+    /// Not in the index (its projection predates verification): read from the profiles
+    /// of the page, see [`Store::list_users`].
     #[serde(rename = "emailVerified", default)]
     pub email_verified: bool,
     #[serde(rename = "createdAt")]
@@ -38,7 +42,9 @@ struct ShardPage {
 
 impl Store {
     /// One page of users in index order (`USER#<id>`), after the user `cursor`: one
-    /// `Query` per index partition, concurrently.
+    /// `Query` per index partition, concurrently; then the page's profiles for what the
+    /// index does not hold (`emailVerified`: a GSI's projection cannot change in place),
+    /// one `BatchGetItem` per 100 users.
     pub async fn list_users(
         &self,
         limit: i32,
@@ -51,10 +57,21 @@ impl Store {
         )
         .await?;
         let (items, next) = merge(pages, limit.max(1) as usize);
-        let users = items
+        let mut users = items
             .into_iter()
             .map(|item| serde_dynamo::from_item(item).map_err(anyhow::Error::from))
             .collect::<anyhow::Result<Vec<UserSummary>>>()?;
+        let keys = users.iter().map(|u| key(&user_pk(u.id), PROFILE)).collect();
+        let verified: std::collections::HashSet<u64> = self
+            .batch_get_all(keys)
+            .await?
+            .iter()
+            .filter(|p| matches!(p.get("emailVerified"), Some(AttributeValue::Bool(true))))
+            .filter_map(|p| get_opt_u64(p, "id"))
+            .collect();
+        for u in &mut users {
+            u.email_verified = verified.contains(&u.id);
+        }
         let next = next.and_then(|sk| sk.strip_prefix("USER#").and_then(|v| v.parse().ok()));
         Ok((users, next))
     }
