@@ -314,6 +314,25 @@ impl TestApp {
         self.call(Method::GET, path, Some(user), None).await
     }
 
+    /// Every page of a list from `path` as `user`, following `Link: <...>; rel="next"`:
+    /// each page's JSON array.
+    pub async fn pages(&self, user: &TestUser, path: &str) -> Vec<Vec<Value>> {
+        let mut pages = Vec::new();
+        let mut next = Some(path.to_owned());
+        while let Some(path) = next.take() {
+            let r = self.get(user, &path).await;
+            assert_eq!(r.status(), 200, "GET {path}");
+            next = r.headers().get("link").map(|l| {
+                let l = l.to_str().unwrap();
+                assert!(l.ends_with("; rel=\"next\""), "{l}");
+                l[1..l.find('>').unwrap()].to_owned()
+            });
+            pages.push(r.json().await.unwrap());
+            assert!(pages.len() <= 1_000, "the list never ended");
+        }
+        pages
+    }
+
     /// `DELETE` as `user`.
     pub async fn delete(&self, user: &TestUser, path: &str) -> Response {
         self.call(Method::DELETE, path, Some(user), None).await

@@ -30,15 +30,7 @@ async fn delete_item(store: &Store, pk: &str, sk: &str) {
 /// Every user of the admin list, following its `Link` pages.
 async fn list_all(app: &TestApp, admin: &TestUser, limit: usize) -> Vec<u64> {
     let mut seen = Vec::new();
-    let mut next = Some(format!("/users?limit={limit}"));
-    while let Some(path) = next.take() {
-        let r = app.get(admin, &path).await;
-        assert_eq!(r.status(), 200, "GET {path}");
-        next = r.headers().get("link").map(|l| {
-            let l = l.to_str().unwrap();
-            l[1..l.find('>').unwrap()].to_owned()
-        });
-        let page: Vec<Value> = r.json().await.unwrap();
+    for page in app.pages(admin, &format!("/users?limit={limit}")).await {
         assert!(page.len() <= limit);
         seen.extend(page.iter().map(|u| u["id"].as_u64().unwrap()));
     }

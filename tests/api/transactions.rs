@@ -242,21 +242,11 @@ async fn the_list_is_newest_first_and_pages_through_link_headers() {
         .await;
     }
     let mut dates = Vec::new();
-    let mut next = Some("/api/transactions?limit=3".to_owned());
-    let mut pages = 0;
-    while let Some(path) = next.take() {
-        let r = app.get(&user, &path).await;
-        assert_eq!(r.status(), 200);
-        next = r.headers().get("link").map(|l| {
-            let l = l.to_str().unwrap();
-            assert!(l.ends_with("rel=\"next\""), "{l}");
-            l[1..l.find('>').unwrap()].to_owned()
-        });
-        let page: Vec<Value> = r.json().await.unwrap();
+    let pages = app.pages(&user, "/api/transactions?limit=3").await;
+    assert_eq!(pages.len(), 3);
+    for page in pages {
         assert!(page.len() <= 3);
         dates.extend(page.iter().map(|t| t["date"].as_str().unwrap().to_owned()));
-        pages += 1;
-        assert!(pages < 10);
     }
     let expected: Vec<String> = (1..=7).rev().map(|d| format!("2026-04-{d:02}")).collect();
     assert_eq!(dates, expected);
