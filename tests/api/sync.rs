@@ -450,6 +450,28 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
     }
 }
 
+/// DynamoDB ends a Query at 1 MB whatever its limit: a page of large changes (notes of
+/// 1,000 three-byte characters) ends short, and must say that more is there.
+#[tokio::test]
+async fn a_page_cut_short_by_dynamodbs_1_mb_says_more_is_there() {
+    let (app, user) = spawn_app_and_user().await;
+    let mut device = Device::synced(&app, &user, 500).await;
+    let note: String = "家計簿の長いメモ".chars().cycle().take(1000).collect();
+    // 16 a batch: a request body holds at most 64 KB.
+    for _ in 0..25 {
+        let create = json!({"op": "create",
+            "body": {"amount": "1.00", "categoryId": 4, "date": "2026-03-01", "note": note}});
+        let results = batch(&app, &user, Value::Array(vec![create; 16])).await;
+        assert!(results.iter().all(|r| r["status"] == 201));
+    }
+    device.sync(&app, &user, 500).await;
+    assert_eq!(
+        device.of("transaction").len(),
+        400,
+        "every change reached the device"
+    );
+}
+
 /// Every versioned resource: GET gives an ETag, If-None-Match with it is 304, a PUT or
 /// DELETE with a stale If-Match is 412 and changes nothing, a current one succeeds.
 #[tokio::test]
@@ -558,28 +580,6 @@ async fn every_resource_answers_304_and_412() {
         .await
         .unwrap();
     assert_problem(r, 412).await;
-}
-
-/// DynamoDB ends a Query at 1 MB whatever its limit: a page of large changes (notes of
-/// 1,000 three-byte characters) ends short, and must say that more is there.
-#[tokio::test]
-async fn a_page_cut_short_by_dynamodbs_1_mb_says_more_is_there() {
-    let (app, user) = spawn_app_and_user().await;
-    let mut device = Device::synced(&app, &user, 500).await;
-    let note: String = "家計簿の長いメモ".chars().cycle().take(1000).collect();
-    // 16 a batch: a request body holds at most 64 KB.
-    for _ in 0..25 {
-        let create = json!({"op": "create",
-            "body": {"amount": "1.00", "categoryId": 4, "date": "2026-03-01", "note": note}});
-        let results = batch(&app, &user, Value::Array(vec![create; 16])).await;
-        assert!(results.iter().all(|r| r["status"] == 201));
-    }
-    device.sync(&app, &user, 500).await;
-    assert_eq!(
-        device.of("transaction").len(),
-        400,
-        "every change reached the device"
-    );
 }
 
 async fn batch(app: &TestApp, user: &TestUser, operations: Value) -> Vec<Value> {
