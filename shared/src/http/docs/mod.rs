@@ -61,7 +61,8 @@ pub struct MethodNotAllowed(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct PayloadTooLarge(pub Problem);
 
-/// The body's content type is not accepted.
+/// The body's content type is not accepted (on `POST /api/imports`, whatever the
+/// Content-Type: the file is no bank file this service reads).
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json")]
 pub struct UnsupportedMediaType(pub Problem);
@@ -72,7 +73,9 @@ pub struct UnsupportedMediaType(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct Unprocessable(pub Problem);
 
-/// Too many failed logins for this e-mail; see `Retry-After`.
+/// Too many attempts: failed logins (per e-mail, client address or device), password
+/// checks, registrations from one address, or mails to one address; wait `Retry-After`
+/// seconds. `detail` says which.
 #[derive(ToResponse)]
 #[response(content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait")))]
 pub struct TooManyRequests(pub Problem);
