@@ -379,7 +379,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
     let link = Link {
         user_id: user.id,
         email: email.to_lowercase(),
-        epoch: 0,
+        epoch: Some(0),
     };
     let now = time::OffsetDateTime::now_utc().unix_timestamp();
     app.state

@@ -307,8 +307,15 @@ async fn a_job_whose_worker_vanished_is_failed_when_read_and_the_file_posted_aga
         (&json!("failed"), &json!(1_000))
     );
     assert!(failed["finishedAt"].is_string());
-    let why = failed["errors"].as_array().unwrap().last().unwrap()["message"].to_string();
-    assert!(why.contains("worker stopped"), "{why}");
+    let why = failed["errors"].as_array().unwrap().last().unwrap();
+    assert!(
+        why["message"].to_string().contains("worker stopped"),
+        "{why}"
+    );
+    assert_eq!(
+        why["row"], 1_001,
+        "the first row of the chunk it did not reach"
+    );
     // A late worker finds it failed and writes nothing.
     let far = Instant::now() + Duration::from_secs(3600);
     assert!(!job::work_chunks(store, job_ref, far, 1).await.unwrap());

@@ -34,8 +34,9 @@ pub struct Link {
     /// The normalized e-mail the link was mailed to.
     pub email: String,
     /// The profile's session epoch when it was mailed: a reset link is good only while it
-    /// stands (a reset, password change or logout-all since ends it).
-    pub epoch: u64,
+    /// stands (a reset, password, e-mail or role change or logout-all since ends it).
+    /// `None` for a link stored before links carried it (at most 30 minutes old).
+    pub epoch: Option<u64>,
 }
 
 const MAIL_WINDOW_SECS: i64 = 3600;
@@ -60,7 +61,7 @@ impl Store {
             ("purpose".into(), s(purpose.as_str())),
             ("userId".into(), n(link.user_id)),
             ("email".into(), s(&link.email)),
-            ("sessionEpoch".into(), n(link.epoch)),
+            ("sessionEpoch".into(), n(link.epoch.unwrap_or(0))),
             ("expiresAt".into(), n(now + ttl_secs)),
         ]);
         self.client
@@ -99,7 +100,7 @@ impl Store {
             (Some(user_id), Some(email)) if expires_at > now => Ok(Some(Link {
                 user_id,
                 email,
-                epoch: get_opt_u64(&item, "sessionEpoch").unwrap_or(0),
+                epoch: get_opt_u64(&item, "sessionEpoch"),
             })),
             _ => Ok(None),
         }

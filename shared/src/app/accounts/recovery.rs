@@ -45,7 +45,7 @@ async fn send_link(
     let link = Link {
         user_id: user.id,
         email: user.normalized_email(),
-        epoch: user.session_epoch,
+        epoch: Some(user.session_epoch),
     };
     let (ttl, page, subject, text) = match purpose {
         LinkPurpose::PasswordReset => (
@@ -143,7 +143,8 @@ fn token_hash(token: &str) -> AppResult<String> {
 
 /// Uses up the link of `token` and gives the user it names, if it went to their current
 /// address (and, a reset link, was mailed in the session epoch the profile still has: a
-/// reset, password change or logout-all since ends every reset link mailed before);
+/// reset, password, e-mail or role change or logout-all since ends every reset link
+/// mailed before);
 /// `400` naming `token` otherwise.
 async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResult<User> {
     let hash = token_hash(token)?;
@@ -155,7 +156,10 @@ async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResu
         .get_user(link.user_id)
         .await?
         .filter(|u| u.normalized_email() == link.email)
-        .filter(|u| purpose != LinkPurpose::PasswordReset || u.session_epoch == link.epoch)
+        .filter(|u| {
+            let stands = link.epoch.is_none_or(|e| e == u.session_epoch);
+            purpose != LinkPurpose::PasswordReset || stands
+        })
         .ok_or_else(link_refused)
 }
 

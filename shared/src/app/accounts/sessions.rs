@@ -1,6 +1,7 @@
 //! Sessions: login, the single-use refresh token, device tokens, logout and logout
-//! everywhere. Every session step (login, refresh) also answers a new device token: a
-//! login that presents a valid one is throttled on that device's own allowance.
+//! everywhere. Every session step (login, refresh) also answers the session's device
+//! token (one per session, see [`TokenKeys::device_token`]): a login that presents a
+//! valid one is throttled on that device's own allowance.
 
 use super::{check_password, now_secs, random_token, Origin};
 use crate::app::{AppError, AppResult};

@@ -37,8 +37,9 @@ pub const MAX_JOB_ERRORS: usize = 500;
 /// A worker starts a chunk only with this much time left.
 const CHUNK_TIME: Duration = Duration::from_secs(10);
 /// A running job that has saved no progress for this long lost its worker (a chunk takes
-/// seconds, an invocation at most 29 s, Lambda's retries of a failed one minutes): it is
-/// failed when read, and a late worker then finds its step taken and stops.
+/// seconds, an invocation at most 29 s, and template.yaml drops a step Lambda could not
+/// run within 10 minutes): it is failed when read, and a late worker, if any, then finds
+/// its step taken and stops.
 pub const STALL_SECS: i64 = 15 * 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,12 +207,13 @@ pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
         .ok_or_else(|| AppError::not_found("import"))?;
     let saved = job.progress.saved_at;
     if job.status == JobStatus::Running && saved > 0 && now_secs() - saved > STALL_SECS {
-        let row = job.progress.resume_row.max(1);
+        let row = next_row(store, user_id, &job).await?;
         job.fail(RowError::new(
             row,
             "row",
-            "the import stopped part way (its worker stopped): post the file again to \
-             import the rest (rows already imported are skipped)",
+            "the import stopped part way (its worker stopped); rows from this one on were \
+             not imported: post the file again to import them (rows already imported are \
+             skipped)",
         ));
         match save(store, user_id, &mut job).await {
             Ok(()) => {}
@@ -225,6 +227,22 @@ pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
         }
     }
     Ok(job)
+}
+
+/// The first row a job has not done: its resume row, or the first of its next chunk.
+async fn next_row(store: &Store, user_id: u64, job: &Job) -> AppResult<usize> {
+    let p = &job.progress;
+    if p.resume_row > 0 {
+        return Ok(p.resume_row);
+    }
+    let text = store
+        .get_import_chunk(user_id, job.id, p.next_chunk)
+        .await?;
+    let first = match text {
+        Some(text) => chunks::decode(&text)?.first().map(|r| r.row),
+        None => None,
+    };
+    Ok(first.unwrap_or(1))
 }
 
 /// Works on a job until it is done or `deadline` is near; `true` when more is left.
