@@ -1,5 +1,5 @@
-//! What a rule names stays what it was saved as: a category, provider or tag a rule names
-//! is not deleted (nor the category's type changed) from under it; a rule's tags fill a
+//! What a rule or a schedule names stays what it was saved as: a category, provider or tag
+//! they name is not deleted (nor the category's type changed) from under them; a rule's tags fill a
 //! transaction up to its limit and never break it; positions stay within what the API shows.
 
 use reqwest::Method;
@@ -13,6 +13,24 @@ async fn create(app: &TestApp, user: &TestUser, body: &Value) -> Value {
     let r = app.create_transaction(user, body).await;
     assert_eq!(r.status(), 201, "{body}");
     r.json().await.unwrap()
+}
+
+/// The paths of a category, a provider and a tag.
+fn paths(category: u64, provider: u64, tag: u64) -> [String; 3] {
+    [
+        format!("/api/categories/{category}"),
+        format!("/api/providers/{provider}"),
+        format!("/api/tags/{tag}"),
+    ]
+}
+
+/// Each `DELETE` is `409`, its detail naming `who` holds on to it.
+async fn deletes_refused(app: &TestApp, user: &TestUser, paths: &[String], who: &str) {
+    for path in paths {
+        let problem = assert_problem(app.delete(user, path).await, 409).await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(who), "{path}: {detail}");
+    }
 }
 
 #[tokio::test]
@@ -29,19 +47,8 @@ async fn what_a_rule_names_is_not_deleted_nor_retyped_until_the_rule_lets_go() {
     )
     .await;
     let id = r["id"].as_u64().unwrap();
-    let named = [
-        format!("/api/categories/{coffee}"),
-        format!("/api/providers/{shop}"),
-        format!("/api/tags/{tag}"),
-    ];
-    for path in &named {
-        let problem = assert_problem(app.delete(&user, path).await, 409).await;
-        let detail = problem["detail"].as_str().unwrap();
-        assert!(
-            detail.contains(&format!("rule {id} (\"Coffee\")")),
-            "{detail}"
-        );
-    }
+    let named = paths(coffee, shop, tag);
+    deletes_refused(&app, &user, &named, &format!("rule {id} (\"Coffee\")")).await;
     let flip = json!({"categoryName": "Coffee", "type": "CREDIT"});
     let path = format!("/api/categories/{coffee}");
     assert_problem(app.put(&user, &path, &flip).await, 409).await;
@@ -62,6 +69,47 @@ async fn what_a_rule_names_is_not_deleted_nor_retyped_until_the_rule_lets_go() {
     let gone = app.delete(&user, &format!("/api/rules/{id}")).await;
     assert_eq!(gone.status(), 204);
     assert_eq!(app.put(&user, &path, &flip).await.status(), 200);
+    for path in &named {
+        assert_eq!(app.delete(&user, path).await.status(), 204, "{path}");
+    }
+}
+
+/// A schedule books its category, provider and tags every period, and keeps its
+/// category's type for the forecast: none of them goes, nor does the type change, while a
+/// schedule names them. Nor does a category that a provider has as its default.
+#[tokio::test]
+async fn what_a_schedule_or_a_providers_default_names_stays_until_they_let_go() {
+    let (app, user) = spawn_app_and_user().await;
+    let (tag, landlord, rent) = app.create_refs(&user, "home", "Landlord", "Rent").await;
+    let body = json!({"amount": "900.00", "categoryId": rent, "providerId": landlord,
+        "tagIds": [tag], "note": "Flat", "start": "2026-01-31", "rrule": "FREQ=MONTHLY"});
+    let schedule = app.create(&user, "/api/recurring", &body).await;
+    let named = paths(rent, landlord, tag);
+    let who = format!("recurring schedule {schedule} (\"Flat\")");
+    deletes_refused(&app, &user, &named, &who).await;
+    let path = format!("/api/categories/{rent}");
+    let flip = json!({"categoryName": "Rent", "type": "CREDIT"});
+    assert_problem(app.put(&user, &path, &flip).await, 409).await;
+    let gone = app
+        .delete(&user, &format!("/api/recurring/{schedule}"))
+        .await;
+    assert_eq!(gone.status(), 204);
+    assert_eq!(app.put(&user, &path, &flip).await.status(), 200);
+
+    // A provider's default category.
+    let vet = app.create_category(&user, "Vet", "DEBIT").await;
+    let pets = json!({"providerName": "Clinic", "defaultCategoryId": vet});
+    let clinic = app.create(&user, "/api/providers", &pets).await;
+    let vet_path = format!("/api/categories/{vet}");
+    let problem = assert_problem(app.delete(&user, &vet_path).await, 409).await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains(&format!("provider {clinic}")), "{detail}");
+    let cleared = json!({"providerName": "Clinic", "defaultCategoryId": null});
+    let r = app
+        .put(&user, &format!("/api/providers/{clinic}"), &cleared)
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(app.delete(&user, &vet_path).await.status(), 204);
     for path in &named {
         assert_eq!(app.delete(&user, path).await.status(), 204, "{path}");
     }

@@ -201,26 +201,52 @@ pub async fn update(
     }
 }
 
-/// What a rule's actions may name.
+/// What a rule's actions (or a schedule's transaction) may name.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Named {
     Category(u64),
     Label(LabelKind, u64),
 }
 
-/// `409` when one of the caller's rules names `target`: a rule must never set a category,
-/// provider or tag that is gone, nor a category of another type than when it was saved.
-/// Called before deleting them or changing a category's type (one Query).
+impl Named {
+    /// Its noun when these fields name it (`None` when they do not).
+    pub(crate) fn among(
+        self,
+        category: Option<u64>,
+        provider: Option<u64>,
+        tags: &[u64],
+    ) -> Option<&'static str> {
+        let (named, noun) = match self {
+            Named::Category(id) => (category == Some(id), "category"),
+            Named::Label(LabelKind::Provider, id) => (provider == Some(id), "provider"),
+            Named::Label(LabelKind::Tag, id) => (tags.contains(&id), "tag"),
+        };
+        named.then_some(noun)
+    }
+}
+
+/// `409` when one of the caller's rules or recurring schedules names `target`: neither
+/// may set a category, provider or tag that is gone, nor a category of another type than
+/// when it was saved (a schedule keeps its category's type: its forecast and its
+/// transactions would disagree in sign). A category is also refused while a provider has
+/// it as its default category. Called before deleting them or changing a category's
+/// type (a Query of the rules, one of the schedules; a category's delete also reads the
+/// providers).
 pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) -> AppResult<()> {
+    for r in store.all_recurring(user_id).await? {
+        if let Some(noun) = target.among(Some(r.category_id), r.provider_id, &r.tag_ids) {
+            return Err(AppError::Conflict(format!(
+                "recurring schedule {} ({:?}) names this {noun}: change or delete the \
+                 schedule first",
+                r.id,
+                r.note.as_deref().unwrap_or(&r.rrule)
+            )));
+        }
+    }
     for stored in ordered(store, user_id).await? {
         let body = view(&stored)?.body;
         let a = &body.actions;
-        let (named, noun) = match target {
-            Named::Category(id) => (a.category_id == Some(id), "category"),
-            Named::Label(LabelKind::Provider, id) => (a.provider_id == Some(id), "provider"),
-            Named::Label(LabelKind::Tag, id) => (a.tag_ids.contains(&id), "tag"),
-        };
-        if named {
+        if let Some(noun) = target.among(a.category_id, a.provider_id, &a.tag_ids) {
             return Err(AppError::Conflict(format!(
                 "rule {} ({:?}) names this {noun}: change or delete the rule first",
                 stored.id, body.name
