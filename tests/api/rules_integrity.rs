@@ -1,6 +1,7 @@
-//! What a rule or a schedule names stays what it was saved as: a category, provider or tag
-//! they name is not deleted (nor the category's type changed) from under them; a rule's tags fill a
-//! transaction up to its limit and never break it; positions stay within what the API shows.
+//! What a rule or a schedule names stays what it was saved as: a category, provider or
+//! tag they name is not deleted (nor the category's type changed) from under them; a
+//! rule's tags fill a transaction up to its limit and never break it; positions stay
+//! within what the API shows.
 
 use reqwest::Method;
 use serde_json::{json, Value};
