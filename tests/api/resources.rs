@@ -148,6 +148,37 @@ async fn tags_and_providers_are_unique_per_user_ignoring_case() {
     }
 }
 
+/// Two renames of one tag at once: one wins, the other is `409` (without `If-Match` too),
+/// and no name is left reserved by nothing: every name the tag does not hold is free.
+#[tokio::test]
+async fn concurrent_renames_of_a_tag_leave_no_name_reserved_by_nothing() {
+    let (app, user) = spawn_app_and_user().await;
+    for round in 0..5 {
+        let tag = app
+            .create(&user, "/api/tags", &json!({"tagName": format!("x{round}")}))
+            .await;
+        let path = format!("/api/tags/{tag}");
+        let (a, b) = (format!("a{round}"), format!("b{round}"));
+        let (to_a, to_b) = (json!({"tagName": a}), json!({"tagName": b}));
+        let (ra, rb) = tokio::join!(app.put(&user, &path, &to_a), app.put(&user, &path, &to_b));
+        let statuses = [ra.status().as_u16(), rb.status().as_u16()];
+        assert!(statuses.contains(&200), "{statuses:?}");
+        assert!(
+            statuses.iter().all(|s| [200, 409].contains(s)),
+            "{statuses:?}"
+        );
+        let now: Value = app.get(&user, &path).await.json().await.unwrap();
+        for name in [a, b, format!("x{round}")] {
+            if now["tagName"] != name.as_str() {
+                let r = app
+                    .post(&user, "/api/tags", &json!({"tagName": name}))
+                    .await;
+                assert_eq!(r.status(), 201, "{name} is free (the tag is {now})");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_profile_picture_is_checked_by_its_bytes_and_bounded() {
     let (app, user) = spawn_app_and_user().await;
