@@ -170,11 +170,12 @@ pub async fn update(
         version: current.version + 1,
         ..current.clone()
     };
-    let keep = super::version_to_keep(expected, current.version)?;
+    // At the version read: the answer's version is the one stored.
+    let keep = super::at_read_version(expected, current.version)?;
     store
         .update_category(&current, &next, keep)
         .await
-        .map_err(|e| store_error(store, e))?;
+        .map_err(|e| super::moved_on("category", expected, store_error(store, e)))?;
     Ok(next)
 }
 

@@ -110,30 +110,14 @@ pub async fn rename(
     if default_category != current.default_category_id {
         check_category(store, user_id, default_category).await?;
     }
-    let keep = at_read_version(expected, current.version)?;
+    // At the version read: it releases the name it read (two renames at once would
+    // otherwise both succeed and leave one name reserved by nothing).
+    let keep = super::at_read_version(expected, current.version)?;
     let now = Timestamp::now();
     store
         .rename_label(user_id, kind, &current, &name, default_category, now, keep)
         .await
-        .map_err(|e| moved_on(kind, expected, error(kind, store.limits(), e)))
-}
-
-/// A rename or delete writes at the version read, `If-Match` or not: it releases the name
-/// it read, and two at once would otherwise both succeed and leave one name reserved by
-/// nothing (refused to every later create for ever).
-fn at_read_version(expected: Option<IfMatch>, version: u64) -> AppResult<Option<u64>> {
-    super::check_version(expected, version)?;
-    Ok(Some(version))
-}
-
-/// Without `If-Match`, a write that found the item moved on is `409` (retry), not `412`.
-fn moved_on(kind: LabelKind, expected: Option<IfMatch>, e: AppError) -> AppError {
-    match (expected, e) {
-        (None, AppError::PreconditionFailed(_)) => {
-            AppError::Conflict(format!("the {} changed meanwhile; retry", kind.noun()))
-        }
-        (_, e) => e,
-    }
+        .map_err(|e| super::moved_on(kind.noun(), expected, error(kind, store.limits(), e)))
 }
 
 pub async fn delete(
@@ -144,12 +128,14 @@ pub async fn delete(
     expected: Option<IfMatch>,
 ) -> AppResult<()> {
     let current = get(store, user_id, kind, id).await?;
-    let keep = at_read_version(expected, current.version)?;
+    // At the version read: it releases the name it read (two renames at once would
+    // otherwise both succeed and leave one name reserved by nothing).
+    let keep = super::at_read_version(expected, current.version)?;
     super::rules::refuse_if_named(store, user_id, Named::Label(kind, id)).await?;
     store
         .delete_label(user_id, kind, &current, keep)
         .await
-        .map_err(|e| moved_on(kind, expected, error(kind, store.limits(), e)))
+        .map_err(|e| super::moved_on(kind.noun(), expected, error(kind, store.limits(), e)))
 }
 
 #[cfg(test)]

@@ -159,6 +159,25 @@ pub(crate) fn version_to_keep(expected: Option<IfMatch>, version: u64) -> AppRes
     })
 }
 
+/// Checks `If-Match` and gives the version read as the one the write must find, `If-Match`
+/// or not: what the write changes is what it read (a name it releases, the version its
+/// answer claims), and a concurrent change makes it fail, see [`moved_on`].
+pub(crate) fn at_read_version(expected: Option<IfMatch>, version: u64) -> AppResult<Option<u64>> {
+    check_version(expected, version)?;
+    Ok(Some(version))
+}
+
+/// A write at the version read that found `what` moved on: `412` with `If-Match`, else
+/// `409` (read again and retry).
+pub(crate) fn moved_on(what: &str, expected: Option<IfMatch>, e: AppError) -> AppError {
+    match (expected, e) {
+        (None, AppError::PreconditionFailed(_)) => {
+            AppError::Conflict(format!("the {what} changed meanwhile; retry"))
+        }
+        (_, e) => e,
+    }
+}
+
 /// Deletes an item at the version `read` finds (`None`: absent, a 404 naming `what`),
 /// which `If-Match` must name. When the item moved on between the read and the delete,
 /// an `If-Match` naming a version answers `412`; otherwise it is read again and retried.
