@@ -3,7 +3,7 @@
 //! may use them) and each user's own (bounded in number, their type fixed and deletion
 //! refused while transactions use them).
 
-use super::rules::Named;
+use super::named::Named;
 use super::users::require_admin;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
@@ -152,7 +152,7 @@ pub async fn update(
     }
     if fields.category_type != current.category_type {
         // A rule that sets it, or a schedule, would then flip the sign of what it books.
-        super::rules::refuse_if_named(store, user_id, Named::Category(id)).await?;
+        super::named::refuse_if_named(store, user_id, Named::Category(id)).await?;
         // Budgets are for DEBIT categories: a CREDIT one's would never count its spending.
         if !store.category_refs(user_id, id).await?.is_empty() {
             return Err(AppError::Conflict(
@@ -196,7 +196,7 @@ pub async fn delete(
         ));
     }
     let keep = super::version_to_keep(expected, current.version)?;
-    super::rules::refuse_if_named(store, user_id, Named::Category(id)).await?;
+    super::named::refuse_if_named(store, user_id, Named::Category(id)).await?;
     let providers = store.list_labels(user_id, LabelKind::Provider).await?;
     if let Some(p) = providers.iter().find(|p| p.default_category_id == Some(id)) {
         return Err(AppError::Conflict(format!(

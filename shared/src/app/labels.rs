@@ -2,7 +2,7 @@
 //! number, and undeletable while a transaction uses them. One implementation serves both
 //! kinds; each function takes the [`LabelKind`] it acts on.
 
-use super::rules::Named;
+use super::named::Named;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
@@ -131,7 +131,7 @@ pub async fn delete(
     // At the version read: it releases the name it read (two renames at once would
     // otherwise both succeed and leave one name reserved by nothing).
     let keep = super::at_read_version(expected, current.version)?;
-    super::rules::refuse_if_named(store, user_id, Named::Label(kind, id)).await?;
+    super::named::refuse_if_named(store, user_id, Named::Label(kind, id)).await?;
     store
         .delete_label(user_id, kind, &current, keep)
         .await

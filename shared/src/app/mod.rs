@@ -9,6 +9,7 @@ pub mod imports;
 pub mod insights;
 mod kept;
 pub mod labels;
+mod named;
 pub mod recurring;
 pub mod rules;
 pub mod sync;

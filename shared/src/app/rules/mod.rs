@@ -11,7 +11,7 @@ use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
 use super::transactions::{TransactionDraft, MAX_TAGS};
 use super::{kept, version_to_keep, AppError, AppResult, IfMatch};
 use crate::domain::time::Timestamp;
-use crate::domain::{CategorySource, CategoryType, LabelKind, Violation};
+use crate::domain::{CategorySource, CategoryType, Violation};
 use crate::store::rules::StoredRule;
 use crate::store::transactions::RefKeys;
 use crate::store::{ConflictKind, Store, StoreError};
@@ -51,7 +51,7 @@ pub(crate) fn view(r: &StoredRule) -> AppResult<RuleView> {
 }
 
 /// The user's rules in their order: by position, equal positions in creation order.
-async fn ordered(store: &Store, user_id: u64) -> AppResult<Vec<StoredRule>> {
+pub(crate) async fn ordered(store: &Store, user_id: u64) -> AppResult<Vec<StoredRule>> {
     let mut all = store.list_rules(user_id).await?;
     all.sort_by_key(|r| (r.position, r.created_at, r.id));
     Ok(all)
@@ -199,61 +199,6 @@ pub async fn update(
         Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
         Err(e) => Err(e.into()),
     }
-}
-
-/// What a rule's actions (or a schedule's transaction) may name.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Named {
-    Category(u64),
-    Label(LabelKind, u64),
-}
-
-impl Named {
-    /// Its noun when these fields name it (`None` when they do not).
-    pub(crate) fn among(
-        self,
-        category: Option<u64>,
-        provider: Option<u64>,
-        tags: &[u64],
-    ) -> Option<&'static str> {
-        let (named, noun) = match self {
-            Named::Category(id) => (category == Some(id), "category"),
-            Named::Label(LabelKind::Provider, id) => (provider == Some(id), "provider"),
-            Named::Label(LabelKind::Tag, id) => (tags.contains(&id), "tag"),
-        };
-        named.then_some(noun)
-    }
-}
-
-/// `409` when one of the caller's rules or recurring schedules names `target`: neither
-/// may set a category, provider or tag that is gone, nor a category of another type than
-/// when it was saved (a schedule keeps its category's type: its forecast and its
-/// transactions would disagree in sign). A category is also refused while a provider has
-/// it as its default category. Called before deleting them or changing a category's
-/// type (a Query of the rules, one of the schedules; a category's delete also reads the
-/// providers).
-pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) -> AppResult<()> {
-    for r in store.all_recurring(user_id).await? {
-        if let Some(noun) = target.among(Some(r.category_id), r.provider_id, &r.tag_ids) {
-            return Err(AppError::Conflict(format!(
-                "recurring schedule {} ({:?}) names this {noun}: change or delete the \
-                 schedule first",
-                r.id,
-                r.note.as_deref().unwrap_or(&r.rrule)
-            )));
-        }
-    }
-    for stored in ordered(store, user_id).await? {
-        let body = view(&stored)?.body;
-        let a = &body.actions;
-        if let Some(noun) = target.among(a.category_id, a.provider_id, &a.tag_ids) {
-            return Err(AppError::Conflict(format!(
-                "rule {} ({:?}) names this {noun}: change or delete the rule first",
-                stored.id, body.name
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Adds the rules' tags to `tags` that are not there yet, as long as the transaction's
