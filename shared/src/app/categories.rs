@@ -8,7 +8,7 @@ use super::users::require_admin;
 use super::{AppError, AppResult, IfMatch};
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{Category, CategoryType, LabelKind, Violation};
+use crate::domain::{Category, CategoryType, Violation};
 use crate::store::{with_fresh_id, ConflictKind, Store, StoreError};
 
 /// A category's editable fields, checked.
@@ -197,13 +197,7 @@ pub async fn delete(
     }
     let keep = super::version_to_keep(expected, current.version)?;
     super::named::refuse_if_named(store, user_id, Named::Category(id)).await?;
-    let providers = store.list_labels(user_id, LabelKind::Provider).await?;
-    if let Some(p) = providers.iter().find(|p| p.default_category_id == Some(id)) {
-        return Err(AppError::Conflict(format!(
-            "provider {} ({:?}) has this category as its default: change the provider first",
-            p.id, p.name
-        )));
-    }
+    super::named::refuse_if_a_default(store, user_id, id).await?;
     store
         .delete_own_category(user_id, &current, keep)
         .await

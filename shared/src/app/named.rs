@@ -1,6 +1,7 @@
-//! What names a category, provider or tag besides transactions: rules' actions and
-//! recurring schedules' transactions. Neither may be left naming one that is gone, nor
-//! a category whose type changed under it.
+//! What names a category, provider or tag besides transactions: rules' actions,
+//! recurring schedules' transactions and (a category) providers' default categories.
+//! None may be left naming one that is gone, nor a rule or schedule a category whose
+//! type changed under it.
 
 use super::{AppError, AppResult};
 use crate::domain::LabelKind;
@@ -35,7 +36,7 @@ impl Named {
 /// when it was saved (a schedule keeps its category's type: its forecast and its
 /// transactions would disagree in sign). Called before deleting them or changing a
 /// category's type (a Query of the schedules, one of the rules; a category's delete also
-/// refuses while a provider has it as its default, see [`super::categories::delete`]).
+/// refuses while a provider has it as its default, [`refuse_if_a_default`]).
 pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) -> AppResult<()> {
     for r in store.all_recurring(user_id).await? {
         if let Some(noun) = target.among(Some(r.category_id), r.provider_id, &r.tag_ids) {
@@ -58,4 +59,24 @@ pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) 
         }
     }
     Ok(())
+}
+
+/// `409` when one of the caller's providers has `category` as its default category (the
+/// category of a create that names none): before deleting it (reads the providers).
+pub(crate) async fn refuse_if_a_default(
+    store: &Store,
+    user_id: u64,
+    category: u64,
+) -> AppResult<()> {
+    let providers = store.list_labels(user_id, LabelKind::Provider).await?;
+    match providers
+        .iter()
+        .find(|p| p.default_category_id == Some(category))
+    {
+        Some(p) => Err(AppError::Conflict(format!(
+            "provider {} ({:?}) has this category as its default: change the provider first",
+            p.id, p.name
+        ))),
+        None => Ok(()),
+    }
 }

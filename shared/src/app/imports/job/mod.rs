@@ -209,13 +209,8 @@ pub async fn get(store: &Store, user_id: u64, job_id: u64) -> AppResult<Job> {
     let saved = job.progress.saved_at;
     if job.status == JobStatus::Running && saved > 0 && now_secs() - saved > STALL_SECS {
         let row = next_row(store, user_id, &job).await?;
-        job.fail(RowError::new(
-            row,
-            "row",
-            "the import stopped part way (its worker stopped); rows from this one on were \
-             not imported: post the file again to import them (rows already imported are \
-             skipped)",
-        ));
+        let why = AppError::Conflict("the import stopped part way (its worker stopped)".into());
+        job.fail(work::stopped(row, &why));
         match save(store, user_id, &mut job).await {
             Ok(()) => {}
             // A worker saved meanwhile: it is alive; answer what it wrote.
