@@ -190,7 +190,7 @@ mod tests {
     }
 
     #[test]
-    fn every_protected_operation_declares_bearer_auth_and_a_403() {
+    fn every_protected_operation_declares_bearer_auth_a_403_and_outages() {
         let doc = serde_json::to_value(document()).unwrap();
         let mut checked = 0;
         for (path, item) in doc["paths"].as_object().unwrap() {
@@ -204,14 +204,17 @@ mod tests {
                         "{method} {path} lacks 403"
                     );
                 }
-                assert!(
-                    op["responses"].get("500").is_some(),
-                    "{method} {path} lacks 500"
-                );
+                // Any operation reads storage, which can be out of reach or throttled.
+                for status in ["500", "503"] {
+                    let response = op["responses"].get(status);
+                    assert!(response.is_some(), "{method} {path} lacks {status}");
+                }
                 checked += 1;
             }
         }
         assert!(checked >= 34, "only {checked} operations");
+        let unavailable = &doc["components"]["responses"]["Unavailable"];
+        assert!(unavailable["headers"].get("Retry-After").is_some());
     }
 
     #[test]

@@ -6,14 +6,14 @@
 /// `|state, body, extractors...|` it is public and reads a JSON body; with `|me|` it acts
 /// for the caller, without a body. `$action` is the response.
 macro_rules! auth_post {
-    ($(#[$doc:meta])* $name:ident $path:literal, $input:ident, $first:tt, errors: [$($status:literal => $error:ident),*];
+    ($(#[$doc:meta])* $name:ident $path:literal, $input:ident, $first:tt $(, errors: [$($status:literal => $error:ident),*])?;
      |$state:ident, $body:ident $(, $arg:ident: $arg_ty:ty)*| $action:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             post,
             path = $path,
             request_body = $input,
-            responses($first, docs::BodyErrors, $((status = $status, response = docs::$error),)*)
+            responses($first, docs::BodyErrors, $($((status = $status, response = docs::$error),)*)?)
         )]
         async fn $name(
             axum::extract::State($state): axum::extract::State<AppState>,
@@ -23,13 +23,13 @@ macro_rules! auth_post {
             Ok(axum::response::IntoResponse::into_response($action))
         }
     };
-    ($(#[$doc:meta])* $name:ident $path:literal, $first:tt, errors: [$($status:literal => $error:ident),*];
+    ($(#[$doc:meta])* $name:ident $path:literal, $first:tt $(, errors: [$($status:literal => $error:ident),*])?;
      |$me:ident| $action:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             post,
             path = $path,
-            responses($first, docs::ProtectedErrors, $((status = $status, response = docs::$error),)*)
+            responses($first, docs::ProtectedErrors, $($((status = $status, response = docs::$error),)*)?)
         )]
         async fn $name($me: Caller) -> ApiResult<axum::response::Response> {
             Ok(axum::response::IntoResponse::into_response($action))
@@ -141,7 +141,7 @@ auth_post!(
     /// client address may register a limited number of accounts an hour (`429` beyond).
     register "/auth/register", RegisterRequest,
     (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
-    errors: [409 => Conflict, 429 => TooManyRequests, 503 => Unavailable];
+    errors: [409 => Conflict, 429 => TooManyRequests];
     |state, body, client: ClientAddr| {
         let ValidRegistration(registration) = ValidRegistration::try_from(body)?;
         let per_hour = state.config.registrations_per_hour;
@@ -197,7 +197,7 @@ auth_post!(
     /// client address across e-mails (`LOGIN_FAILURES_PER_ADDRESS`).
     login "/auth/login", LoginRequest,
     (status = 200, description = "Logged in", body = LoginResponse, headers(("Cache-Control" = String, description = "no-store"))),
-    errors: [401 => Unauthorized, 429 => TooManyRequests, 503 => Unavailable];
+    errors: [401 => Unauthorized, 429 => TooManyRequests];
     |state, body, client: ClientAddr| {
         if body
             .device_token
@@ -288,8 +288,7 @@ auth_post!(
     /// Logs the caller out everywhere: every session (refresh token) of the account ends at
     /// once. Access tokens already issued stay valid until they expire (at most 15 minutes).
     logout_all "/auth/logout-all",
-    (status = 204, description = "Every session of the caller ended"),
-    errors: [503 => Unavailable];
+    (status = 204, description = "Every session of the caller ended");
     |me| {
         app::accounts::logout_all(me.store(), me.id).await?;
         StatusCode::NO_CONTENT

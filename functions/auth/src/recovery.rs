@@ -34,8 +34,7 @@ auth_post!(
     /// use) when the address has an account. Always `202`, in the same time, whether or not
     /// it has one; at most 3 mails per address an hour (beyond, nothing is sent).
     request_reset "/auth/password-reset", ResetRequest,
-    (status = 202, description = "If the address has an account, a link is on its way"),
-    errors: [503 => Unavailable];
+    (status = 202, description = "If the address has an account, a link is on its way");
     |state, body| {
         if body.email.chars().count() > 254 {
             let e = shared::http::FieldError::new("email", "must be at most 254 characters");
@@ -66,8 +65,7 @@ auth_post!(
     /// every session and device token of the account ends. A used, expired or unknown token
     /// is `400` (field `token`).
     confirm_reset "/auth/password-reset/confirm", ConfirmRequest,
-    (status = 204, description = "Password set; log in with it"),
-    errors: [503 => Unavailable];
+    (status = 204, description = "Password set; log in with it");
     |state, body| {
         let (token, password) = (&body.token, &body.password);
         let confirmation = &body.confirm_password;
@@ -91,8 +89,7 @@ auth_post!(
     /// used, expired or unknown token, or one mailed to an address the account no longer
     /// has, is `400` (field `token`).
     verify "/auth/verify-email", VerifyRequest,
-    (status = 204, description = "The address is verified"),
-    errors: [503 => Unavailable];
+    (status = 204, description = "The address is verified");
     |state, body| {
         app::accounts::verify_email(&state.store, &body.token).await?;
         StatusCode::NO_CONTENT
@@ -104,7 +101,7 @@ auth_post!(
     /// already; at most 3 an hour (`429` with `Retry-After`).
     resend "/auth/verify-email/resend",
     (status = 202, description = "A new link is on its way"),
-    errors: [409 => Conflict, 429 => TooManyRequests, 503 => Unavailable];
+    errors: [409 => Conflict, 429 => TooManyRequests];
     |me| {
         app::accounts::resend_verification(me.store(), me.state.links(), me.id).await?;
         StatusCode::ACCEPTED

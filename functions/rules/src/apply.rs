@@ -132,8 +132,7 @@ fn at_most_1000(s: &str) -> Result<(), String> {
     request_body = TestRequest,
     responses(
         (status = 200, description = "What the rules would do", body = TestResponse),
-        docs::BodyErrors,
-        docs::ProtectedErrors,
+        docs::ActionErrors,
     )
 )]
 pub async fn test_rules(
@@ -243,8 +242,7 @@ const BUDGET: Duration = Duration::from_secs(20);
     request_body = ApplyRequest,
     responses(
         (status = 200, description = "What the run did", body = ApplyResponse),
-        docs::BodyErrors,
-        docs::ProtectedErrors,
+        docs::ActionErrors,
     )
 )]
 pub async fn apply_rules(

@@ -85,9 +85,10 @@ pub struct TooManyRequests(pub Problem);
 #[response(content_type = "application/problem+json")]
 pub struct InternalError(pub Problem);
 
-/// Storage is unavailable; retry later.
+/// Storage is unavailable or throttled, or this instance is saturated; retry after
+/// `Retry-After` seconds. Any operation may answer it.
 #[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
+#[response(content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait")))]
 pub struct Unavailable(pub Problem);
 
 /// A set of error responses, each a reference to the shared response of its status:
@@ -103,48 +104,51 @@ macro_rules! error_set {
 }
 
 error_set!(
-    /// Any protected operation: 403 and 500.
-    ProtectedErrors: 403 => Forbidden, 500 => InternalError
+    /// Any protected operation: 403, 500 and 503.
+    ProtectedErrors: 403 => Forbidden, 500 => InternalError, 503 => Unavailable
 );
 error_set!(
     /// A protected list with query parameters.
-    ListErrors: 400 => BadRequest, 403 => Forbidden, 500 => InternalError
+    ListErrors: 400 => BadRequest, 403 => Forbidden, 500 => InternalError, 503 => Unavailable
 );
 error_set!(
     /// A protected read of one item (also a write without a body).
-    ReadErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 500 => InternalError
+    ReadErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 500 => InternalError,
+        503 => Unavailable
 );
 error_set!(
     /// A protected create from a JSON body.
     CreateErrors: 400 => BadRequest, 403 => Forbidden, 409 => Conflict,
-        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError,
+        503 => Unavailable
 );
 error_set!(
     /// A protected upload of a file (`POST /api/imports`).
     FileErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
         413 => PayloadTooLarge, 415 => UnsupportedMediaType, 422 => Unprocessable,
-        500 => InternalError
+        500 => InternalError, 503 => Unavailable
 );
 error_set!(
     /// A protected update of one item from a JSON body.
     UpdateErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
-        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError
+        413 => PayloadTooLarge, 415 => UnsupportedMediaType, 500 => InternalError,
+        503 => Unavailable
 );
 error_set!(
     /// A protected delete of one item, refused while something uses it.
     DeleteErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound, 409 => Conflict,
-        500 => InternalError
+        500 => InternalError, 503 => Unavailable
 );
 error_set!(
     /// A protected update of one versioned item (`If-Match`) from a JSON body.
     VersionedUpdateErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound,
         409 => Conflict, 412 => PreconditionFailed, 413 => PayloadTooLarge,
-        415 => UnsupportedMediaType, 500 => InternalError
+        415 => UnsupportedMediaType, 500 => InternalError, 503 => Unavailable
 );
 error_set!(
     /// A protected delete of one versioned item (`If-Match`), refused while in use.
     VersionedDeleteErrors: 400 => BadRequest, 403 => Forbidden, 404 => NotFound,
-        409 => Conflict, 412 => PreconditionFailed, 500 => InternalError
+        409 => Conflict, 412 => PreconditionFailed, 500 => InternalError, 503 => Unavailable
 );
 
 /// A read of one versioned item honours `If-None-Match`.
@@ -175,7 +179,12 @@ pub struct IfNoneMatch {
 }
 
 error_set!(
+    /// A protected action from a JSON body that creates no item.
+    ActionErrors: 400 => BadRequest, 403 => Forbidden, 413 => PayloadTooLarge,
+        415 => UnsupportedMediaType, 500 => InternalError, 503 => Unavailable
+);
+error_set!(
     /// A public operation reading a JSON body.
     BodyErrors: 400 => BadRequest, 413 => PayloadTooLarge, 415 => UnsupportedMediaType,
-        500 => InternalError
+        500 => InternalError, 503 => Unavailable
 );
