@@ -22,6 +22,8 @@ struct Device {
     cursor: Option<String>,
     /// (entity, id) → the JSON of GET.
     items: BTreeMap<(String, u64), Value>,
+    /// (entity, id) of every change, in the order the pages brought them.
+    order: Vec<(String, u64)>,
 }
 
 impl Device {
@@ -49,6 +51,7 @@ impl Device {
                     change["entity"].as_str().unwrap().to_owned(),
                     change["id"].as_u64().unwrap(),
                 );
+                self.order.push(key.clone());
                 match change["op"].as_str().unwrap() {
                     "upsert" => {
                         assert!(change["version"].as_u64().unwrap() >= 1);
@@ -451,10 +454,12 @@ async fn an_expired_cursor_is_gone_and_a_forged_one_is_refused() {
 }
 
 /// DynamoDB ends a Query at 1 MB whatever its limit: a page of large changes (notes of
-/// 1,000 three-byte characters) ends short, and must say that more is there.
+/// 1,000 three-byte characters) ends short, and must say that more is there; a global
+/// change made after them waits for them, as the clocks ordered it.
 #[tokio::test]
 async fn a_page_cut_short_by_dynamodbs_1_mb_says_more_is_there() {
-    let (app, user) = spawn_app_and_user().await;
+    let app = spawn_app().await;
+    let (user, admin) = (app.new_user().await, app.new_admin().await);
     let mut device = Device::synced(&app, &user, 500).await;
     let note: String = "家計簿の長いメモ".chars().cycle().take(1000).collect();
     // 16 a batch: a request body holds at most 64 KB.
@@ -464,11 +469,23 @@ async fn a_page_cut_short_by_dynamodbs_1_mb_says_more_is_there() {
         let results = batch(&app, &user, Value::Array(vec![create; 16])).await;
         assert!(results.iter().all(|r| r["status"] == 201));
     }
+    let body = json!({"categoryName": "Later", "type": "DEBIT", "isGlobal": true});
+    let later = app.create(&admin, "/api/categories", &body).await;
+    device.order.clear();
     device.sync(&app, &user, 500).await;
     assert_eq!(
         device.of("transaction").len(),
         400,
         "every change reached the device"
+    );
+    let at = |entity: &str| device.order.iter().rposition(|(e, _)| e == entity);
+    let category = device
+        .order
+        .iter()
+        .position(|k| *k == ("category".into(), later));
+    assert!(
+        category > at("transaction"),
+        "the later global category came before a transaction: {category:?}"
     );
 }
 

@@ -66,15 +66,21 @@ fn check_continuous(seq: u64, entries: &[Entry], head: u64) -> AppResult<()> {
 /// The caller's feed and the global one merged by commit time, neither reordered: each
 /// stays in `seq` order (a writer's clock may run behind another's, so `at_ms` need not
 /// rise with `seq`), and of the two heads the earlier goes first (the global one on a tie).
-fn merge(mine: Feed, own: Vec<Entry>, global: Feed, shared: Vec<Entry>) -> Vec<(Feed, Entry)> {
+/// A feed read `short` of its head (DynamoDB ends a Query at 1 MB) ends the merge where
+/// its entries run out: the other feed's later entries wait for its unread ones.
+fn merge(
+    (mine, own): (Feed, Vec<Entry>),
+    (global, shared): (Feed, Vec<Entry>),
+    short: (bool, bool),
+) -> Vec<(Feed, Entry)> {
     let mut merged = Vec::with_capacity(own.len() + shared.len());
     let (mut own, mut shared) = (own.into_iter().peekable(), shared.into_iter().peekable());
     loop {
         let own_first = match (own.peek(), shared.peek()) {
             (Some(o), Some(g)) => o.at_ms < g.at_ms,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return merged,
+            (Some(_), None) if !short.1 => true,
+            (None, Some(_)) if !short.0 => false,
+            _ => return merged,
         };
         match own_first {
             true => merged.extend(own.next().map(|e| (mine, e))),
@@ -140,7 +146,15 @@ pub(super) async fn log(
         continuous(store, global, global_seq, fetch, (shared, head_of(global))),
     )?;
 
-    let mut merged = merge(mine, own, global, shared);
+    // A read that ends short of `fetch` with its head further on stopped at 1 MB.
+    let short = |entries: &[Entry], seq: u64, feed: Feed| {
+        entries.len() < fetch as usize && entries.last().map_or(seq, |e| e.seq) < head_of(feed)
+    };
+    let short = (
+        short(&own, user_seq, mine),
+        short(&shared, global_seq, global),
+    );
+    let mut merged = merge((mine, own), (global, shared), short);
     let has_more = merged.len() > limit;
     merged.truncate(limit);
     let (mut next_user, mut next_global) = (user_seq, global_seq);
@@ -259,7 +273,7 @@ mod tests {
         // Seq 7 was committed by a host whose clock ran 2 ms behind the one of seq 6.
         let own = vec![at(6, 105), at(7, 103), at(8, 110)];
         let shared = vec![at(3, 104), at(4, 120)];
-        let order: Vec<(bool, u64)> = merge(mine, own, global, shared)
+        let order: Vec<(bool, u64)> = merge((mine, own), (global, shared), (false, false))
             .iter()
             .map(|(f, e)| (matches!(f, Feed::User(_)), e.seq))
             .collect();
@@ -269,11 +283,23 @@ mod tests {
             [(other, 3), (user, 6), (user, 7), (user, 8), (other, 4)]
         );
         // A tie goes to the global feed, as before.
-        let order: Vec<u64> = merge(mine, vec![at(1, 5)], global, vec![at(9, 5)])
+        let seqs = |short| -> Vec<u64> {
+            let (own, shared) = ((mine, vec![at(1, 5)]), (global, vec![at(9, 5)]));
+            merge(own, shared, short)
+                .iter()
+                .map(|(_, e)| e.seq)
+                .collect()
+        };
+        assert_eq!(seqs((false, false)), [9, 1]);
+        // A feed read short of its head: the other's entries after its last one wait.
+        let own = vec![at(6, 105), at(7, 103)];
+        let shared = vec![at(3, 104), at(4, 120)];
+        let order: Vec<u64> = merge((mine, own), (global, shared), (true, false))
             .iter()
             .map(|(_, e)| e.seq)
             .collect();
-        assert_eq!(order, [9, 1]);
+        assert_eq!(order, [3, 6, 7]);
+        assert_eq!(seqs((false, true)), [9]);
     }
 
     #[test]
