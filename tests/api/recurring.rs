@@ -255,6 +255,39 @@ async fn a_skipped_and_a_moved_occurrence_show_in_the_list_until_restored() {
     assert_eq!(listed[0]["status"], "scheduled");
 }
 
+/// The job creates occurrences in the order of their nominal dates: a move past another
+/// occurrence still to come is `400` on `date` (it would wait for that one), and so is
+/// the restore that would bring one back past a moved one (`409`); a skipped one is
+/// passed freely.
+#[tokio::test]
+async fn an_occurrence_cannot_move_past_another_still_to_come() {
+    let (app, user) = spawn_app_and_user().await;
+    // Mondays: 2030-01-07, 01-14, 01-21, ...
+    let id = schedule(&app, &user, groceries("FREQ=WEEKLY", "2030-01-07")).await;
+    let second = format!("/api/recurring/{id}/occurrences/2030-01-14");
+    for date in ["2030-01-06", "2030-01-22"] {
+        let r = app.put(&user, &second, &json!({"date": date})).await;
+        let problem = assert_problem(r, 400).await;
+        assert_eq!(error_fields(&problem), ["date"], "{date}");
+    }
+    // Between the two, or on the day of one: fine.
+    for date in ["2030-01-07", "2030-01-10", "2030-01-21"] {
+        let r = app.put(&user, &second, &json!({"date": date})).await;
+        assert_eq!(r.status(), 200, "{date}");
+    }
+    // Past a skipped one, which then may not come back.
+    let first = skip(&app, &user, id, "2030-01-07").await;
+    let r = app
+        .put(&user, &second, &json!({"date": "2030-01-05"}))
+        .await;
+    assert_eq!(r.status(), 200);
+    let problem = assert_problem(app.delete(&user, &first).await, 409).await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("2030-01-14"), "{problem}");
+    assert_eq!(app.delete(&user, &second).await.status(), 204);
+    assert_eq!(app.delete(&user, &first).await.status(), 204);
+}
+
 #[tokio::test]
 async fn backfill_creates_exactly_the_due_occurrences_once_however_the_job_runs() {
     let (app, user) = spawn_app_and_user().await;

@@ -193,7 +193,8 @@ impl OccurrenceResponse {
 #[schema(as = OccurrenceChange)]
 pub struct OccurrenceRequest {
     pub skip: Option<bool>,
-    /// `YYYY-MM-DD`, within 31 days of the occurrence's nominal date.
+    /// `YYYY-MM-DD`, within 31 days of the occurrence's nominal date, and not past another
+    /// occurrence still to come (the same day is no pass).
     #[schema(format = Date, min_length = 10, max_length = 10)]
     pub date: Option<String>,
     #[schema(schema_with = shared::http::docs::amount_input)]

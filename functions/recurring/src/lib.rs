@@ -138,9 +138,10 @@ fn nominal(date: &str) -> Result<time::Date, ApiError> {
     parse_date(date).map_err(|_| ApiError::NotFound("occurrence not found".into()))
 }
 
-/// Skips one occurrence (`{"skip": true}`) or gives it another date (within 31 days)
-/// and/or amount; `{date}` is its nominal date. Created occurrences cannot change (409),
-/// nor can passed ones (a skip whose day is over, a date before the schedule began).
+/// Skips one occurrence (`{"skip": true}`) or gives it another date (within 31 days, not
+/// past another occurrence still to come: they are created in order) and/or amount;
+/// `{date}` is its nominal date. Created occurrences cannot change (409), nor can passed
+/// ones (a skip whose day is over, a date before the schedule began).
 #[utoipa::path(
     put,
     path = "/api/recurring/{id}/occurrences/{date}",
@@ -168,7 +169,8 @@ async fn change_occurrence(
     ))
 }
 
-/// Restores an occurrence to what the rule says (409 once it was created or has passed).
+/// Restores an occurrence to what the rule says (409 once it was created or has passed,
+/// or when it would come back past another occurrence still to come).
 #[utoipa::path(
     delete,
     path = "/api/recurring/{id}/occurrences/{date}",

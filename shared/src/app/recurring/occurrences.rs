@@ -67,6 +67,12 @@ pub async fn change_occurrence(
     }
     let mut new = old.clone();
     new.exceptions.insert(nominal, change);
+    if let Some(other) = new.passed_by(nominal) {
+        return Err(AppError::invalid(
+            "date",
+            format!("must not pass {}", passes(other)),
+        ));
+    }
     // Past exceptions (created or passed occurrences) stay, as the list shows them, but
     // only the upcoming ones count against the plan's limit.
     if new.upcoming_exceptions() > MAX_EXCEPTIONS || new.exceptions.len() > MAX_ALL_EXCEPTIONS {
@@ -98,6 +104,10 @@ pub async fn restore_occurrence(
     if new.exceptions.remove(&nominal).is_none() {
         return Err(AppError::not_found("changed occurrence"));
     }
+    if let Some(other) = new.passed_by(nominal) {
+        let m = format!("restored, this occurrence would pass {}", passes(other));
+        return Err(AppError::Conflict(m));
+    }
     new.version += 1;
     new.updated_at = Timestamp::now();
     save(store, &new, old.version).await
@@ -127,6 +137,15 @@ fn occurrence_at(r: &Recurring, nominal: Date) -> AppResult<recurrence::Occurren
         }
         _ => Ok(occurrence),
     }
+}
+
+/// The occurrence another may not pass, and why.
+fn passes(other: Planned) -> String {
+    format!(
+        "the occurrence of {} (planned on {}): occurrences are created in order; move or \
+         skip that one first",
+        other.nominal, other.date
+    )
 }
 
 fn not_found() -> AppError {

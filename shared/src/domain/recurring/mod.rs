@@ -189,6 +189,25 @@ impl Recurring {
         }
     }
 
+    /// An occurrence still to create that the one at `nominal` passes, as planned now: one
+    /// of an earlier nominal date dated after it, or of a later one dated before it. The
+    /// job creates occurrences in nominal order, so one moved past another would wait
+    /// for it (or hold it back); the same day is no pass.
+    pub fn passed_by(&self, nominal: Date) -> Option<Planned> {
+        // A date lies within a move and a weekend of its nominal date.
+        let reach = Duration::days(MAX_MOVE_DAYS + Weekend::MOST_DAYS);
+        let (lo, hi) = (nominal.checked_sub(reach)?, nominal.checked_add(reach)?);
+        let planned = self.occurrences(lo.checked_sub(reach)?, hi.checked_add(reach)?);
+        let still = |p: &&Planned| p.status == Status::Scheduled;
+        let me = planned
+            .iter()
+            .filter(still)
+            .find(|p| p.nominal == nominal)?;
+        planned.iter().filter(still).copied().find(|p| {
+            (p.nominal < nominal && p.date > me.date) || (p.nominal > nominal && p.date < me.date)
+        })
+    }
+
     /// Occurrences not yet created nor skipped whose date is on or before `to`, in
     /// nominal order (what the forecast adds up).
     pub fn pending_until(&self, to: Date) -> Vec<Planned> {

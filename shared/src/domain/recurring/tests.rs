@@ -178,3 +178,39 @@ fn weekend_moves_across_the_creation_day_count() {
         ]
     );
 }
+
+#[test]
+fn an_occurrence_may_not_pass_another_still_to_create() {
+    let mut r = rent("FREQ=WEEKLY", date!(2026 - 01 - 05));
+    let moved = |date| Exception::Change {
+        date: Some(date),
+        amount: None,
+    };
+    r.exceptions
+        .insert(date!(2026 - 01 - 12), moved(date!(2026 - 01 - 08)));
+    assert_eq!(r.passed_by(date!(2026 - 01 - 12)), None);
+    // The same day as the one before is no pass.
+    r.exceptions
+        .insert(date!(2026 - 01 - 12), moved(date!(2026 - 01 - 05)));
+    assert_eq!(r.passed_by(date!(2026 - 01 - 12)), None);
+    r.exceptions
+        .insert(date!(2026 - 01 - 12), moved(date!(2026 - 01 - 04)));
+    let passed = r.passed_by(date!(2026 - 01 - 12)).map(|p| p.nominal);
+    assert_eq!(passed, Some(date!(2026 - 01 - 05)));
+    // Seen from the other one, and gone once that one is skipped or created.
+    assert_eq!(
+        r.passed_by(date!(2026 - 01 - 05)).map(|p| p.nominal),
+        Some(date!(2026 - 01 - 12))
+    );
+    r.exceptions.insert(date!(2026 - 01 - 05), Exception::Skip);
+    assert_eq!(r.passed_by(date!(2026 - 01 - 12)), None);
+    r.exceptions.remove(&date!(2026 - 01 - 05));
+    r.done = Some(date!(2026 - 01 - 05));
+    assert_eq!(r.passed_by(date!(2026 - 01 - 12)), None);
+    // A later one moved before it.
+    r.exceptions.remove(&date!(2026 - 01 - 12));
+    r.exceptions
+        .insert(date!(2026 - 01 - 19), moved(date!(2026 - 01 - 11)));
+    let passed = r.passed_by(date!(2026 - 01 - 19)).map(|p| p.nominal);
+    assert_eq!(passed, Some(date!(2026 - 01 - 12)));
+}
