@@ -1,6 +1,6 @@
 //! Amounts as banks write them: currency symbols and codes, thousands separators
 //! (`,` `.` `'` space, no-break space), a decimal point or comma decided per file,
-//! a leading or trailing sign, parentheses, and `CR`/`DR`/`DB` markers. Exact, never `f64`.
+//! a leading or trailing sign, parentheses, and `CR`/`DR`/`DB` (German `S`/`H`) markers. Exact, never `f64`.
 
 use std::str::FromStr;
 
@@ -69,8 +69,11 @@ fn split(raw: &str) -> Result<Parts<'_>, String> {
     let words: Vec<String> = letters.split_whitespace().map(str::to_uppercase).collect();
     for w in &words {
         match w.as_str() {
-            // Debit markers: `DR`, and `DB` (Indonesian and Malaysian statements).
-            "CR" | "DR" | "DB" if !signed => (negative, signed) = (w != "CR", true),
+            // Debit markers: `DR`, `DB` (Indonesian and Malaysian statements), and the
+            // German `S`/`Soll` against `H`/`Haben` in the amount cell.
+            "CR" | "DR" | "DB" | "S" | "H" | "SOLL" | "HABEN" if !signed => {
+                (negative, signed) = (!matches!(w.as_str(), "CR" | "H" | "HABEN"), true)
+            }
             w if w.chars().count() <= 3 || matches!(w, "EURO" | "EUROS" | "USD$") => {}
             _ => return Err(bad()),
         }
@@ -249,10 +252,27 @@ mod tests {
         }
         // Money out, however the bank writes the sign.
         for raw in [
-            "-12.50", "(12.50)", "12.50-", "12.50 DR", "12.50 DB", "12.50DB",
+            "-12.50",
+            "(12.50)",
+            "12.50-",
+            "12.50 DR",
+            "12.50 DB",
+            "12.50DB",
+            "12.50 S",
+            "12.50 Soll",
         ] {
             assert_eq!(value(raw, '.'), "-12.50", "{raw:?}");
         }
+        for raw in [
+            "12.50 CR",
+            "12.50 H",
+            "12.50 Haben",
+            "12.50 EUR",
+            "kr 12.50",
+        ] {
+            assert_eq!(value(raw, '.'), "12.50", "{raw:?}");
+        }
+        assert_eq!(value("1.234,56 S", ','), "-1234.56");
         for bad in [
             "1e5", "=1+2", "1,5", "--1", "abc", "", "1.2.3", "1,2345", "12.", "EUR",
         ] {

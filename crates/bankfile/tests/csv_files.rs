@@ -409,6 +409,12 @@ fn unbooked_rows_and_fees() {
     assert_eq!((s.total_rows, s.pending_skipped), (3, 3));
     let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
     assert_eq!(amounts, ["-12.45", "500.00", "-100.50"]);
+    // A fee alone (nothing exchanged, a fee charged) is money, not a balance line.
+    let fee_only = "Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance\n\
+                    FEE,Current,2024-01-05 10:00:00,2024-01-05 10:00:01,Plan fee,0.00,1.00,GBP,COMPLETED,99.00\n";
+    let s = bankfile::parse(fee_only.as_bytes(), &Options::default()).unwrap();
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!((amounts, s.errors.len()), (vec!["-1.00".to_owned()], 0));
     let s = read("de_dkb_2023_status.csv");
     assert_eq!((s.total_rows, s.pending_skipped), (2, 1));
     assert_eq!(

@@ -98,11 +98,12 @@ impl Reading<'_> {
             .any(|i| cells.get(i).is_some_and(|c| not_booked(c)))
     }
 
-    /// Whether every amount cell is empty or zero: an opening or closing balance line
-    /// (`Kontostand`, `Beginning balance`, Starling's `Opening Balance` of 0.00).
+    /// Whether every amount cell (the fee's too) is empty or zero: an opening or closing
+    /// balance line (`Kontostand`, `Beginning balance`, Starling's `Opening Balance` of
+    /// 0.00). A fee alone is money (Revolut's `0.00` amount with a `1.00` fee).
     pub fn is_moneyless(&self, cells: &[String]) -> bool {
         self.columns
-            .indexes(&[Field::Amount, Field::Debit, Field::Credit])
+            .indexes(&[Field::Amount, Field::Debit, Field::Credit, Field::Fee])
             .all(|i| {
                 cells.get(i).is_some_and(|c| {
                     let c = c.trim();
