@@ -17,10 +17,46 @@ fn import_ids_join_the_account_and_the_banks_id() {
         ),
         // The transfer's BANKACCTTO does not change the statement's account.
         ("ofx2_bank.ofx", 2, "DE89370400440532013000:N-0228-1"),
-        ("camt053_v08.xml", 1, "CH9300762011623852957:NR-0002"),
+        // An entry reference or end-to-end id alone need not be unique: with its date.
+        (
+            "camt053_v08.xml",
+            1,
+            "CH9300762011623852957:2024-03-12/NR-0002",
+        ),
     ] {
         let s = read_expected(name);
         assert_eq!(s.rows[row].import_id.as_deref(), Some(import_id), "{name}");
+    }
+}
+
+/// Entries numbered per statement (`NtryRef` 1, 2, ...) without the bank's own reference,
+/// or known only by a creditor's end-to-end id reused every month, are other entries on
+/// another day: each keeps its own import id, the same every time the file is read.
+#[test]
+fn camt_entry_numbers_and_end_to_end_ids_repeat_across_statements() {
+    let statement = |date: &str, refs: &str| {
+        samples::camt_statements(&[("DE89370400440532013000", "EUR", date)])
+            .replace("<AcctSvcrRef>R1</AcctSvcrRef>", refs)
+    };
+    let numbered = "<NtryRef>1</NtryRef>";
+    let debit = "<NtryDtls><TxDtls><Refs><EndToEndId>MANDATE-7</EndToEndId></Refs>\
+                 </TxDtls></NtryDtls>";
+    for refs in [numbered, debit] {
+        let ids: Vec<String> = ["2024-01-05", "2024-02-05", "2024-01-05"]
+            .iter()
+            .map(|date| {
+                read_text(&statement(date, refs)).rows[0]
+                    .import_id
+                    .clone()
+                    .unwrap()
+            })
+            .collect();
+        assert_ne!(ids[0], ids[1], "{refs}");
+        assert_eq!(ids[0], ids[2], "{refs}");
+        assert!(
+            ids[0].starts_with("DE89370400440532013000:2024-01-05/"),
+            "{ids:?}"
+        );
     }
 }
 

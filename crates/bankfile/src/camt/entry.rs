@@ -176,8 +176,16 @@ impl Entry {
             statement.pending_skipped += 1;
             return Ok(());
         }
-        let entry_ref = self.bank_ref.as_deref().or(self.entry_ref.as_deref());
         let date = self.booked.as_deref().or(self.value_date.as_deref());
+        // The bank's own reference is unique to the account; `NtryRef`, `EndToEndId` and
+        // `TxId` need not be (entries numbered per statement, a creditor's end-to-end id
+        // reused every month): those count with the booking date.
+        let dated = |r: &str| format!("{}/{r}", date.unwrap_or_default().trim());
+        let entry_ref = match (&self.bank_ref, &self.entry_ref) {
+            (Some(own), _) => Some(own.clone()),
+            (None, Some(r)) => Some(dated(r)),
+            (None, None) => None,
+        };
         let batch = self.details.len() > 1 && self.details_add_up();
         if batch {
             for (i, d) in self.details.iter().enumerate() {
@@ -185,6 +193,7 @@ impl Entry {
                 let position = (i + 1).to_string();
                 let key = d.key().unwrap_or(&position);
                 let id = entry_ref
+                    .as_ref()
                     .map(|r| format!("{r}/{key}"))
                     .or_else(|| d.bank_ref.clone());
                 let direction = d.direction.as_deref().or(self.direction.as_deref());
@@ -205,10 +214,9 @@ impl Entry {
         }
         statement.total_rows += 1;
         let only = self.details.first();
-        let id = entry_ref.or_else(|| {
-            (self.details.len() == 1)
-                .then(|| only.and_then(|d| d.bank_ref.as_deref().or(d.key())))
-                .flatten()
+        let id = entry_ref.or_else(|| match (self.details.len(), only) {
+            (1, Some(d)) => d.bank_ref.clone().or_else(|| d.key().map(dated)),
+            _ => None,
         });
         let read = Parts {
             row: statement.total_rows,
@@ -217,7 +225,7 @@ impl Entry {
             direction: self.direction.as_deref(),
             detail: only,
             note: only.and_then(Detail::note).or_else(|| self.info.clone()),
-            id: scoped_id(account, id),
+            id: scoped_id(account, id.as_deref()),
         };
         push(statement, read.row_of(invert));
         Ok(())

@@ -6,7 +6,9 @@
 //! `ValDt`), payee the creditor's name for money out and the debtor's for money in
 //! (`RltdPties/Cdtr/Nm`, v08 `RltdPties/Cdtr/Pty/Nm`), note `RmtInf/Ustrd` (else
 //! `AddtlTxInf`, `AddtlNtryInf`), import id `AcctSvcrRef` (else `NtryRef`, else the one
-//! detail's `EndToEndId`/`TxId`) scoped by the account's IBAN. A batch entry whose
+//! detail's `AcctSvcrRef`, `EndToEndId` or `TxId`; those but a bank's reference behind the
+//! booking date, as banks number entries per statement and creditors reuse end-to-end
+//! ids) scoped by the account's IBAN. A batch entry whose
 //! details (`TxDtls`) each carry an amount gives one row per detail, its id the entry's
 //! reference plus the detail's `EndToEndId`, `TxId` or position. Pending (`PDNG`),
 //! future (`FUTR`) and informational (`INFO`) entries are skipped and counted. A
