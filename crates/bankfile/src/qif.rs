@@ -58,12 +58,12 @@ fn section(header: &str) -> Option<Section> {
         return Some(Section::Account);
     }
     let kind = h.strip_prefix("!TYPE:")?.trim().to_owned();
+    // Registers of money; every other list (`Cat`, `Class`, `Tag`, `Memorized`, `Prices`,
+    // `Security`, `Payee`, ...) names things, and its `D` lines are descriptions, not dates.
     Some(match kind.as_str() {
-        "CAT" | "CLASS" | "MEMORIZED" | "PRICES" | "SECURITY" | "INVITEM" | "TEMPLATE" => {
-            Section::Skip
-        }
+        "BANK" | "CASH" | "CCARD" | "OTH A" | "OTH L" | "INVOICE" => Section::Transactions,
         "INVST" => Section::Investments,
-        _ => Section::Transactions,
+        _ => Section::Skip,
     })
 }
 

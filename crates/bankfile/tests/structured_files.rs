@@ -135,6 +135,15 @@ fn qif_credit_card_with_account_block() {
 }
 
 #[test]
+fn qif_lists_of_tags_payees_and_categories_are_no_transactions() {
+    let qif = "!Type:Tag\nNHoliday\nDTrips abroad\n^\n!Type:Cat\nNFood\nDGroceries\nE\n^\n\
+               !Type:Bank\nD01/15/2024\nT-12.50\nPTesco\n^\n";
+    let s = read_text(qif);
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!((amounts, s.errors.len()), (vec!["-12.50".to_owned()], 0));
+}
+
+#[test]
 fn qif_with_classic_mac_line_endings() {
     let s = read_text("!Type:Bank\rD01/15/2024\rT-1.00\rPREWE\r^\rD01/16/2024\rT2.50\r^\r");
     check(&s, 2, "1.50", &["REWE", ""], &["2024-01-15", "2024-01-16"]);
