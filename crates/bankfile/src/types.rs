@@ -10,7 +10,8 @@ use time::Date;
 
 /// Data rows a file may hold when [`Options::max_rows`] is 0.
 pub const DEFAULT_MAX_ROWS: usize = 20_000;
-/// Bytes a kept cell or element value may hold; longer ones are per-row errors. Room for
+/// Bytes a kept cell or element value may hold: a longer CSV cell is a per-row error, a
+/// longer OFX, QIF or CAMT value is cut to it (at a character boundary). Room for
 /// the largest cell the service's own CSV export writes: 20 tags of 100 four-byte
 /// characters, joined and escaped (the service asserts it where it reads tags).
 pub const MAX_CELL_BYTES: usize = 8_192;
