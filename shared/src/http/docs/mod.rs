@@ -16,80 +16,64 @@ pub use schemas::{
 };
 pub use security::{protected, public, BearerAuth};
 
-/// Data is invalid (format or business rule); `errors` lists the fields at fault.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct BadRequest(pub Problem);
+/// Error responses, each an `application/problem+json` body ([`Problem`]); those marked
+/// `retry` carry `Retry-After`.
+macro_rules! problem_responses {
+    ($($(#[$doc:meta])* $name:ident $($retry:ident)?;)+) => {
+        $(problem_responses!(@one $(#[$doc])* $name $($retry)?);)+
+    };
+    (@one $(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(ToResponse)]
+        #[response(content_type = "application/problem+json")]
+        pub struct $name(pub Problem);
+    };
+    (@one $(#[$doc:meta])* $name:ident retry) => {
+        $(#[$doc])*
+        #[derive(ToResponse)]
+        #[response(
+            content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))
+        )]
+        pub struct $name(pub Problem);
+    };
+}
 
-/// Login failed: unknown e-mail or wrong password (indistinguishable).
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct Unauthorized(pub Problem);
-
-/// Not authenticated (missing, malformed, expired or forged token), or not allowed.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct Forbidden(pub Problem);
-
-/// Does not exist, or belongs to someone else.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct NotFound(pub Problem);
-
-/// Conflicts with the current state: duplicate, in use, or changed meanwhile.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct Conflict(pub Problem);
-
-/// `If-Match` does not match the current version.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct PreconditionFailed(pub Problem);
-
-/// The sync cursor is older than the changes kept: sync again without a cursor.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct Gone(pub Problem);
-
-/// The method is not one this path takes (e.g. `GET /api/transactions/batch`).
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct MethodNotAllowed(pub Problem);
-
-/// The body is too large.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct PayloadTooLarge(pub Problem);
-
-/// The body's content type is not accepted (on `POST /api/imports`, whatever the
-/// Content-Type: the file is no bank file this service reads).
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct UnsupportedMediaType(pub Problem);
-
-/// The request cannot be done as it is: an `Idempotency-Key` used with a different body,
-/// or a file that needs a setting (`errors` names the parameter) or another wallet.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct Unprocessable(pub Problem);
-
-/// Too many attempts: failed logins (per e-mail, client address or device), password
-/// checks, registrations from one address, or mails to one address; wait `Retry-After`
-/// seconds. `detail` says which.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait")))]
-pub struct TooManyRequests(pub Problem);
-
-/// A technical error; the detail is logged, never returned.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json")]
-pub struct InternalError(pub Problem);
-
-/// Storage is unavailable or throttled, or this instance is saturated; retry after
-/// `Retry-After` seconds. Any operation may answer it.
-#[derive(ToResponse)]
-#[response(content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait")))]
-pub struct Unavailable(pub Problem);
+problem_responses! {
+    /// Data is invalid (format or business rule); `errors` lists the fields at fault.
+    BadRequest;
+    /// Login failed: unknown e-mail or wrong password (indistinguishable).
+    Unauthorized;
+    /// Not authenticated (missing, malformed, expired or forged token), or not allowed.
+    Forbidden;
+    /// Does not exist, or belongs to someone else.
+    NotFound;
+    /// Conflicts with the current state: duplicate, in use, or changed meanwhile.
+    Conflict;
+    /// `If-Match` does not match the current version.
+    PreconditionFailed;
+    /// The sync cursor is older than the changes kept: sync again without a cursor.
+    Gone;
+    /// The method is not one this path takes (e.g. `GET /api/transactions/batch`).
+    MethodNotAllowed;
+    /// The body is too large.
+    PayloadTooLarge;
+    /// The body's content type is not accepted (on `POST /api/imports`, whatever the
+    /// Content-Type: the file is no bank file this service reads).
+    UnsupportedMediaType;
+    /// The request cannot be done as it is: an `Idempotency-Key` used with a different body,
+    /// or a file that needs a setting (`errors` names the parameter) or another wallet.
+    Unprocessable;
+    /// Too many attempts: failed logins (per e-mail, client address or device), password
+    /// checks, registrations from one address, or mails to one address; wait `Retry-After`
+    /// seconds. `detail` says which.
+    TooManyRequests retry;
+    /// A technical error; the detail is logged, never returned.
+    InternalError;
+    /// Storage is unavailable or throttled, or this instance is saturated; retry after
+    /// `Retry-After` seconds. Any operation may answer it.
+    Unavailable retry;
+}
 
 /// A set of error responses, each a reference to the shared response of its status:
 /// operations list it in `responses(...)` beside their success and their own extras.
