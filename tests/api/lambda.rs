@@ -131,3 +131,41 @@ async fn a_base64_csv_import_event_through_the_imports_function_creates_the_rows
     );
     assert_eq!(app.balance(&user).await, "896.50");
 }
+
+/// A batch nearing its invocation's end answers the operations it has not begun `503`,
+/// unapplied, instead of running past the deadline and being cut off with none answered
+/// (here the deadline has come before the first one).
+#[tokio::test]
+async fn a_batch_out_of_time_answers_what_is_left_unapplied() {
+    use tower::ServiceExt;
+    let (app, user) = spawn_app_and_user().await;
+    let create = serde_json::json!({"op": "create",
+        "body": {"amount": "1.00", "categoryId": 4, "date": "2026-03-01"}});
+    let body = serde_json::json!({"operations": [create.clone(), create]});
+    let request = http::Request::post("/api/transactions/batch")
+        .header("authorization", format!("Bearer {}", user.token))
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    let router = shared::http::router(transactions_fn::api(), app.state.clone());
+    let deadline = std::time::Instant::now();
+    let response = shared::store::retry::within(deadline, router.oneshot(request))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    let statuses: Vec<u64> = answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["status"].as_u64().unwrap())
+        .collect();
+    assert_eq!(statuses, [503, 503]);
+    let detail = answer["results"][1]["body"]["detail"].as_str().unwrap();
+    assert!(detail.contains("send it again"), "{answer}");
+    let listed: Vec<Value> = app.get_json(&user, "/api/transactions").await;
+    assert!(listed.is_empty(), "{listed:?}");
+}

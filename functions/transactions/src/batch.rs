@@ -82,7 +82,8 @@ pub struct BatchResponse {
 /// `idempotencyKey` replays its first result. An operation that breaks this document's
 /// schema (a malformed body, id or key) gets its own `400` result (a problem naming its
 /// fields) and the others are applied; only a malformed envelope (no array of 1 to 100
-/// operations) makes the whole batch `400`, nothing applied.
+/// operations) makes the whole batch `400`, nothing applied. Operations the function has
+/// no time left for are `503` results, not applied: send them again.
 #[utoipa::path(
     post,
     path = "/api/transactions/batch",
@@ -107,6 +108,10 @@ pub async fn batch(
     let rules = RulesOnce::default();
     for (i, operation) in request.operations.into_iter().enumerate() {
         let outcome = match check(operation) {
+            // Near the invocation's end, what is left is answered unapplied, in time.
+            Ok(_) if shared::store::retry::out_of_time() => Err(ApiError::NotNow(
+                "not applied: the batch ran out of time before it; send it again".into(),
+            )),
             Ok(c) => apply(&me.state, me.id, c, &rules).await,
             Err(errors) => Err(ApiError::validation(errors)),
         };

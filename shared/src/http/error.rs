@@ -124,6 +124,8 @@ pub enum ApiError {
     /// 503: storage unreachable or throttling; logged, answered generically.
     #[error("service unavailable")]
     Unavailable(#[source] anyhow::Error),
+    /// 503 saying why: work this answer left undone in time, to send again.
+    NotNow(String),
 }
 
 impl ApiError {
@@ -160,7 +162,7 @@ impl ApiError {
             }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::NotNow(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -242,7 +244,7 @@ impl IntoResponse for ApiError {
         let mut response = problem.into_response_with(status);
         let retry_after = match self {
             ApiError::TooManyRequests { retry_after, .. } => Some(retry_after),
-            ApiError::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            ApiError::Unavailable(_) | ApiError::NotNow(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             _ => None,
         };
         if let Some(seconds) = retry_after {

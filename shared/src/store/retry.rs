@@ -35,6 +35,14 @@ pub async fn within<F: Future>(deadline: Instant, work: F) -> F::Output {
     DEADLINE.scope(deadline, work).await
 }
 
+/// Whether the invocation's deadline, when one is known, is within [`MARGIN`]: work not
+/// begun yet should not begin (a batch answers its remaining operations unapplied).
+pub fn out_of_time() -> bool {
+    DEADLINE
+        .try_with(|d| Instant::now() + MARGIN >= *d)
+        .unwrap_or(false)
+}
+
 /// What follows a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Again {
