@@ -1,3 +1,4 @@
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, error_fields, spawn_app, spawn_app_and_user};
@@ -335,8 +336,39 @@ async fn an_idempotency_key_replays_the_first_result_and_refuses_another_body() 
     assert_eq!(again.headers()["idempotent-replayed"], "true");
     assert_eq!(again.json::<Value>().await.unwrap(), first);
     assert_eq!(app.balance(&user).await, "-7.00");
-    let other =
-        send(&json!({"amount": "8.00", "categoryId": GROCERIES, "date": "2026-01-01"})).await;
+    let other_body = json!({"amount": "8.00", "categoryId": GROCERIES, "date": "2026-01-01"});
+    let other = send(&other_body).await;
     assert_problem(other, 422).await;
     assert_eq!(app.balance(&user).await, "-7.00");
+
+    // Past its day the key is free again, even before DynamoDB's TTL deletes the record.
+    let record = std::collections::HashMap::from([
+        (
+            "PK".to_owned(),
+            AttributeValue::S(format!("USER#{}", user.id)),
+        ),
+        ("SK".to_owned(), AttributeValue::S("IDEM#order-42".into())),
+    ]);
+    let past = (time::OffsetDateTime::now_utc().unix_timestamp() - 1).to_string();
+    app.state
+        .store
+        .client()
+        .update_item()
+        .table_name(app.state.store.table())
+        .set_key(Some(record))
+        .update_expression("SET expiresAt = :past")
+        .expression_attribute_values(":past", AttributeValue::N(past))
+        .send()
+        .await
+        .unwrap();
+    let later_body = json!({"amount": "8.00", "categoryId": GROCERIES, "date": "2026-01-02"});
+    let later = send(&later_body).await;
+    assert_eq!(later.status(), 201);
+    assert!(later.headers().get("idempotent-replayed").is_none());
+    assert_eq!(app.balance(&user).await, "-15.00");
+    assert_eq!(
+        send(&body).await.status(),
+        422,
+        "the key is the new request's now"
+    );
 }

@@ -38,8 +38,9 @@ pub struct Operation {
     /// The `ETag` the change is based on (update and delete): `412` when stale.
     #[schema(max_length = 64)]
     pub if_match: Option<String>,
-    /// As the `Idempotency-Key` header (1 to 255 visible ASCII characters): a repeated key
-    /// replays its first result.
+    /// Like the `Idempotency-Key` header (1 to 255 visible ASCII characters, kept 24 h): the
+    /// same operation again replays its result. A key names the whole operation as sent
+    /// here, so one first sent as a header is another request here (`422`).
     #[schema(min_length = 1, max_length = 255, pattern = "^[!-~]{1,255}$")]
     pub idempotency_key: Option<String>,
     /// The body of `POST` or `PUT /api/transactions` (create and update).

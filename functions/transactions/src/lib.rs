@@ -33,8 +33,10 @@ fn versioned(t: &Transaction) -> Versioned<TransactionResponse> {
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Header)]
 pub struct IdempotencyKey {
-    /// Repeating a request with the same key and body returns its first result instead of
-    /// applying it again (keys are kept 24 h); the same key with another request is `422`.
+    /// Repeating a request with the same key and body answers it again instead of applying
+    /// it again (a create: the transaction as it is now, `409` once deleted; an update or
+    /// delete: its first result); the same key with another request is `422`. A key is
+    /// kept 24 h, then free for a new request.
     #[param(rename = "Idempotency-Key", min_length = 1, max_length = 255)]
     pub idempotency_key: Option<String>,
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::Transaction;
 use crate::domain::{Category, Wallet};
-use crate::store::attr::{get_s, get_u64};
+use crate::store::attr::{get_opt_u64, get_s, get_u64};
 use crate::store::batch::key;
 use crate::store::categories::pick_category;
 use crate::store::feed::head_seq;
@@ -104,6 +104,11 @@ impl Store {
             } else if sk.starts_with("TXN#") {
                 refs.transaction = Some(Transaction::try_from(&item)?);
             } else if sk.starts_with("IDEM#") {
+                // Kept a day: one older is gone, whenever DynamoDB's TTL deletes it.
+                let expires = get_opt_u64(&item, "expiresAt").unwrap_or(u64::MAX);
+                if expires <= now_unix() {
+                    continue;
+                }
                 let result = match item.get("result") {
                     Some(aws_sdk_dynamodb::types::AttributeValue::M(m)) => {
                         Some(Transaction::try_from(m)?)
@@ -121,4 +126,9 @@ impl Store {
         refs.category = pick_category(categories)?;
         Ok(refs)
     }
+}
+
+/// Seconds since the Unix epoch, as `expiresAt` counts them.
+pub(crate) fn now_unix() -> u64 {
+    time::OffsetDateTime::now_utc().unix_timestamp().max(0) as u64
 }

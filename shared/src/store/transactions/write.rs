@@ -18,7 +18,7 @@ use crate::store::transact::{TxItems, MAX_TRANSACT_ITEMS};
 use crate::store::{ConflictKind, Store, StoreResult};
 
 /// Idempotency keys are remembered for a day.
-const IDEMPOTENCY_TTL_SECS: i64 = 24 * 3600;
+const IDEMPOTENCY_TTL_SECS: u64 = 24 * 3600;
 
 impl Store {
     /// Writes a new transaction, its balance change and reference counts atomically, and
@@ -205,7 +205,8 @@ fn put_idempotency(
     op: &str,
     result: Option<&Transaction>,
 ) -> anyhow::Result<()> {
-    let expires = time::OffsetDateTime::now_utc().unix_timestamp() + IDEMPOTENCY_TTL_SECS;
+    let now = super::refs::now_unix();
+    let expires = now + IDEMPOTENCY_TTL_SECS;
     let mut item = Item::from([
         ("PK".into(), s(user_pk(txn.user_id))),
         ("SK".into(), s(idem_sk(key))),
@@ -218,7 +219,10 @@ fn put_idempotency(
         let stored = crate::store::items::transaction::to_item(r);
         item.insert("result".into(), AttributeValue::M(stored));
     }
-    tx.put(item, Some("attribute_not_exists(PK)"), None)?;
+    // A record past its day (TTL deletes it some time later) is no longer the key's.
+    let expired = Item::from([(":now".into(), n(now))]);
+    let condition = "attribute_not_exists(PK) OR expiresAt <= :now";
+    tx.put(item, Some(condition), Some(expired))?;
     tx.on_conflict(ConflictKind::IdempotencyKey);
     Ok(())
 }
