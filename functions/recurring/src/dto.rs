@@ -140,12 +140,12 @@ impl From<&Recurring> for RecurringResponse {
         };
         Self {
             id: r.id,
-            amount: r.amount.into(),
-            category_id: r.category_id,
-            category_type: r.category_type,
-            provider_id: r.provider_id,
-            tag_ids: r.tag_ids.clone(),
-            note: r.note.clone(),
+            amount: r.details.amount.into(),
+            category_id: r.details.category_id,
+            category_type: r.details.category_type,
+            provider_id: r.details.provider_id,
+            tag_ids: r.details.tag_ids.clone(),
+            note: r.details.note.clone(),
             start: format_date(r.schedule.start),
             rrule: r.rrule.clone(),
             weekend: r.schedule.weekend.as_str().into(),

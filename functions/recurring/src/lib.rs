@@ -123,7 +123,7 @@ async fn occurrences(
 ) -> ApiResult<Json<Vec<OccurrenceResponse>>> {
     let (from, to) = app::recurring::parse_window(query.from.as_deref(), query.to.as_deref())?;
     let r = app::recurring::get(me.store(), me.id, id).await?;
-    let currency = r.amount.currency();
+    let currency = r.details.amount.currency();
     let items = r.occurrences(from, to);
     Ok(Json(
         items
@@ -162,7 +162,7 @@ async fn change_occurrence(
     let change = Exception::try_from(body)?;
     let (planned, r) =
         app::recurring::change_occurrence(me.store(), me.id, id, nominal, change, expected).await?;
-    let currency = r.amount.currency();
+    let currency = r.details.amount.currency();
     Ok(Versioned::new(
         r.version,
         OccurrenceResponse::new(&planned, currency),

@@ -39,12 +39,13 @@ impl Named {
 /// refuses while a provider has it as its default, [`refuse_if_a_default`]).
 pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) -> AppResult<()> {
     for r in store.all_recurring(user_id).await? {
-        if let Some(noun) = target.among(Some(r.category_id), r.provider_id, &r.tag_ids) {
+        let d = &r.details;
+        if let Some(noun) = target.among(Some(d.category_id), d.provider_id, &d.tag_ids) {
             return Err(AppError::Conflict(format!(
                 "recurring schedule {} ({:?}) names this {noun}: change or delete the \
                  schedule first",
                 r.id,
-                r.note.as_deref().unwrap_or(&r.rrule)
+                d.note.as_deref().unwrap_or(&r.rrule)
             )));
         }
     }

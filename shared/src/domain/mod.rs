@@ -23,7 +23,7 @@ pub use money::{Currency, Money, MoneyError};
 pub use month::Month;
 pub use password::Password;
 pub use role::Role;
-pub use transaction::{CategorySource, Transaction};
+pub use transaction::{CategorySource, Details, Transaction};
 pub use user::User;
 pub use violation::Violation;
 pub use wallet::Wallet;

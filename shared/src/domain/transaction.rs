@@ -11,16 +11,8 @@ use super::{CategoryType, Money};
 pub struct Transaction {
     pub user_id: u64,
     pub id: u64,
-    /// Always positive; the category type gives the direction.
-    pub amount: Money,
     pub date: Date,
-    pub note: Option<String>,
-    pub category_id: u64,
-    pub category_type: CategoryType,
-    /// The category is a global one (shared by everyone) rather than the user's own.
-    pub category_global: bool,
-    pub provider_id: Option<u64>,
-    pub tag_ids: Vec<u64>,
+    pub details: Details,
     /// How the category was chosen: rules never change one the user chose.
     pub category_source: CategorySource,
     /// The recurring schedule that created it, kept as a reference after the schedule is
@@ -30,6 +22,21 @@ pub struct Transaction {
     pub version: u64,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+}
+
+/// What a transaction says, apart from which one it is and when: its amount, category,
+/// provider, tags and note. A recurring schedule keeps one and repeats it on each date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Details {
+    /// Always positive; the category type gives the direction.
+    pub amount: Money,
+    pub note: Option<String>,
+    pub category_id: u64,
+    pub category_type: CategoryType,
+    /// The category is a global one (shared by everyone) rather than the user's own.
+    pub category_global: bool,
+    pub provider_id: Option<u64>,
+    pub tag_ids: Vec<u64>,
 }
 
 /// How a transaction's category was chosen.
@@ -85,7 +92,8 @@ impl CategorySource {
 impl Transaction {
     /// The change this transaction makes to its wallet's balance.
     pub fn signed_amount(&self) -> Decimal {
-        self.category_type.signed(self.amount.amount())
+        let d = &self.details;
+        d.category_type.signed(d.amount.amount())
     }
 }
 
@@ -97,14 +105,16 @@ impl Transaction {
         Self {
             user_id: 1,
             id: 2,
-            amount: Money::new(Decimal::new(cents, 2), super::Currency::eur()).unwrap(),
             date,
-            note: None,
-            category_id,
-            category_type: CategoryType::Debit,
-            category_global: true,
-            provider_id: None,
-            tag_ids: vec![],
+            details: Details {
+                amount: Money::new(Decimal::new(cents, 2), super::Currency::eur()).unwrap(),
+                note: None,
+                category_id,
+                category_type: CategoryType::Debit,
+                category_global: true,
+                provider_id: None,
+                tag_ids: vec![],
+            },
             category_source: CategorySource::User,
             recurring_id: None,
             version: 1,
@@ -122,7 +132,7 @@ mod tests {
     fn debits_subtract_and_credits_add() {
         let mut t = Transaction::example(time::macros::date!(2026 - 11 - 03), 4, 4210);
         assert_eq!(t.signed_amount(), Decimal::new(-4210, 2));
-        t.category_type = CategoryType::Credit;
+        t.details.category_type = CategoryType::Credit;
         assert_eq!(t.signed_amount(), Decimal::new(4210, 2));
     }
 }

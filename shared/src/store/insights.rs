@@ -34,13 +34,14 @@ pub struct MonthTotals {
 impl MonthTotals {
     /// Counts `txn` in (`sign` > 0) or out of its month's total of its category.
     pub fn add(&mut self, txn: &Transaction, sign: i64) {
-        let key = (Month::of(txn.date), txn.category_global, txn.category_id);
+        let d = &txn.details;
+        let key = (Month::of(txn.date), d.category_global, d.category_id);
         let cell = self.cells.entry(key).or_insert(Cell {
-            category_type: txn.category_type,
+            category_type: d.category_type,
             total: Decimal::ZERO,
             count: 0,
         });
-        let amount = txn.amount.amount();
+        let amount = d.amount.amount();
         cell.total += if sign > 0 { amount } else { -amount };
         cell.count += sign;
     }

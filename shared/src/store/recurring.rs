@@ -14,16 +14,17 @@ use std::collections::BTreeMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
-use super::attr::{get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s};
+use super::attr::{get_opt_s, get_s, get_u64, n, s};
 use super::feed::Entity;
-use super::items::{get_category_type, get_currency, get_owner, get_times, get_version, stamps};
+use super::items::transaction::{get_details, put_details};
+use super::items::{get_owner, get_times, get_version, stamps};
 use super::keys::{shard_of, user_pk, GSI1};
 use super::transact::TxItems;
 use super::versioned::Versioned;
 use super::{batch, ConflictKind, Item, Store, StoreResult};
 use crate::domain::recurring::{Exception, Recurring};
 use crate::domain::time::{format_date, parse_date};
-use crate::domain::{Money, Transaction};
+use crate::domain::Transaction;
 
 pub const RECUR_PREFIX: &str = "RECUR#";
 
@@ -51,14 +52,6 @@ pub fn to_item(r: &Recurring) -> Item {
         ("PK".into(), s(user_pk(r.user_id))),
         ("SK".into(), s(recur_sk(r.id))),
         ("id".into(), n(r.id)),
-        ("amount".into(), n(r.amount.amount())),
-        ("currencyCode".into(), s(r.amount.currency().code())),
-        ("categoryId".into(), n(r.category_id)),
-        ("categoryType".into(), s(r.category_type.as_str())),
-        (
-            "categoryGlobal".into(),
-            AttributeValue::Bool(r.category_global),
-        ),
         ("start".into(), s(format_date(r.schedule.start))),
         ("rrule".into(), s(&r.rrule)),
         ("weekend".into(), s(r.schedule.weekend.as_str())),
@@ -66,19 +59,10 @@ pub fn to_item(r: &Recurring) -> Item {
         ("notBefore".into(), s(format_date(r.not_before))),
         ("exceptions".into(), s(exceptions_json(&r.exceptions))),
     ]);
+    put_details(&mut item, &r.details);
     item.extend(stamps(r.version, r.created_at, r.updated_at));
     if let Some(d) = r.done {
         item.insert("done".into(), s(format_date(d)));
-    }
-    if let Some(note) = &r.note {
-        item.insert("note".into(), s(note));
-    }
-    if let Some(p) = r.provider_id {
-        item.insert("providerId".into(), n(p));
-    }
-    if !r.tag_ids.is_empty() {
-        let ids = r.tag_ids.iter().map(u64::to_string).collect();
-        item.insert("tagIds".into(), AttributeValue::Ns(ids));
     }
     if let Some(key) = due_sk(r) {
         item.insert("GSI1PK".into(), s(due_pk(shard_of(r.user_id))));
@@ -147,13 +131,7 @@ impl TryFrom<&Item> for Recurring {
         Ok(Self {
             user_id: get_owner(item, "recurring")?,
             id: get_u64(item, "id")?,
-            amount: Money::new(get_decimal(item, "amount")?, get_currency(item)?)?,
-            category_id: get_u64(item, "categoryId")?,
-            category_type: get_category_type(item)?,
-            category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
-            provider_id: get_opt_u64(item, "providerId"),
-            tag_ids: get_u64_list(item, "tagIds"),
-            note: get_opt_s(item, "note"),
+            details: get_details(item)?,
             schedule: recurrence::Schedule::new(date("start")?, rule, weekend),
             rrule,
             backfill: matches!(item.get("backfill"), Some(AttributeValue::Bool(true))),

@@ -72,7 +72,7 @@ fn floor_items(user_id: u64, round: usize) -> anyhow::Result<Vec<Item>> {
         let id = 1 + (round * ROWS + i) as u64;
         let category = (4, CategoryType::Debit);
         let mut txn = global_transaction(user_id, id, money, day, category, at);
-        (txn.note, txn.provider_id) = (Some(note), Some(1 + (i % 50) as u64));
+        (txn.details.note, txn.details.provider_id) = (Some(note), Some(1 + (i % 50) as u64));
         let item = shared::store::items::transaction::to_item(&txn);
         items.push(Item::from([
             ("PK".to_owned(), s(&pk)),

@@ -28,10 +28,9 @@ fn draft(
     .ok()?;
     let date = time::macros::date!(2026 - 03 - 01);
     let category = (4, category.map(|c| c.category_type)?);
-    Some(shared::domain::Transaction {
-        note: Some("bench".into()),
-        ..global_transaction(user_id, id, amount, date, category, Timestamp::now())
-    })
+    let mut t = global_transaction(user_id, id, amount, date, category, Timestamp::now());
+    t.details.note = Some("bench".into());
+    Some(t)
 }
 
 impl Bench<'_> {

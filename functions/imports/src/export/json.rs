@@ -44,7 +44,7 @@ pub struct RecurringExport {
 
 impl From<&Recurring> for RecurringExport {
     fn from(r: &Recurring) -> Self {
-        let currency = r.amount.currency();
+        let currency = r.details.amount.currency();
         let exceptions = r
             .exceptions
             .iter()
@@ -155,13 +155,13 @@ pub(super) async fn json_page(
         let next = each_transaction(state, user_id, position, |t| {
             let item = serde_json::to_value(TransactionJson {
                 id: t.id,
-                amount: MoneyDto::from(t.amount),
+                amount: MoneyDto::from(t.details.amount),
                 date: format_date(t.date),
-                note: t.note.as_deref(),
-                category_id: t.category_id,
-                category_type: t.category_type,
-                provider_id: t.provider_id,
-                tag_ids: &t.tag_ids,
+                note: t.details.note.as_deref(),
+                category_id: t.details.category_id,
+                category_type: t.details.category_type,
+                provider_id: t.details.provider_id,
+                tag_ids: &t.details.tag_ids,
                 created_at: t.created_at.to_string(),
                 updated_at: t.updated_at.to_string(),
             })

@@ -204,16 +204,17 @@ async fn csv_page(
         .write_record(CSV_HEADER)
         .map_err(anyhow::Error::from)?;
     let next = each_transaction(state, user_id, position, |t| {
-        let amount = MoneyDto::from(t.amount).amount;
-        let signed = t.category_type.signed(amount);
+        let d = &t.details;
+        let amount = MoneyDto::from(d.amount).amount;
+        let signed = d.category_type.signed(amount);
         let name = |map: &HashMap<u64, String>, id: u64| map.get(&id).cloned().unwrap_or_default();
-        let tags: Vec<String> = t.tag_ids.iter().map(|id| name(&names.tags, *id)).collect();
-        let provider = t
+        let tags: Vec<String> = d.tag_ids.iter().map(|id| name(&names.tags, *id)).collect();
+        let provider = d
             .provider_id
             .map(|p| name(&names.providers, p))
             .unwrap_or_default();
-        let category = name(&names.categories, t.category_id);
-        let note = t.note.clone().unwrap_or_default();
+        let category = name(&names.categories, d.category_id);
+        let note = d.note.clone().unwrap_or_default();
         // A `;` inside a name is written `\;`: the name comes back whole.
         let tags = join_tags(&tags);
         writer

@@ -259,8 +259,8 @@ mod tests {
                 let date = time::Date::from_calendar_date(2026, month, 1).unwrap();
                 let mut txn = Transaction::example(date, 4, 100 + i as i64);
                 txn.id = 1_000 + i as u64;
-                txn.provider_id = Some((i % 50) as u64);
-                txn.tag_ids = vec![(i % 3) as u64];
+                txn.details.provider_id = Some((i % 50) as u64);
+                txn.details.tag_ids = vec![(i % 3) as u64];
                 Record {
                     row: i + 1,
                     txn,
@@ -314,7 +314,7 @@ mod tests {
     #[test]
     fn a_record_that_moves_more_than_a_chunk_holds_is_a_chunk_of_its_own() {
         let mut records = window(3);
-        records[1].txn.tag_ids = (0..200).collect();
+        records[1].txn.details.tag_ids = (0..200).collect();
         let chunks = grouped(records);
         assert_eq!(chunks.iter().map(Vec::len).sum::<usize>(), 3);
         assert!(chunks.iter().any(|c| c.len() == 1 && c[0].row == 2));

@@ -44,7 +44,8 @@ pub async fn forecast(store: &Store, user_id: u64, to: Date) -> AppResult<Foreca
     let mut changes: BTreeMap<Date, Decimal> = BTreeMap::new();
     for r in store.all_recurring(user_id).await? {
         for p in r.pending_until(to) {
-            *changes.entry(p.date.max(today)).or_default() += r.category_type.signed(p.amount);
+            *changes.entry(p.date.max(today)).or_default() +=
+                r.details.category_type.signed(p.amount);
         }
     }
     let start = wallet.balance();

@@ -142,17 +142,8 @@ async fn create_occurrence(
     date: Date,
     amount: rust_decimal::Decimal,
 ) -> AppResult<()> {
-    let draft = TransactionDraft {
-        amount,
-        currency: None,
-        category_id: Some(r.category_id),
-        date,
-        note: r.note.clone(),
-        provider_id: r.provider_id,
-        tag_ids: r.tag_ids.clone(),
-        // The user chose the category when they made the schedule.
-        category_source: CategorySource::User,
-    };
+    // The user chose the category when they made the schedule.
+    let draft = TransactionDraft::of(&r.details, date, amount, CategorySource::User);
     let keys = keys(Some(&draft), None, None);
     let refs = store.fetch_refs(r.user_id, keys).await?;
     let now = Timestamp::now();

@@ -143,13 +143,7 @@ async fn build(
     Ok(Recurring {
         user_id,
         id: base.map_or(0, |b| b.id),
-        amount: r.amount,
-        category_id: r.category_id,
-        category_type: r.category_type,
-        category_global: r.category_global,
-        provider_id: r.provider_id,
-        tag_ids: r.tag_ids,
-        note: r.note,
+        details: r.details,
         schedule,
         rrule: draft.rrule.trim().to_owned(),
         // Counts at creation only: an update keeps what the schedule was created with.

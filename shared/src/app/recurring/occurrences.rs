@@ -62,7 +62,7 @@ pub async fn change_occurrence(
             return Err(AppError::invalid("date", message));
         }
         if let Some(a) = amount {
-            check_amount(a, old.amount)?;
+            check_amount(a, old.details.amount)?;
         }
     }
     let mut new = old.clone();

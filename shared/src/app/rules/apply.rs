@@ -22,13 +22,13 @@ pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
     let mut draft = changes_from(t);
     let mut changed = false;
     if let Some(c) = o.actions.category_id {
-        if c != t.category_id {
+        if c != t.details.category_id {
             draft.category_id = Some(c);
             draft.category_source = CategorySource::Rule;
             changed = true;
         }
     }
-    if o.actions.provider_id.is_some() && o.actions.provider_id != t.provider_id {
+    if o.actions.provider_id.is_some() && o.actions.provider_id != t.details.provider_id {
         draft.provider_id = o.actions.provider_id;
         changed = true;
     }
@@ -89,14 +89,15 @@ pub async fn apply(
         let page = transactions::list(store, user_id, filter, 100, position.as_deref()).await?;
         for t in &page.items {
             report.examined += 1;
+            let d = &t.details;
             let subject = Subject {
-                payee: t
+                payee: d
                     .provider_id
                     .and_then(|p| names.get(&p))
                     .map(String::as_str),
-                note: t.note.as_deref(),
-                amount: Some(t.amount.amount()),
-                kind: Some(kind_of(t.category_type)),
+                note: d.note.as_deref(),
+                amount: Some(d.amount.amount()),
+                kind: Some(kind_of(d.category_type)),
             };
             let outcome = ruleset.evaluate(&subject);
             if outcome.matched.is_empty() {
@@ -142,14 +143,6 @@ pub async fn apply(
 
 /// A transaction's fields as a draft (the "from" of a change).
 fn changes_from(t: &Transaction) -> TransactionDraft {
-    TransactionDraft {
-        amount: t.amount.amount(),
-        currency: None,
-        category_id: Some(t.category_id),
-        date: t.date,
-        note: t.note.clone(),
-        provider_id: t.provider_id,
-        tag_ids: t.tag_ids.clone(),
-        category_source: t.category_source,
-    }
+    let d = &t.details;
+    TransactionDraft::of(d, t.date, d.amount.amount(), t.category_source)
 }

@@ -11,7 +11,7 @@ use time::Date;
 use crate::app::{AppError, AppResult};
 use crate::domain::text::{parse_note, NOTE_MAX_LEN};
 use crate::domain::time::Timestamp;
-use crate::domain::{CategorySource, Currency, Money, MoneyError, Transaction, Violation};
+use crate::domain::{CategorySource, Currency, Details, Money, MoneyError, Transaction, Violation};
 use crate::store::transactions::Refs;
 
 /// At most this many tags per transaction.
@@ -35,6 +35,23 @@ pub struct TransactionDraft {
     pub tag_ids: Vec<u64>,
     /// How the category was chosen (`user` for a request that names it).
     pub category_source: CategorySource,
+}
+
+impl TransactionDraft {
+    /// A draft of a transaction with `details` on `date` for `amount`: what a recurring
+    /// schedule creates on one of its dates, what a rule's change starts from.
+    pub fn of(details: &Details, date: Date, amount: Decimal, source: CategorySource) -> Self {
+        Self {
+            amount,
+            currency: None,
+            category_id: Some(details.category_id),
+            date,
+            note: details.note.clone(),
+            provider_id: details.provider_id,
+            tag_ids: details.tag_ids.clone(),
+            category_source: source,
+        }
+    }
 }
 
 /// An amount is positive: the category's type gives the direction.
@@ -168,14 +185,16 @@ pub fn build_record(
     Ok(Transaction {
         user_id,
         id: stamp.id,
-        amount,
         date: draft.date,
-        note: draft.note,
-        category_id: category.id,
-        category_type: category.category_type,
-        category_global: category.is_global(),
-        provider_id: draft.provider_id,
-        tag_ids: draft.tag_ids,
+        details: Details {
+            amount,
+            note: draft.note,
+            category_id: category.id,
+            category_type: category.category_type,
+            category_global: category.is_global(),
+            provider_id: draft.provider_id,
+            tag_ids: draft.tag_ids,
+        },
         category_source: draft.category_source,
         recurring_id: None,
         version: stamp.version,
@@ -244,9 +263,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r.user_id, r.id, r.version), (7, 42, 1));
-        assert_eq!(r.category_type, CategoryType::Debit);
-        assert!(r.category_global);
-        assert_eq!(r.amount.currency().code(), "EUR");
+        assert_eq!(r.details.category_type, CategoryType::Debit);
+        assert!(r.details.category_global);
+        assert_eq!(r.details.amount.currency().code(), "EUR");
         assert_eq!(r.created_at.to_string(), "2026-11-03T10:00:00");
         let stamp = Stamp {
             id: 42,

@@ -11,7 +11,7 @@ use time::{Date, Duration};
 
 use super::ids::MAX_SAFE_ID;
 use super::time::Timestamp;
-use super::{CategoryType, Money};
+use super::Details;
 
 /// At most this many schedules per user.
 pub const MAX_SCHEDULES: usize = 100;
@@ -40,14 +40,8 @@ pub enum Exception {
 pub struct Recurring {
     pub user_id: u64,
     pub id: u64,
-    /// Positive; the category's type gives the direction.
-    pub amount: Money,
-    pub category_id: u64,
-    pub category_type: CategoryType,
-    pub category_global: bool,
-    pub provider_id: Option<u64>,
-    pub tag_ids: Vec<u64>,
-    pub note: Option<String>,
+    /// What each occurrence is (its amount unless an exception changes it).
+    pub details: Details,
     pub schedule: Schedule,
     /// The rule as the client wrote it.
     pub rrule: String,
@@ -123,7 +117,7 @@ impl Recurring {
 
     /// The date and amount of an occurrence after its exception (`None`: skipped).
     pub fn effective(&self, o: Occurrence) -> Option<(Date, Decimal)> {
-        let amount = self.amount.amount();
+        let amount = self.details.amount.amount();
         match self.exceptions.get(&o.nominal) {
             None => Some((o.date, amount)),
             Some(Exception::Skip) => None,
@@ -171,7 +165,7 @@ impl Recurring {
     /// One occurrence as planned now.
     pub fn plan(&self, o: Occurrence) -> Planned {
         let (date, amount, status) = match self.effective(o) {
-            None => (o.date, self.amount.amount(), Status::Skipped),
+            None => (o.date, self.details.amount.amount(), Status::Skipped),
             // Before the schedule began creating (no backfill, or a new calendar): passed
             // over.
             Some((date, amount)) if !self.counts(o.nominal, date) => {

@@ -8,13 +8,7 @@ fn rent(rule: &str, start: Date) -> Recurring {
     Recurring {
         user_id: 1,
         id: 99,
-        amount: Money::new(Decimal::new(120000, 2), crate::domain::Currency::eur()).unwrap(),
-        category_id: 4,
-        category_type: CategoryType::Debit,
-        category_global: true,
-        provider_id: None,
-        tag_ids: vec![],
-        note: None,
+        details: crate::domain::Transaction::example(start, 4, 120000).details,
         schedule: Schedule::new(start, rule.parse().unwrap(), recurrence::Weekend::Keep),
         rrule: rule.into(),
         backfill: true,
@@ -153,7 +147,7 @@ fn weekend_moves_across_the_creation_day_count() {
         Next::Occurrence {
             nominal: date!(2026 - 11 - 29),
             date: date!(2026 - 11 - 27),
-            amount: r.amount.amount(),
+            amount: r.details.amount.amount(),
         }
     );
     let first = r.occurrences(date!(2026 - 11 - 27), date!(2026 - 11 - 27));

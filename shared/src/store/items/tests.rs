@@ -80,18 +80,22 @@ fn own_and_global_categories_survive_their_items() {
 
 #[test]
 fn a_transaction_survives_its_item() {
+    let example = Transaction::example(time::macros::date!(2026 - 02 - 28), 4, 1250);
     let t = Transaction {
         user_id: 7,
         id: 42,
-        note: Some("Café".into()),
-        provider_id: Some(9),
-        tag_ids: vec![1, 3],
+        details: crate::domain::Details {
+            note: Some("Café".into()),
+            provider_id: Some(9),
+            tag_ids: vec![1, 3],
+            ..example.details.clone()
+        },
         category_source: crate::domain::CategorySource::Rule,
         recurring_id: Some(5),
         version: 2,
         created_at: Timestamp::parse("2026-02-28T09:00:00").unwrap(),
         updated_at: Timestamp::parse("2026-02-28T10:00:00").unwrap(),
-        ..Transaction::example(time::macros::date!(2026 - 02 - 28), 4, 1250)
+        ..example
     };
     let item = transaction::to_item(&t);
     assert_eq!(

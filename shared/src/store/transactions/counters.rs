@@ -34,16 +34,17 @@ pub enum Counter {
 
 /// The [`Counter`]s a new transaction moves (a global category's use is not counted).
 pub fn counters(txn: &Transaction) -> impl Iterator<Item = Counter> + '_ {
-    let total = Counter::Total(Month::of(txn.date), txn.category_global, txn.category_id);
+    let d = &txn.details;
+    let total = Counter::Total(Month::of(txn.date), d.category_global, d.category_id);
     let category = Use::Category {
         global: false,
-        id: txn.category_id,
+        id: d.category_id,
     };
-    let own = (!txn.category_global).then_some(category);
+    let own = (!d.category_global).then_some(category);
     let uses = own
         .into_iter()
-        .chain(txn.provider_id.map(Use::Provider))
-        .chain(txn.tag_ids.iter().copied().map(Use::Tag));
+        .chain(d.provider_id.map(Use::Provider))
+        .chain(d.tag_ids.iter().copied().map(Use::Tag));
     std::iter::once(total).chain(uses.map(Counter::Use))
 }
 
@@ -76,25 +77,26 @@ impl Deltas {
     /// belong to one user.
     pub fn add(&mut self, txn: &Transaction, sign: i64) {
         debug_assert!(self.user_id.is_none_or(|u| u == txn.user_id));
+        let d = &txn.details;
         self.user_id = Some(txn.user_id);
-        self.currency = Some(txn.amount.currency());
+        self.currency = Some(d.amount.currency());
         let signed = txn.signed_amount();
         self.sum += if sign > 0 { signed } else { -signed };
         self.count += sign;
         self.totals.add(txn, sign);
         let category = Use::Category {
-            global: txn.category_global,
-            id: txn.category_id,
+            global: d.category_global,
+            id: d.category_id,
         };
         let mut uses = vec![category];
-        uses.extend(txn.provider_id.map(Use::Provider));
-        uses.extend(txn.tag_ids.iter().copied().map(Use::Tag));
+        uses.extend(d.provider_id.map(Use::Provider));
+        uses.extend(d.tag_ids.iter().copied().map(Use::Tag));
         for u in uses {
             *self.uses.entry(u).or_default() += sign;
         }
         if sign > 0 {
             self.category_types
-                .insert((txn.category_global, txn.category_id), txn.category_type);
+                .insert((d.category_global, d.category_id), d.category_type);
         }
     }
 

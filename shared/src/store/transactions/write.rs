@@ -275,9 +275,9 @@ mod tests {
         for i in 0..9u64 {
             let mut txn = Transaction::example(dates[i as usize % 3], 10 + i % 2, 100);
             txn.id = 100 + i;
-            txn.category_global = i % 2 == 0;
-            txn.provider_id = (i % 4 != 0).then_some(i % 3);
-            txn.tag_ids = (0..i % 3).map(|t| 50 + t).collect();
+            txn.details.category_global = i % 2 == 0;
+            txn.details.provider_id = (i % 4 != 0).then_some(i % 3);
+            txn.details.tag_ids = (0..i % 3).map(|t| 50 + t).collect();
             batch.push((txn, format!("import-{i}")));
         }
         for k in 1..=batch.len() {
