@@ -9,7 +9,7 @@ use base64::Engine;
 use reqwest::{Client, Method, Response};
 use serde_json::{json, Value};
 use shared::store::links::{Link, LinkPurpose};
-use shared::store::throttle::EMAIL_FREE_ATTEMPTS;
+use shared::store::throttle::{EMAIL_FREE_ATTEMPTS, PAIR_MAX_ATTEMPTS};
 
 use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser, PASSWORD};
 
@@ -317,6 +317,50 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     assert_eq!(app.login(&email, PASSWORD).await.status(), 401);
     let fresh = app.login_json(&email, NEW_PASSWORD).await;
     assert_eq!(fresh["user"]["emailVerified"], true);
+}
+
+/// The owner who mistyped their password until one address refused them gets in there at
+/// once with the password a reset link sets, wherever they opened the link: the reset
+/// clears the e-mail's per-address counters, as a successful login clears its own.
+#[tokio::test]
+async fn a_password_reset_lifts_the_lockout_its_owner_caused_by_mistyping() {
+    let app = spawn_app().await;
+    let (email, _) = registered(&app, "Mistyped").await;
+    let laptop = client_from("127.0.7.1");
+    let phone = client_from("127.0.7.2");
+    let wrong = json!({"email": email, "password": "my old passphrase, surely"});
+    let mut statuses = Vec::new();
+    for _ in 0..=PAIR_MAX_ATTEMPTS {
+        statuses.push(
+            login_with(&app, &laptop, wrong.clone())
+                .await
+                .status()
+                .as_u16(),
+        );
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 401).count() as u64,
+        PAIR_MAX_ATTEMPTS
+    );
+    assert_eq!(statuses.last(), Some(&429));
+    let new = json!({"email": email, "password": NEW_PASSWORD});
+    assert_problem(login_with(&app, &laptop, new.clone()).await, 429).await;
+
+    // The link is opened on the phone; the laptop gets in with the new password.
+    assert_eq!(request_reset(&app, &email).await.status(), 202);
+    let token = link_token(&email, "reset-password", 2).await;
+    let confirm =
+        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+    let r = phone
+        .post(app.url("/auth/password-reset/confirm"))
+        .json(&confirm)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert_eq!(login_with(&app, &laptop, new).await.status(), 200);
+    // The counting starts again from nothing: mistakes are allowed again.
+    assert_eq!(login_with(&app, &laptop, wrong).await.status(), 401);
 }
 
 /// A token taken before a reset or a logout-all keeps reading until it expires, but its

@@ -5,7 +5,8 @@
 //!
 //! - Per (e-mail, address): [`PAIR_MAX_ATTEMPTS`] attempts in a fixed
 //!   [`PAIR_WINDOW_SECS`] window, then `429` until the window ends. A successful login
-//!   clears it. A stranger guessing from one address therefore never locks the owner out.
+//!   clears it, and a password reset clears all of the e-mail's. A stranger guessing from
+//!   one address therefore never locks the owner out.
 //! - Per e-mail, all addresses: [`EMAIL_FREE_ATTEMPTS`] attempts a day without delay;
 //!   beyond them attempts are spaced by a back-off that doubles with every attempt, from
 //!   1 s up to [`EMAIL_MAX_BACKOFF_SECS`]: credential stuffing from many addresses slows to
@@ -190,6 +191,20 @@ impl Store {
     ) -> StoreResult<()> {
         self.delete_item(&email_pk(normalized_email), &counter.sk(now))
             .await
+    }
+
+    /// A password reset clears every (e-mail, address) counter of the e-mail: the link
+    /// proved the mailbox, so the owner who locked themselves out by mistyping gets in at
+    /// once with the new password, wherever they opened the link. The e-mail-wide
+    /// counter stays, as after a login. (At most a few hundred counters exist: the
+    /// e-mail-wide one bounds the attempts that make them.)
+    pub async fn clear_address_counters(&self, normalized_email: &str) -> StoreResult<()> {
+        let pk = email_pk(normalized_email);
+        let counters = self.query_prefix(&pk, "LOGIN#ADDR#").await?;
+        for chunk in counters.chunks(25) {
+            self.delete_batch(chunk.to_vec()).await?;
+        }
+        Ok(())
     }
 
     /// Reserves one registration for `address` within its hourly allowance.

@@ -244,5 +244,10 @@ pub async fn confirm_password_reset(
         ..Default::default()
     };
     // A new password hash moves the session epoch: every session and device token ends.
-    apply_changes(store, &user, changes).await
+    apply_changes(store, &user, changes).await?;
+    // The owner gets in at once, even from an address they locked by mistyping.
+    store
+        .clear_address_counters(&user.email.to_lowercase())
+        .await?;
+    Ok(())
 }
