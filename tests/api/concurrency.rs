@@ -89,3 +89,42 @@ async fn concurrent_retries_with_one_idempotency_key_create_one_transaction() {
     assert_eq!(ids.len(), 1, "every retry must return the same transaction");
     assert_eq!(app.balance(&user).await, "-19.99");
 }
+
+/// A client that sends its conditional update again (its answer was lost) with the same
+/// `Idempotency-Key` gets the first answer back, never `412`, even when the copies race:
+/// a copy that loses to the first re-reads and replays it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_copies_of_a_conditional_update_with_one_key_all_get_its_answer() {
+    let app = std::sync::Arc::new(spawn_app().await);
+    let user = std::sync::Arc::new(app.new_user().await);
+    for round in 0..10 {
+        let id = app.add_id(&user, "10.00", 4, "2026-07-01").await;
+        let key = format!("edit-once-{round}");
+        let tasks: Vec<_> = (0..8)
+            .map(|_| {
+                let (app, user, key) = (app.clone(), user.clone(), key.clone());
+                tokio::spawn(async move {
+                    let body = json!({"amount": "12.50", "categoryId": 4, "date": "2026-07-01"});
+                    let path = format!("/api/transactions/{id}");
+                    let r = app
+                        .request(reqwest::Method::PUT, &path, Some(&user))
+                        .header("if-match", "\"1\"")
+                        .header("idempotency-key", &key)
+                        .json(&body)
+                        .send()
+                        .await
+                        .unwrap();
+                    let etag = r
+                        .headers()
+                        .get("etag")
+                        .map(|e| e.to_str().unwrap().to_owned());
+                    (r.status().as_u16(), etag)
+                })
+            })
+            .collect();
+        for t in tasks {
+            assert_eq!(t.await.unwrap(), (200, Some("\"2\"".to_owned())));
+        }
+    }
+    assert_eq!(app.balance(&user).await, "-125.00");
+}

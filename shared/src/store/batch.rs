@@ -39,6 +39,12 @@ impl Store {
     /// (`TransactGetItems`), in the order of `keys`: `None` where none is. A read that
     /// meets a transaction in progress on one of them goes round the one retry policy.
     pub async fn transact_get(&self, keys: Vec<Item>) -> StoreResult<Vec<Option<Item>>> {
+        retry(StoreError::again, |_| self.transact_get_once(keys.clone())).await
+    }
+
+    /// [`Store::transact_get`] in one `TransactGetItems`, for a caller whose own retry
+    /// reads again: a transaction in progress on one of the items is `Contention`.
+    pub async fn transact_get_once(&self, keys: Vec<Item>) -> StoreResult<Vec<Option<Item>>> {
         use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError as E;
         use aws_sdk_dynamodb::types::{Get, TransactGetItem};
         let gets = keys
@@ -49,32 +55,29 @@ impl Store {
             })
             .collect::<Result<Vec<_>, aws_sdk_dynamodb::error::BuildError>>()
             .map_err(anyhow::Error::from)?;
-        retry(StoreError::again, |_| async {
-            let out = self
-                .client
-                .transact_get_items()
-                .set_transact_items(Some(gets.clone()))
-                .send()
-                .await;
-            match out {
-                Ok(out) => Ok(out
-                    .responses
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|r| r.item)
-                    .collect()),
-                Err(e)
-                    if matches!(
-                        e.as_service_error(),
-                        Some(E::TransactionCanceledException(_))
-                    ) =>
-                {
-                    Err(StoreError::Conflict(ConflictKind::Contention))
-                }
-                Err(e) => Err(sdk_error(e)),
+        let out = self
+            .client
+            .transact_get_items()
+            .set_transact_items(Some(gets))
+            .send()
+            .await;
+        match out {
+            Ok(out) => Ok(out
+                .responses
+                .unwrap_or_default()
+                .into_iter()
+                .map(|r| r.item)
+                .collect()),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(E::TransactionCanceledException(_))
+                ) =>
+            {
+                Err(StoreError::Conflict(ConflictKind::Contention))
             }
-        })
-        .await
+            Err(e) => Err(sdk_error(e)),
+        }
     }
 
     /// [`Store::batch_get`] in one `BatchGetItem`, for a caller whose own retry reads

@@ -179,8 +179,7 @@ pub async fn update(
         let (head, now) = (Some(refs.feed_head), now.to_string());
         store
             .replace_transaction(&old, &new, head, idem, &now)
-            .await
-            .map_err(|e| changed(e, expected))?;
+            .await?;
         Ok((new, false))
     })
     .await
@@ -212,8 +211,7 @@ pub async fn delete(
         let now = Timestamp::now().to_string();
         store
             .remove_transaction(&old, Some(refs.feed_head), idem, &now)
-            .await
-            .map_err(|e| changed(e, expected))?;
+            .await?;
         Ok(false)
     })
     .await
@@ -222,23 +220,15 @@ pub async fn delete(
 
 /// How an attempt at a transaction write retries: as every write (a conflict with
 /// another writer, a taken id), and at once when a concurrent request with the same key
-/// won (the next attempt replays it) or, without `If-Match`, the transaction changed
-/// since it was read (the next attempt reads it again; a deletion then answers 404).
+/// won or the transaction changed since it was read. The next attempt reads again and
+/// decides: it replays a copy of its own request that won (same key), answers `412` to
+/// an `If-Match` the new version no longer matches, `404` after a deletion.
 fn write_again(e: &AppError) -> Again {
     match e {
         AppError::Store(StoreError::Conflict(
             ConflictKind::IdempotencyKey | ConflictKind::Changed,
         )) => Again::Now,
         e => e.again(),
-    }
-}
-
-/// A write refused because the transaction changed since it was read: with `If-Match`
-/// naming a version, the answer (412); otherwise for the retry.
-fn changed(e: StoreError, expected: Option<IfMatch>) -> AppError {
-    match e {
-        e if e.is_conflict(ConflictKind::Changed) && expected.is_some() => stale(),
-        e => AppError::Store(e),
     }
 }
 

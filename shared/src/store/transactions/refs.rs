@@ -82,7 +82,13 @@ impl Store {
         if let Some(k) = keys.idempotency_key {
             wanted.push(key(&pk, &idem_sk(k)));
         }
-        let found = if once {
+        // A keyed update or delete reads its transaction and its key's record as of one
+        // moment: apart, it could see a copy of itself done to the transaction but not yet
+        // its record, and answer that copy's new version 412 instead of replaying it.
+        let found = if once && keys.transaction_id.is_some() && keys.idempotency_key.is_some() {
+            let found = self.transact_get_once(wanted).await?;
+            found.into_iter().flatten().collect()
+        } else if once {
             self.batch_get_once(wanted).await?
         } else {
             self.batch_get(wanted).await?
