@@ -95,37 +95,102 @@ impl Store {
     }
 
     /// One `TransactWriteItems`: a failed condition is the kind its item was given, a
-    /// conflict with a concurrent transaction `Contention`.
+    /// conflict with a concurrent transaction `Contention` (see [`transact_error`]).
     async fn transact_items(&self, tx: &TxItems<'_>) -> StoreResult<()> {
-        let result = self
-            .client
+        self.client
             .transact_write_items()
             .set_transact_items(Some(tx.items.clone()))
             .send()
-            .await;
-        let Err(err) = result else {
-            return Ok(());
-        };
-        let contended = match err.as_service_error() {
-            Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
-                let reasons = c.cancellation_reasons();
-                if let Some(pos) = reasons
-                    .iter()
-                    .position(|r| r.code() == Some("ConditionalCheckFailed"))
-                {
-                    let kind = tx.kinds.get(pos).copied();
-                    return Err(StoreError::Conflict(kind.unwrap_or(ConflictKind::Changed)));
-                }
-                reasons
-                    .iter()
-                    .any(|r| r.code() == Some("TransactionConflict"))
+            .await
+            .map(|_| ())
+            .map_err(|e| transact_error(e, &tx.kinds))
+    }
+}
+
+/// What a failed `TransactWriteItems` of items guarded by `kinds` means.
+///
+/// `TransactionInProgressException`: the SDK sent the request again after a timeout
+/// (with the same client token) while the first send still runs. That one may yet
+/// commit, so the outcome is unknown: `Unavailable` (503), as a timeout, never a conflict
+/// that a retry would answer by writing again (a create without `Idempotency-Key` would
+/// then be saved twice).
+fn transact_error(
+    err: aws_sdk_dynamodb::error::SdkError<
+        TransactWriteItemsError,
+        aws_smithy_runtime_api::client::orchestrator::HttpResponse,
+    >,
+    kinds: &[ConflictKind],
+) -> StoreError {
+    match err.as_service_error() {
+        Some(TransactWriteItemsError::TransactionCanceledException(c)) => {
+            let reasons = c.cancellation_reasons();
+            if let Some(pos) = reasons
+                .iter()
+                .position(|r| r.code() == Some("ConditionalCheckFailed"))
+            {
+                let kind = kinds.get(pos).copied();
+                return StoreError::Conflict(kind.unwrap_or(ConflictKind::Changed));
             }
-            Some(TransactWriteItemsError::TransactionInProgressException(_)) => true,
-            _ => false,
-        };
-        if contended {
-            return Err(StoreError::Conflict(ConflictKind::Contention));
+            if reasons
+                .iter()
+                .any(|r| r.code() == Some("TransactionConflict"))
+            {
+                return StoreError::Conflict(ConflictKind::Contention);
+            }
+            sdk_error(err)
         }
-        Err(sdk_error(err))
+        Some(TransactWriteItemsError::TransactionInProgressException(_)) => {
+            StoreError::Unavailable(
+                anyhow::Error::new(err)
+                    .context("an earlier send of this transaction is still running"),
+            )
+        }
+        _ => sdk_error(err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::error::SdkError;
+    use aws_sdk_dynamodb::types::error::{
+        TransactionCanceledException, TransactionInProgressException,
+    };
+    use aws_sdk_dynamodb::types::CancellationReason;
+    use aws_smithy_runtime_api::http::{Response, StatusCode};
+    use aws_smithy_types::body::SdkBody;
+
+    use super::*;
+
+    fn failed(e: TransactWriteItemsError) -> StoreError {
+        let response = Response::new(StatusCode::try_from(400).unwrap(), SdkBody::empty());
+        let kinds = [ConflictKind::Changed, ConflictKind::IdTaken];
+        transact_error(SdkError::service_error(e, response), &kinds)
+    }
+
+    fn cancelled(codes: &[&str]) -> TransactWriteItemsError {
+        let reasons = codes
+            .iter()
+            .map(|c| CancellationReason::builder().code(*c).build());
+        TransactWriteItemsError::TransactionCanceledException(
+            TransactionCanceledException::builder()
+                .set_cancellation_reasons(Some(reasons.collect()))
+                .build(),
+        )
+    }
+
+    #[test]
+    fn a_transaction_still_in_progress_is_an_unknown_outcome_not_a_conflict_to_retry() {
+        let e = TransactionInProgressException::builder().build();
+        let e = failed(TransactWriteItemsError::TransactionInProgressException(e));
+        assert!(matches!(e, StoreError::Unavailable(_)), "{e:?}");
+        assert_eq!(e.again(), Again::No);
+    }
+
+    #[test]
+    fn a_failed_condition_is_its_items_kind_and_a_conflict_is_contention() {
+        let e = failed(cancelled(&["None", "ConditionalCheckFailed"]));
+        assert!(e.is_conflict(ConflictKind::IdTaken), "{e:?}");
+        let e = failed(cancelled(&["TransactionConflict", "None"]));
+        assert!(e.is_conflict(ConflictKind::Contention), "{e:?}");
     }
 }
