@@ -71,6 +71,8 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
     let mut records = Vec::new();
     let mut account = None;
     let mut account_name: Option<String> = None;
+    // The account the first transaction came under.
+    let mut records_of: Option<Option<String>> = None;
     let mut current = Record::default();
     let mut state = Section::Transactions;
     let mut last_line = 0;
@@ -114,6 +116,15 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
                         if records.len() >= cap {
                             return Err(FileError::TooManyRows { max: cap });
                         }
+                        // Quicken's "all accounts" export: one wallet takes one account
+                        // (else its transfers would come in twice, once from each side).
+                        match &records_of {
+                            None => records_of = Some(account.clone()),
+                            Some(first) if *first != account => {
+                                return Err(several_accounts(first, &account))
+                            }
+                            Some(_) => {}
+                        }
                         records.push(done);
                     }
                     Section::Account => account = account_name.take().or(account),
@@ -143,6 +154,17 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
         ));
     }
     Ok((records, account))
+}
+
+fn several_accounts(first: &Option<String>, then: &Option<String>) -> FileError {
+    let name = |a: &Option<String>| a.clone().unwrap_or_else(|| "an unnamed one".into());
+    FileError::Unsupported {
+        what: format!(
+            "a QIF file of several accounts ({} and {}): export one account a file",
+            name(first),
+            name(then)
+        ),
+    }
 }
 
 fn unended(line: usize) -> FileError {

@@ -233,6 +233,14 @@ fn camt053_v02_with_batch_and_pending() {
     assert!(amounts.contains(&"-302.50".to_owned()), "{amounts:?}");
     assert!(!amounts.contains(&"-120.00".to_owned()), "{amounts:?}");
     assert_eq!(s.rows.len(), 3);
+    // The batch's row is no payment to its first payee: neither its name nor its purpose.
+    let batch = s
+        .rows
+        .iter()
+        .find(|r| r.amount.to_string() == "-302.50")
+        .unwrap();
+    assert_eq!(batch.payee, None);
+    assert_eq!(batch.note, None);
 }
 
 /// An investment account's QIF (`!Type:Invst`) writes unsigned trade totals whose
@@ -243,6 +251,28 @@ fn a_qif_investment_account_is_refused() {
     let e = bankfile::parse(qif.as_bytes(), &Options::default()).expect_err("refused");
     assert!(
         matches!(&e, FileError::Unsupported { what } if what.contains("Invst")),
+        "{e:?}"
+    );
+}
+
+/// Quicken's "all accounts" export holds each account's register in turn, a transfer
+/// once on each side: refused, not merged into one wallet. The account list Quicken
+/// writes first (accounts without transactions) and one account's register are fine.
+#[test]
+fn a_qif_file_of_several_accounts_is_refused() {
+    let list = "!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNSavings\nTBank\n^\n\
+                !Clear:AutoSwitch\n";
+    let checking = "!Account\nNChecking\nTBank\n^\n!Type:Bank\nD1/ 5'24\nT-300.00\n\
+                    L[Savings]\n^\nD1/ 6'24\nT-12.00\nPBakery\n^\n";
+    let savings = "!Account\nNSavings\nTBank\n^\n!Type:Bank\nD1/ 5'24\nT300.00\nL[Checking]\n^\n";
+    let one = format!("{list}{checking}");
+    let s = bankfile::parse(one.as_bytes(), &Options::default()).expect("one account");
+    assert_eq!(s.rows.len(), 2);
+    assert_eq!(s.detected.account.as_deref(), Some("Checking"));
+    let all = format!("{list}{checking}{savings}");
+    let e = bankfile::parse(all.as_bytes(), &Options::default()).expect_err("refused");
+    assert!(
+        matches!(&e, FileError::Unsupported { what } if what.contains("Checking and Savings")),
         "{e:?}"
     );
 }

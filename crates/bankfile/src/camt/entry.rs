@@ -213,11 +213,14 @@ impl Entry {
             return Ok(());
         }
         statement.total_rows += 1;
-        let only = self.details.first();
-        let id = entry_ref.or_else(|| match (self.details.len(), only) {
-            (1, Some(d)) => d.bank_ref.clone().or_else(|| d.key().map(dated)),
+        // One row for the whole entry: a single detail names its party and purpose; of a
+        // batch (a payroll, a direct-debit collection) no one detail speaks for the total.
+        let only = match self.details.as_slice() {
+            [d] => Some(d),
             _ => None,
-        });
+        };
+        let id = entry_ref
+            .or_else(|| only.and_then(|d| d.bank_ref.clone().or_else(|| d.key().map(dated))));
         let read = Parts {
             row: statement.total_rows,
             date,
