@@ -248,11 +248,16 @@ fn camt053_v02_with_batch_and_pending() {
 #[test]
 fn a_qif_investment_account_is_refused() {
     let qif = "!Type:Invst\nD1/ 5'24\nNBuy\nYACME Corp\nI12.50\nQ80\nT1,000.00\n^\n";
-    let e = bankfile::parse(qif.as_bytes(), &Options::default()).expect_err("refused");
-    assert!(
-        matches!(&e, FileError::Unsupported { what } if what.contains("Invst")),
-        "{e:?}"
-    );
+    assert!(unsupported(qif).contains("Invst"));
+}
+
+/// Why a file is refused as unsupported (`415`); a panic when it is read or refused
+/// otherwise.
+fn unsupported(text: &str) -> String {
+    match bankfile::parse(text.as_bytes(), &Options::default()) {
+        Err(FileError::Unsupported { what }) => what,
+        other => panic!("not refused as unsupported: {:?}", other.err()),
+    }
 }
 
 /// Quicken's "all accounts" export holds each account's register in turn, a transfer
@@ -270,11 +275,8 @@ fn a_qif_file_of_several_accounts_is_refused() {
     assert_eq!(s.rows.len(), 2);
     assert_eq!(s.detected.account.as_deref(), Some("Checking"));
     let all = format!("{list}{checking}{savings}");
-    let e = bankfile::parse(all.as_bytes(), &Options::default()).expect_err("refused");
-    assert!(
-        matches!(&e, FileError::Unsupported { what } if what.contains("Checking and Savings")),
-        "{e:?}"
-    );
+    let why = unsupported(&all);
+    assert!(why.contains("Checking and Savings"), "{why}");
 }
 
 #[test]
@@ -355,7 +357,8 @@ fn every_fixture_reads_back_the_same_as_an_override_of_what_was_detected() {
 /// A direct debit of 49.90 and its return (`RvslInd` true) in one CAMT.053 statement
 /// whose balances open and close at 1000.00. A German bank keeps the original `DBIT` on
 /// the return (the DK rules), ISO 20022 writes `CRDT`: either way the return is money
-/// in, as the balances show. Without balances the ISO reading stands.
+/// in, as the balances show. Without balances the ISO reading stands. Both name the
+/// parties of the original debit: the payee is the creditor, never the account holder.
 #[test]
 fn a_reversal_is_money_back_whichever_convention_the_bank_follows() {
     let camt = |reversal_direction: &str, balances: bool| {
@@ -371,7 +374,10 @@ fn a_reversal_is_money_back_whichever_convention_the_bank_follows() {
             format!(
                 "<Ntry><Amt Ccy=\"EUR\">49.90</Amt><CdtDbtInd>{direction}</CdtDbtInd>{}\
                  <Sts>BOOK</Sts><BookgDt><Dt>2024-03-0{}</Dt></BookgDt>\
-                 <AcctSvcrRef>{reference}</AcctSvcrRef></Ntry>",
+                 <AcctSvcrRef>{reference}</AcctSvcrRef><NtryDtls><TxDtls><RltdPties>\
+                 <Dbtr><Nm>Max Mustermann</Nm></Dbtr>\
+                 <DbtrAcct><Id><IBAN>DE89 3704 0044 0532 0130 00</IBAN></Id></DbtrAcct>\
+                 <Cdtr><Nm>Fitness GmbH</Nm></Cdtr></RltdPties></TxDtls></NtryDtls></Ntry>",
                 if reversal {
                     "<RvslInd>true</RvslInd>"
                 } else {
@@ -417,4 +423,9 @@ fn a_reversal_is_money_back_whichever_convention_the_bank_follows() {
         ["-49.90", "-49.90"],
         "nothing tells"
     );
+    for (direction, balances) in [("DBIT", true), ("CRDT", true), ("CRDT", false)] {
+        let s = read_text(&camt(direction, balances));
+        let payees: Vec<Option<&str>> = s.rows.iter().map(|r| r.payee.as_deref()).collect();
+        assert_eq!(payees, [Some("Fitness GmbH"); 2], "{direction} {balances}");
+    }
 }

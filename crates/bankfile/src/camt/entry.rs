@@ -14,6 +14,8 @@ struct Detail {
     bank_ref: Option<String>,
     creditor: Option<String>,
     debtor: Option<String>,
+    creditor_account: Option<String>,
+    debtor_account: Option<String>,
     ultimate_creditor: Option<String>,
     ultimate_debtor: Option<String>,
     remittance: Vec<String>,
@@ -31,6 +33,8 @@ impl Detail {
             ["Refs", "AcctSvcrRef"] => &mut self.bank_ref,
             ["RltdPties", "Cdtr", "Nm"] | ["RltdPties", "Cdtr", "Pty", "Nm"] => &mut self.creditor,
             ["RltdPties", "Dbtr", "Nm"] | ["RltdPties", "Dbtr", "Pty", "Nm"] => &mut self.debtor,
+            ["RltdPties", "CdtrAcct", "Id", "IBAN"] => &mut self.creditor_account,
+            ["RltdPties", "DbtrAcct", "Id", "IBAN"] => &mut self.debtor_account,
             ["RltdPties", "UltmtCdtr", "Nm"] | ["RltdPties", "UltmtCdtr", "Pty", "Nm"] => {
                 &mut self.ultimate_creditor
             }
@@ -58,13 +62,35 @@ impl Detail {
             .or(self.tx_id.as_deref())
     }
 
-    fn payee(&self, out: bool) -> Option<String> {
-        let name = if out {
-            self.creditor.as_ref().or(self.ultimate_creditor.as_ref())
-        } else {
-            self.debtor.as_ref().or(self.ultimate_debtor.as_ref())
+    /// The other party: the creditor of money out, the debtor of money in; but never the
+    /// statement's own account (`account`): a return or reversal (`RvslInd`, booked the
+    /// other way) names the parties of the payment it undoes.
+    fn payee(&self, out: bool, account: Option<&str>) -> Option<String> {
+        let creditor = (
+            &self.creditor_account,
+            &self.creditor,
+            &self.ultimate_creditor,
+        );
+        let debtor = (&self.debtor_account, &self.debtor, &self.ultimate_debtor);
+        let own = |iban: &Option<String>| {
+            let bare = |t: &str| {
+                t.split_whitespace()
+                    .collect::<String>()
+                    .to_ascii_uppercase()
+            };
+            iban.as_deref()
+                .zip(account)
+                .is_some_and(|(i, a)| bare(i) == bare(a))
         };
-        name.cloned()
+        let (mut side, other) = if out {
+            (creditor, debtor)
+        } else {
+            (debtor, creditor)
+        };
+        if own(side.0) && !own(other.0) {
+            side = other;
+        }
+        side.1.as_ref().or(side.2.as_ref()).cloned()
     }
 
     fn note(&self) -> Option<String> {
@@ -207,6 +233,7 @@ impl Entry {
                     detail: Some(d),
                     note,
                     id: scoped_id(account, id.as_deref()),
+                    account,
                 };
                 push(statement, read.row_of(invert));
             }
@@ -229,6 +256,7 @@ impl Entry {
             detail: only,
             note: only.and_then(Detail::note).or_else(|| self.info.clone()),
             id: scoped_id(account, id.as_deref()),
+            account,
         };
         push(statement, read.row_of(invert));
         Ok(())
@@ -250,6 +278,8 @@ struct Parts<'a> {
     detail: Option<&'a Detail>,
     note: Option<String>,
     id: Option<String>,
+    /// The statement's account, never the payee.
+    account: Option<&'a str>,
 }
 
 impl Parts<'_> {
@@ -280,7 +310,7 @@ impl Parts<'_> {
             row,
             date,
             amount,
-            payee: self.detail.and_then(|d| d.payee(out)),
+            payee: self.detail.and_then(|d| d.payee(out, self.account)),
             note: self.note,
             category: None,
             tags: Vec::new(),
