@@ -44,6 +44,22 @@ else
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/.local/target-package}"
+# PACKAGE_PROFILE=ci (what .ci/run sets): the release profile without its fat-LTO,
+# single-codegen-unit link, through Cargo's profile variables, so that sam build's own
+# `cargo lambda build --release` calls see the same settings and find their binaries
+# fresh. Same code, target and opt-levels; larger binaries, and a fraction of the link
+# time. Nothing built this way is for deploying: `make package` alone keeps the shipped
+# profile (Cargo.toml, [profile.release]).
+PROFILE_NOTE="the shipped release profile"
+case "${PACKAGE_PROFILE:-release}" in
+  release) ;;
+  ci)
+    export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+    CARGO_TARGET_DIR="$CARGO_TARGET_DIR-ci"
+    PROFILE_NOTE="PACKAGE_PROFILE=ci (no LTO, 16 codegen units): not the sizes that ship"
+    ;;
+  *) echo "PACKAGE_PROFILE must be release or ci" >&2; exit 2 ;;
+esac
 export AWS_DEFAULT_REGION="${AWS_REGION:-${AWS_DEFAULT_REGION:-eu-west-1}}"
 export SAM_CLI_TELEMETRY=0
 
@@ -60,9 +76,9 @@ nice -n 10 sam build --template-file template.yaml --build-dir "$BUILD_DIR"
 elapsed=$(( $(date +%s) - start ))
 
 # Sizes: the bootstrap binary and the zip `sam deploy` makes of it (deflate, like SAM's).
-"$VENV/bin/python" - "$BUILD_DIR" "$elapsed" <<'EOF'
+"$VENV/bin/python" - "$BUILD_DIR" "$elapsed" "$PROFILE_NOTE" <<'EOF'
 import io, os, sys, zipfile
-build, elapsed = sys.argv[1], int(sys.argv[2])
+build, elapsed, note = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rows = []
 for name in sorted(os.listdir(build)):
     binary = os.path.join(build, name, "bootstrap")
@@ -81,4 +97,5 @@ print(f"\n{'function':<24}{'bootstrap':>14}{'zip':>14}")
 for name, size, zipped in rows:
     print(f"{name:<24}{mib(size):>14}{mib(zipped):>14}")
 print(f"cargo lambda build and sam build took {elapsed // 60} min {elapsed % 60} s; output in {build}")
+print(f"built with {note}")
 EOF
