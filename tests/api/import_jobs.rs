@@ -223,6 +223,59 @@ async fn abandoned_job(
     (job_ref, format!("/api/imports/{}", job_ref.job_id))
 }
 
+/// Makes a job look as if its worker saved its last progress long ago (more than
+/// [`job::STALL_SECS`]): the next read fails it.
+async fn age(app: &TestApp, user: &TestUser, job_ref: JobRef) {
+    let store = &app.state.store;
+    let stored = store
+        .get_import_job(user.id, job_ref.job_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut doc: Value = serde_json::from_str(&stored.doc).unwrap();
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    doc["progress"]["savedAt"] = json!(now - job::STALL_SECS - 60);
+    let expires_at = doc["progress"]["expiresAt"].as_i64().unwrap();
+    let old = StoredJob {
+        doc: doc.to_string(),
+        step: stored.step + 1,
+    };
+    store
+        .put_import_job(user.id, job_ref.job_id, &old, expires_at)
+        .await
+        .unwrap();
+}
+
+/// One import job at a time per user: another large file while one runs is `409` naming
+/// the running job, a file imported within its request is not a job and goes through,
+/// another user's job holds nobody else up, and once the job ended the file is taken.
+#[tokio::test]
+async fn a_second_large_file_waits_for_the_running_job_and_a_small_one_does_not() {
+    let (app, user) = spawn_app_and_user().await;
+    let (file, _, _) = history(4_000, 1);
+    let running = stopped_job(&app, &user, &file).await;
+    let (other_file, _, _) = history(3_500, 2);
+    let r = app.upload(&user, "", "text/csv", other_file.clone()).await;
+    let problem = assert_problem(r, 409).await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains(&running.job_id.to_string()), "{problem}");
+
+    let (small, _, _) = history(3_000, 3);
+    let r = app.upload(&user, "", "text/csv", small).await;
+    assert_eq!(r.status(), 201, "within the request, not a job");
+    let stranger = app.new_user().await;
+    let r = app
+        .upload(&stranger, "", "text/csv", other_file.clone())
+        .await;
+    assert_eq!(r.status(), 202);
+
+    // The running job ends (here: its worker vanished, so a read fails it): the next
+    // file is a job.
+    age(&app, &user, running).await;
+    let r = app.upload(&user, "", "text/csv", other_file).await;
+    assert_eq!(r.status(), 202);
+}
+
 #[tokio::test]
 async fn a_job_whose_wallet_changed_currency_fails_without_booking_a_row() {
     let (app, user) = spawn_app_and_user().await;
@@ -252,14 +305,16 @@ async fn a_job_whose_wallet_changed_currency_fails_without_booking_a_row() {
 async fn a_job_stopped_half_way_is_finished_by_posting_the_file_again() {
     let (app, user) = spawn_app_and_user().await;
     let (file, balance, months) = history(6_000, 2);
-    let (_, location) = abandoned_job(&app, &user, &file, 3).await;
+    let (job_ref, location) = abandoned_job(&app, &user, &file, 3).await;
     let half: Value = app.get_json(&user, &location).await;
     assert_eq!(
         (&half["status"], &half["created"], &half["finishedAt"]),
         (&json!("running"), &json!(3_000), &Value::Null)
     );
 
-    // Posting the file again imports the rest, and every row is there once.
+    // Once it is failed (its worker saved nothing for the stall time), posting the file
+    // again imports the rest, and every row is there once.
+    age(&app, &user, job_ref).await;
     let rest = app.import_by_job(&user, &file).await;
     assert_eq!(
         (&rest["status"], &rest["created"], &rest["duplicates"]),
@@ -283,23 +338,7 @@ async fn a_job_whose_worker_vanished_is_failed_when_read_and_the_file_posted_aga
     assert_eq!(running["status"], "running");
 
     // Its last progress, as if saved long ago.
-    let stored = store
-        .get_import_job(user.id, job_ref.job_id)
-        .await
-        .unwrap()
-        .unwrap();
-    let mut doc: Value = serde_json::from_str(&stored.doc).unwrap();
-    let now = time::OffsetDateTime::now_utc().unix_timestamp();
-    doc["progress"]["savedAt"] = json!(now - job::STALL_SECS - 60);
-    let expires_at = doc["progress"]["expiresAt"].as_i64().unwrap();
-    let old = StoredJob {
-        doc: doc.to_string(),
-        step: stored.step + 1,
-    };
-    store
-        .put_import_job(user.id, job_ref.job_id, &old, expires_at)
-        .await
-        .unwrap();
+    age(&app, &user, job_ref).await;
 
     let failed: Value = app.get_json(&user, &location).await;
     assert_eq!(

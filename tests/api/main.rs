@@ -16,6 +16,7 @@ mod integrity;
 mod lambda;
 mod lists;
 mod matrix;
+mod quotas;
 mod recurring;
 mod resources;
 mod rules;

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use serde_json::{json, Value};
-use shared::app::recurring::run_due;
+use shared::app::recurring::{run_due, run_due_from, PER_USER_PER_RUN};
+use shared::store::keys::shard_of;
 use shared::store::on_behalf_of;
 use time::{Date, OffsetDateTime};
 
@@ -652,4 +653,36 @@ async fn a_backfill_is_bounded_to_a_thousand_past_occurrences() {
     let id = schedule(&app, &user, old).await;
     let shown: Value = app.get_json(&user, &format!("/api/recurring/{id}")).await;
     assert_eq!(shown["nextDate"], day(today()), "{shown}");
+}
+
+/// One user's backlog (schedules backfilled years back: thousands of occurrences due)
+/// does not hold up anyone else's: a run, even one that starts at that user's shard,
+/// gives them [`PER_USER_PER_RUN`] occurrences and then creates the other user's due
+/// one; the backlog goes on in the next runs.
+#[tokio::test]
+async fn a_heavy_users_backlog_does_not_delay_another_users_occurrence_past_one_run() {
+    let (app, heavy) = spawn_app_and_user().await;
+    let long_ago = today() - days(990);
+    for _ in 0..3 {
+        schedule(&app, &heavy, backfilled("FREQ=DAILY", long_ago)).await;
+    }
+    let other = app.new_user().await;
+    let due = schedule(&app, &other, groceries("FREQ=DAILY", &day(today()))).await;
+
+    // A deadline far shorter than the 2,974 writes take (locally, under load, 50 ms each),
+    // ample for the share and one more.
+    let deadline = Instant::now() + Duration::from_secs(45);
+    let first = shard_of(heavy.id);
+    let run = run_due_from(&app.state.store, today(), deadline, first);
+    let report = on_behalf_of("recurring", run).await.unwrap();
+    let listed = occurrences(&app, &other, due, &day(today()), &day(today())).await;
+    assert_eq!(listed[0]["status"], "created", "{report:?} {listed:?}");
+    assert_eq!(report.created, PER_USER_PER_RUN + 1, "{report:?}");
+    assert!(report.finished && report.deferred >= 1, "{report:?}");
+
+    // The next run goes on with the backlog where this one stopped.
+    let deadline = Instant::now() + Duration::from_secs(45);
+    let run = run_due_from(&app.state.store, today(), deadline, first);
+    let next = on_behalf_of("recurring", run).await.unwrap();
+    assert_eq!(next.created, PER_USER_PER_RUN, "{next:?}");
 }

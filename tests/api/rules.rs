@@ -345,6 +345,58 @@ async fn a_users_rules_hold_at_most_fifty_patterns() {
     assert_problem(r, 409).await;
 }
 
+/// The 50-pattern cap holds under a race: concurrent creates, each of which finds room
+/// when it reads, are counted on the profile in their own transactions, so at most 50
+/// patterns are ever stored; a delete gives its patterns back.
+#[tokio::test]
+async fn concurrent_creates_never_pass_fifty_patterns() {
+    let (app, user) = spawn_app_and_user().await;
+    let patterns = |tag: String| -> Value {
+        let conditions: Vec<Value> = (0..10)
+            .map(|i| json!({"field": "payee", "op": "matches", "value": format!("^{tag}{i}\\b")}))
+            .collect();
+        json!({"name": tag, "match": "any", "conditions": conditions, "actions": {"note": "n"}})
+    };
+    let mut set = tokio::task::JoinSet::new();
+    for k in 0..12 {
+        let (client, url, token) = (
+            app.client.clone(),
+            app.url("/api/rules"),
+            user.token.clone(),
+        );
+        let body = patterns(format!("shop{k}"));
+        set.spawn(async move {
+            let r = client.post(url).bearer_auth(token).json(&body).send().await;
+            r.expect("request").status().as_u16()
+        });
+    }
+    let statuses = set.join_all().await;
+    assert!(
+        statuses.iter().all(|s| [201, 409].contains(s)),
+        "{statuses:?}"
+    );
+    let stored: Vec<Value> = app.get(&user, "/api/rules").await.json().await.unwrap();
+    let count = |rules: &[Value]| -> usize {
+        rules
+            .iter()
+            .map(|r| r["conditions"].as_array().unwrap().len())
+            .sum()
+    };
+    assert_eq!(stored.len(), statuses.iter().filter(|s| **s == 201).count());
+    assert_eq!(count(&stored), 50, "{statuses:?}");
+    let r = post(&app, &user, "/api/rules", patterns("late".into())).await;
+    assert!(assert_problem(r, 409).await["detail"]
+        .as_str()
+        .unwrap()
+        .contains("50"));
+
+    let path = format!("/api/rules/{}", stored[0]["id"]);
+    let r = app.call(Method::DELETE, &path, Some(&user), None).await;
+    assert_eq!(r.status(), 204);
+    let r = post(&app, &user, "/api/rules", patterns("after".into())).await;
+    assert_eq!(r.status(), 201);
+}
+
 #[tokio::test]
 async fn another_users_rules_and_categories_stay_invisible() {
     let (app, owner) = spawn_app_and_user().await;

@@ -15,6 +15,19 @@ pub const TAG_COUNT: &str = "tagCount";
 pub const PROVIDER_COUNT: &str = "providerCount";
 pub const RULE_COUNT: &str = "ruleCount";
 pub const RECURRING_COUNT: &str = "recurringCount";
+/// The `matches` conditions of all of a user's rules (`rules::MAX_PATTERNS`).
+pub const PATTERN_COUNT: &str = "patternCount";
+
+/// A second counter a write moves on the profile, with the counter of the item it creates
+/// or deletes (a transaction touches an item once): `delta` added, at most `max` after an
+/// increase. A profile without it yet starts from `base`, the count the caller read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub attribute: &'static str,
+    pub base: u64,
+    pub delta: i64,
+    pub max: u64,
+}
 
 /// On profiles whose counters have counted since registration (every profile registered
 /// since this attribute exists): there, a counter at zero (or none yet) means none, which
@@ -52,17 +65,52 @@ impl Store {
         delta: i64,
         max: u64,
     ) -> anyhow::Result<()> {
-        let mut values = Item::from([(":d".into(), n(delta))]);
-        let condition = if delta > 0 {
-            values.insert(":max".into(), n(max));
-            format!("attribute_exists(PK) AND (attribute_not_exists({attribute}) OR {attribute} < :max)")
-        } else {
-            "attribute_exists(PK)".to_owned()
-        };
+        self.count_on_profile_with(tx, user_id, Some((attribute, delta, max)), None)
+    }
+
+    /// [`Store::count_on_profile`] of `counter` (if any) and `tally` (if any) in one update
+    /// of the profile, each increase bounded by its maximum.
+    pub(crate) fn count_on_profile_with(
+        &self,
+        tx: &mut TxItems<'_>,
+        user_id: u64,
+        counter: Option<(&str, i64, u64)>,
+        tally: Option<Tally>,
+    ) -> anyhow::Result<()> {
+        let mut values = Item::new();
+        let mut condition = "attribute_exists(PK)".to_owned();
+        let mut update = String::new();
+        if let Some((attribute, delta, max)) = counter {
+            values.insert(":d".into(), n(delta));
+            if delta > 0 {
+                values.insert(":max".into(), n(max));
+                condition.push_str(&format!(
+                    " AND (attribute_not_exists({attribute}) OR {attribute} < :max)"
+                ));
+            }
+            update = format!("ADD {attribute} :d");
+        }
+        if let Some(t) = tally.filter(|t| t.delta != 0) {
+            let a = t.attribute;
+            values.insert(":tbase".into(), n(t.base));
+            values.insert(":tdelta".into(), n(t.delta));
+            if t.delta > 0 {
+                // `a + delta <= max`, as DynamoDB can compare: `a <= max - delta`.
+                let room = t.max.saturating_sub(t.delta.unsigned_abs());
+                values.insert(":troom".into(), n(room));
+                condition.push_str(&format!(
+                    " AND (attribute_not_exists({a}) OR {a} <= :troom)"
+                ));
+            }
+            update.push_str(&format!(" SET {a} = if_not_exists({a}, :tbase) + :tdelta"));
+        }
+        if update.is_empty() {
+            return Ok(());
+        }
         tx.update(
             &user_pk(user_id),
             PROFILE,
-            &format!("ADD {attribute} :d"),
+            update.trim_start(),
             Some(&condition),
             values,
             None,

@@ -1,11 +1,16 @@
 //! Large imports' jobs: the job item (its progress as a JSON document, written by one
 //! worker at a time: each write expects the step the worker read) and the chunks of rows
 //! it works through (JSON text, each well under DynamoDB's 400 KB item limit). Both
-//! expire with `expiresAt` (the table's TTL).
+//! expire with `expiresAt` (the table's TTL). Beside them, one item per user names the
+//! user's latest job (`SK = IMPRUNNING`), so that a user runs one job at a time: a job
+//! starts only by a conditional write over the marker the starter read.
 
 use super::attr::{get_opt_u64, get_s, n, s, Item};
 use super::keys::{import_chunk_sk, import_job_sk, user_pk};
 use super::{is_condition_failure, sdk_error, Store, StoreError, StoreResult};
+
+/// The item naming the user's latest import job (`jobId`, `claimedAt` in Unix seconds).
+const RUNNING_SK: &str = "IMPRUNNING";
 
 /// Chunks put at once.
 const PARALLEL_PUTS: usize = 4;
@@ -48,6 +53,70 @@ impl Store {
             .try_collect::<Vec<_>>()
             .await?;
         Ok(())
+    }
+
+    /// The user's latest import job as its marker names it: `(job id, claimed at)`.
+    pub async fn latest_import_job(&self, user_id: u64) -> StoreResult<Option<(u64, i64)>> {
+        let Some(item) = self.get_consistent(&user_pk(user_id), RUNNING_SK).await? else {
+            return Ok(None);
+        };
+        let job_id = get_opt_u64(&item, "jobId").unwrap_or(0);
+        let claimed_at = get_opt_u64(&item, "claimedAt").unwrap_or(0);
+        Ok(Some((job_id, i64::try_from(claimed_at).unwrap_or(0))))
+    }
+
+    /// Names `job_id` the user's latest import job if the marker still names `was` (no
+    /// marker: `None`); `Conflict(Changed)` when another job was named meanwhile.
+    pub async fn claim_import_job(
+        &self,
+        user_id: u64,
+        job_id: u64,
+        was: Option<u64>,
+        (now, expires_at): (i64, i64),
+    ) -> StoreResult<()> {
+        let mut item = super::batch::key(&user_pk(user_id), RUNNING_SK);
+        item.extend([
+            ("jobId".into(), n(job_id)),
+            ("claimedAt".into(), n(now)),
+            ("expiresAt".into(), n(expires_at)),
+        ]);
+        let put = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item));
+        let put = match was {
+            None => put.condition_expression("attribute_not_exists(PK)"),
+            Some(was) => put
+                .condition_expression("jobId = :was")
+                .expression_attribute_values(":was", n(was)),
+        };
+        match put.send().await {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => {
+                Err(StoreError::Conflict(super::ConflictKind::Changed))
+            }
+            Err(e) => Err(sdk_error(e)),
+        }
+    }
+
+    /// Removes the marker if it names `job_id` (a job that could not start).
+    pub async fn release_import_job(&self, user_id: u64, job_id: u64) -> StoreResult<()> {
+        let out = self
+            .client
+            .delete_item()
+            .table_name(&self.table)
+            .key("PK", s(user_pk(user_id)))
+            .key("SK", s(RUNNING_SK))
+            .condition_expression("jobId = :id")
+            .expression_attribute_values(":id", n(job_id))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => Ok(()),
+            Err(e) => Err(sdk_error(e)),
+        }
     }
 
     /// One chunk's rows; `None` once it expired.

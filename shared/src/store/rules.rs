@@ -1,9 +1,12 @@
 //! A user's categorisation rules: `PK = USER#<id>`, `SK = RULE#<id>`, the rule as JSON
 //! (`rule`), its `position`, the type of its category when it has one (`categoryType`,
 //! so evaluating needs no category read) and the usual version and times. All of a
-//! user's rules (at most 200, each small) are read with one Query.
+//! user's rules (at most 200, each small) are read with one Query. The profile counts the
+//! rules and their `matches` conditions (`patternCount`), in the same transaction as each
+//! write, so that concurrent writes never pass either cap.
 
 use super::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
+use super::caps::{Tally, PATTERN_COUNT};
 use super::feed::Entity;
 use super::items::{get_owner, get_times, get_version, stamps};
 use super::keys::user_pk;
@@ -78,6 +81,18 @@ impl TryFrom<&Item> for StoredRule {
     }
 }
 
+/// The patterns a rule write adds (`delta`, negative when it removes some) to the user's
+/// `base` (all their rules' patterns as read; a profile counts from it on its first rule
+/// write since the count exists), at most `rules::MAX_PATTERNS` in all.
+pub fn patterns(base: usize, delta: i64) -> Tally {
+    Tally {
+        attribute: PATTERN_COUNT,
+        base: base as u64,
+        delta,
+        max: rules::MAX_PATTERNS as u64,
+    }
+}
+
 impl Store {
     /// Every rule of the user, unordered (one Query; the service orders them).
     pub async fn list_rules(&self, user_id: u64) -> StoreResult<Vec<StoredRule>> {
@@ -94,17 +109,30 @@ impl Store {
 
     /// Stores a rule with its change-feed entry: a new one (`expected: None`; its id must
     /// be free) or a new version of one at version `expected` (`Conflict(Changed)` when it
-    /// moved or is gone).
-    pub async fn put_rule(&self, rule: &StoredRule, expected: Option<u64>) -> StoreResult<()> {
-        let at = versioned(rule.user_id, rule.id);
+    /// moved or is gone), moving the profile's pattern count by `patterns`
+    /// (`Conflict(LimitReached)` when it would pass its cap, as when the rules' does).
+    pub async fn put_rule(
+        &self,
+        rule: &StoredRule,
+        expected: Option<u64>,
+        patterns: Tally,
+    ) -> StoreResult<()> {
+        let at = versioned(rule.user_id, rule.id).with_tally(patterns);
         let item = (to_item(rule), rule.version);
         self.put_versioned(&at, item, expected, |_| Ok(())).await
     }
 
     /// Deletes a rule at version `version`, with its tombstone in the change feed:
-    /// `NotFound` when it was gone, `Conflict(Changed)` when its version moved.
-    pub async fn delete_rule(&self, user_id: u64, id: u64, version: u64) -> StoreResult<()> {
-        self.delete_versioned(&versioned(user_id, id), version)
-            .await
+    /// `NotFound` when it was gone, `Conflict(Changed)` when its version moved; the
+    /// profile's pattern count moves by `patterns` (the rule's, negative).
+    pub async fn delete_rule(
+        &self,
+        user_id: u64,
+        id: u64,
+        version: u64,
+        patterns: Tally,
+    ) -> StoreResult<()> {
+        let at = versioned(user_id, id).with_tally(patterns);
+        self.delete_versioned(&at, version).await
     }
 }

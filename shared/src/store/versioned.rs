@@ -27,6 +27,8 @@ pub struct Versioned {
     pub entity: Entity,
     pub id: u64,
     pub sk: String,
+    /// Another counter of the profile the write moves (a rule's patterns).
+    pub tally: Option<super::caps::Tally>,
 }
 
 impl Versioned {
@@ -36,6 +38,15 @@ impl Versioned {
             entity,
             id,
             sk,
+            tally: None,
+        }
+    }
+
+    /// The write also moves `tally` on the profile, in the same transaction.
+    pub fn with_tally(self, tally: super::caps::Tally) -> Self {
+        Self {
+            tally: Some(tally),
+            ..self
         }
     }
 }
@@ -56,15 +67,15 @@ impl Store {
             None => {
                 tx.put(item, Some("attribute_not_exists(PK)"), None)?;
                 tx.on_conflict(ConflictKind::IdTaken);
-                if let Some((counter, max)) = cap_of(at.entity) {
-                    self.count_on_profile(&mut tx, at.user_id, counter, 1, max)?;
-                }
+                let counter = cap_of(at.entity).map(|(c, max)| (c, 1, max));
+                self.count_on_profile_with(&mut tx, at.user_id, counter, at.tally)?;
             }
             Some(read) => {
                 let values = Item::from([(":v".into(), n(read))]);
                 let condition = "attribute_exists(PK) AND version = :v";
                 tx.put(item, Some(condition), Some(values))?;
                 tx.on_conflict(ConflictKind::Changed);
+                self.count_on_profile_with(&mut tx, at.user_id, None, at.tally)?;
             }
         }
         tx.upserted(at.user_id, at.entity, at.id, version);
@@ -92,9 +103,8 @@ impl Store {
         let condition = "attribute_exists(PK) AND version = :v";
         tx.delete(&pk, &at.sk, Some(condition), Some(values))?;
         tx.deleted(at.user_id, at.entity, at.id, version);
-        if let Some((counter, max)) = cap_of(at.entity) {
-            self.count_on_profile(&mut tx, at.user_id, counter, -1, max)?;
-        }
+        let counter = cap_of(at.entity).map(|(c, max)| (c, -1, max));
+        self.count_on_profile_with(&mut tx, at.user_id, counter, at.tally)?;
         match self.transact(tx).await {
             Err(StoreError::Conflict(ConflictKind::Changed)) => {
                 Err(match self.get(&pk, &at.sk).await? {

@@ -236,6 +236,9 @@ fn write_error(e: StoreError) -> AppError {
         StoreError::Conflict(ConflictKind::Wallet) => AppError::Conflict(format!(
             "the wallet changed meanwhile (currency or account); {retry}"
         )),
+        StoreError::Conflict(ConflictKind::LimitReached) => {
+            crate::app::transactions::too_many_transactions()
+        }
         StoreError::Conflict(ConflictKind::Reference(_)) => AppError::Conflict(format!(
             "a category, provider or tag was deleted or changed meanwhile; {retry}"
         )),

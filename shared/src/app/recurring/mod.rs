@@ -8,7 +8,7 @@ mod job;
 mod occurrences;
 
 pub use forecast::{forecast, Forecast, ForecastPoint};
-pub use job::{run_due, JobReport};
+pub use job::{first_shard, run_due, run_due_from, JobReport, PER_USER_PER_RUN};
 pub use occurrences::{change_occurrence, parse_window, restore_occurrence};
 
 use recurrence::{RRule, Schedule, Weekend};

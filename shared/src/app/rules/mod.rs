@@ -103,23 +103,37 @@ fn patterns(body: &RuleBody) -> usize {
     body.conditions.iter().filter(regex).count()
 }
 
-/// `409` when `body` (replacing rule `replacing`) would give the user more than
-/// [`rules::MAX_PATTERNS`] `matches` conditions in all.
-fn check_patterns(all: &[StoredRule], replacing: Option<u64>, body: &RuleBody) -> AppResult<()> {
-    let others: usize = all
-        .iter()
-        .filter(|r| Some(r.id) != replacing)
+/// The `matches` conditions of the user's rules as read, but rule `except`'s.
+fn patterns_of(all: &[StoredRule], except: Option<u64>) -> usize {
+    all.iter()
+        .filter(|r| Some(r.id) != except)
         .filter_map(|r| view(r).ok())
         .map(|v| patterns(&v.body))
-        .sum();
+        .sum()
+}
+
+fn too_many_patterns() -> AppError {
     let max = rules::MAX_PATTERNS;
-    if patterns(body) > 0 && others + patterns(body) > max {
-        return Err(AppError::Conflict(format!(
-            "a user's rules may hold at most {max} `matches` conditions in all; \
-             use contains, startsWith or endsWith, or delete one"
-        )));
+    AppError::Conflict(format!(
+        "a user's rules may hold at most {max} `matches` conditions in all; \
+         use contains, startsWith or endsWith, or delete one"
+    ))
+}
+
+/// `409` when `body` (replacing rule `replacing`) would give the user more than
+/// [`rules::MAX_PATTERNS`] `matches` conditions in all, as read. The write checks it
+/// again on the profile's count, in its transaction, so concurrent writes cannot pass it.
+fn check_patterns(all: &[StoredRule], replacing: Option<u64>, body: &RuleBody) -> AppResult<()> {
+    let others = patterns_of(all, replacing);
+    if patterns(body) > 0 && others + patterns(body) > rules::MAX_PATTERNS {
+        return Err(too_many_patterns());
     }
     Ok(())
+}
+
+/// The change of the user's pattern count from `before` to `after` patterns.
+fn delta(before: usize, after: usize) -> i64 {
+    after as i64 - before as i64
 }
 
 /// Creates a rule: after the last one unless `position` says otherwise; at most
@@ -129,6 +143,8 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
     let category_type = check(store, user_id, &body).await?;
     let existing = store.list_rules(user_id).await?;
     check_patterns(&existing, None, &body)?;
+    let added = patterns(&body);
+    let tally = crate::store::rules::patterns(patterns_of(&existing, None), delta(0, added));
     let full = || {
         AppError::Conflict(format!(
             "a user may have at most {MAX_RULES} rules; delete one first"
@@ -160,9 +176,17 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
             id,
             ..stored.clone()
         };
-        async move { store.put_rule(&rule, None).await.map(|()| rule) }
+        async move { store.put_rule(&rule, None, tally).await.map(|()| rule) }
     });
-    view(&created.await?)
+    match created.await {
+        // Refused on the profile's counts: the rules' or, under it, the patterns'.
+        Err(AppError::Conflict(_))
+            if added > 0 && store.list_rules(user_id).await?.len() < MAX_RULES =>
+        {
+            Err(too_many_patterns())
+        }
+        other => view(&other?),
+    }
 }
 
 /// Replaces a rule (`If-Match` honoured); an absent `position` keeps the rule's place.
@@ -181,9 +205,16 @@ pub async fn update(
     // A malformed body is 400 whatever its If-Match, as on every other update.
     let category_type = check(store, user_id, &body).await?;
     version_to_keep(expected, current.version)?;
-    if patterns(&body) > 0 {
-        check_patterns(&store.list_rules(user_id).await?, Some(id), &body)?;
+    let was = view(&current).map_or(0, |v| patterns(&v.body));
+    let change = delta(was, patterns(&body));
+    // The user's count as read, for a profile that has none yet (only read when it moves).
+    let mut base = 0;
+    if change != 0 || patterns(&body) > 0 {
+        let all = store.list_rules(user_id).await?;
+        check_patterns(&all, Some(id), &body)?;
+        base = patterns_of(&all, Some(id)) + was;
     }
+    let tally = crate::store::rules::patterns(base, change);
     let position = body.position.map_or(current.position, u64::from);
     body.position = u32::try_from(position).ok();
     let next = StoredRule {
@@ -194,9 +225,10 @@ pub async fn update(
         updated_at: Timestamp::now(),
         ..current.clone()
     };
-    match store.put_rule(&next, Some(current.version)).await {
+    match store.put_rule(&next, Some(current.version), tally).await {
         Ok(()) => view(&next),
         Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
+        Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(too_many_patterns()),
         Err(e) => Err(e.into()),
     }
 }
@@ -217,9 +249,27 @@ pub(crate) fn add_tags(tags: &mut Vec<u64>, from_rules: &[u64]) -> bool {
     added
 }
 
-kept::delete_kept! {
-    /// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed.
-    "rule", get_rule, delete_rule
+/// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed; the
+/// profile's pattern count loses the rule's (as read with its version: a version that
+/// moved fails the delete, which reads again).
+pub async fn delete(
+    store: &Store,
+    user_id: u64,
+    id: u64,
+    expected: Option<IfMatch>,
+) -> AppResult<()> {
+    let read = || async move { Ok(store.get_rule(user_id, id).await?.map(|r| r.version)) };
+    let delete = |version| async move {
+        let all = store.list_rules(user_id).await?;
+        let own = all
+            .iter()
+            .filter(|r| r.id == id && r.version == version)
+            .map(|r| view(r).map_or(0, |v| patterns(&v.body)))
+            .sum();
+        let tally = crate::store::rules::patterns(patterns_of(&all, None), delta(own, 0));
+        store.delete_rule(user_id, id, version, tally).await
+    };
+    super::delete_at_read_version("rule", expected, read, delete).await
 }
 
 /// The user's rules compiled, in order, with the types of the categories they name.

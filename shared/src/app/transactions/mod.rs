@@ -17,8 +17,8 @@ use crate::domain::time::Timestamp;
 use crate::domain::Transaction;
 use crate::store::transactions::{IdempotencyRecord, RefKeys, Refs, TxnFilter, TxnPage};
 use crate::store::{retry, Again, ConflictKind, Store, StoreError};
-pub use refusals::check_replay;
 use refusals::write_error;
+pub use refusals::{check_replay, too_many_transactions};
 
 /// A client's idempotency key and the hash of the request it came with.
 #[derive(Debug, Clone, Copy)]

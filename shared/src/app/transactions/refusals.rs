@@ -1,7 +1,7 @@
 //! What a refused transaction write or a reused idempotency key means to the client.
 
 use crate::app::{AppError, AppResult};
-use crate::store::transactions::IdempotencyRecord;
+use crate::store::transactions::{IdempotencyRecord, MAX_TRANSACTIONS};
 use crate::store::{ConflictKind, Ref, StoreError};
 
 /// The idempotency rule: a key replays the result of its first request when the request
@@ -16,12 +16,20 @@ pub fn check_replay(stored: &IdempotencyRecord, request_hash: &str) -> AppResult
     }
 }
 
+/// A create past the user's [`MAX_TRANSACTIONS`].
+pub fn too_many_transactions() -> AppError {
+    AppError::Conflict(format!(
+        "a user may hold at most {MAX_TRANSACTIONS} transactions; delete some first"
+    ))
+}
+
 /// What a refused transaction write means to the client.
 pub(super) fn write_error(e: StoreError) -> AppError {
     match e {
         StoreError::Conflict(ConflictKind::Wallet) => {
             AppError::Conflict("the wallet changed meanwhile (currency or account); retry".into())
         }
+        StoreError::Conflict(ConflictKind::LimitReached) => too_many_transactions(),
         StoreError::Conflict(ConflictKind::Reference(r)) => {
             let (field, noun) = match r {
                 Ref::Category => ("categoryId", "category"),

@@ -15,6 +15,11 @@ use crate::store::keys::{cat_sk, provider_sk, tag_sk, user_pk, WALLET};
 use crate::store::transact::TxItems;
 use crate::store::{ConflictKind, Ref};
 
+/// Transactions one user may hold: the wallet's `txnCount`, moved in the same
+/// transaction as every create and delete, bounds every create (a request's, a batch's,
+/// an import's, a recurring occurrence's), so concurrent creates cannot pass it.
+pub const MAX_TRANSACTIONS: u64 = 1_000_000;
+
 /// Items of one [`Store::insert_transactions`](crate::store::Store::insert_transactions)
 /// write: [`IMPORT_WRITE_ITEMS`] once (the wallet and the user's feed head),
 /// [`IMPORT_TXN_ITEMS`] a transaction (it, its import marker, its feed entry), and one a
@@ -101,24 +106,33 @@ impl Deltas {
     }
 
     /// Adds the wallet update (always, conditional on the wallet existing with the
-    /// transactions' currency) and every use count that moved.
+    /// transactions' currency, and when it adds transactions on its count staying within
+    /// [`MAX_TRANSACTIONS`]) and every use count that moved.
     pub fn emit(self, tx: &mut TxItems<'_>, now: &str) -> anyhow::Result<()> {
         let (Some(user_id), Some(currency)) = (self.user_id, self.currency) else {
             return Ok(());
         };
         let pk = user_pk(user_id);
+        let mut values = Item::from([
+            (":delta".into(), n(self.sum)),
+            (":count".into(), n(self.count)),
+            (":now".into(), s(now)),
+            (":cur".into(), s(currency.code())),
+            (":one".into(), n(1)),
+        ]);
+        let mut condition = "attribute_exists(PK) AND currencyCode = :cur".to_owned();
+        if self.count > 0 {
+            // `txnCount + count <= max`, as DynamoDB can compare it.
+            let room = MAX_TRANSACTIONS.saturating_sub(self.count.unsigned_abs());
+            values.insert(":room".into(), n(room));
+            condition.push_str(" AND txnCount <= :room");
+        }
         tx.update(
             &pk,
             WALLET,
             "SET txnSum = txnSum + :delta, txnCount = txnCount + :count, updatedAt = :now, version = if_not_exists(version, :one) + :one",
-            Some("attribute_exists(PK) AND currencyCode = :cur"),
-            Item::from([
-                (":delta".into(), n(self.sum)),
-                (":count".into(), n(self.count)),
-                (":now".into(), s(now)),
-                (":cur".into(), s(currency.code())),
-                (":one".into(), n(1)),
-            ]),
+            Some(&condition),
+            values,
             None,
         )?;
         tx.on_conflict(ConflictKind::Wallet);

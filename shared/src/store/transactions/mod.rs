@@ -12,7 +12,9 @@ mod write;
 use super::keys::{txn_sk, user_pk};
 use super::{Store, StoreResult};
 
-pub use counters::{counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS};
+pub use counters::{
+    counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS, MAX_TRANSACTIONS,
+};
 pub use list::{TxnFilter, TxnPage};
 pub use refs::{IdempotencyRecord, RefKeys, Refs};
 

@@ -9,13 +9,13 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::counters::Deltas;
+use super::counters::{Deltas, MAX_TRANSACTIONS};
 use super::Transaction;
 use crate::store::attr::{n, s, Item};
 use crate::store::feed::{Entity, Feed};
 use crate::store::keys::{idem_sk, import_sk, txn_sk, user_pk};
 use crate::store::transact::{TxItems, MAX_TRANSACT_ITEMS};
-use crate::store::{ConflictKind, Store, StoreResult};
+use crate::store::{ConflictKind, Store, StoreError, StoreResult};
 
 /// Idempotency keys are remembered for a day.
 const IDEMPOTENCY_TTL_SECS: u64 = 24 * 3600;
@@ -34,8 +34,10 @@ impl Store {
         let idem = |tx: &mut TxItems<'_>| {
             idempotency.map_or(Ok(()), |k| put_idempotency(tx, txn, k, "create", None))
         };
-        self.transact_once(self.new_txn(txn, head, now, idem)?)
-            .await
+        let sent = self
+            .transact_once(self.new_txn(txn, head, now, idem)?)
+            .await;
+        self.wallet_refusal(sent, txn.user_id, 1).await
     }
 
     /// A new transaction as above, with what `also` adds to its `TransactWriteItems`,
@@ -47,7 +49,28 @@ impl Store {
         now: &str,
         also: impl FnOnce(&mut TxItems<'_>) -> anyhow::Result<()>,
     ) -> StoreResult<()> {
-        self.transact(self.new_txn(txn, head, now, also)?).await
+        let sent = self.transact(self.new_txn(txn, head, now, also)?).await;
+        self.wallet_refusal(sent, txn.user_id, 1).await
+    }
+
+    /// A create refused on the wallet (`Conflict(Wallet)`) is `Conflict(LimitReached)` when
+    /// the wallet has no room for `added` more transactions ([`MAX_TRANSACTIONS`]); else
+    /// the wallet changed or is gone, as the error says.
+    async fn wallet_refusal<T>(
+        &self,
+        sent: StoreResult<T>,
+        user_id: u64,
+        added: usize,
+    ) -> StoreResult<T> {
+        match sent {
+            Err(e) if e.is_conflict(ConflictKind::Wallet) => match self.get_wallet(user_id).await {
+                Ok(Some(w)) if w.txn_count.saturating_add(added as u64) > MAX_TRANSACTIONS => {
+                    Err(StoreError::Conflict(ConflictKind::LimitReached))
+                }
+                _ => Err(e),
+            },
+            other => other,
+        }
     }
 
     fn new_txn(
@@ -93,7 +116,9 @@ impl Store {
                     .into());
                 }
                 if take > 0 {
-                    self.transact_once(tx).await?;
+                    let user_id = batch[0].0.user_id;
+                    let sent = self.transact_once(tx).await;
+                    self.wallet_refusal(sent, user_id, take).await?;
                 }
                 return Ok(take);
             }

@@ -8,6 +8,10 @@
 //! chunk skips the rows imported before; a chunk cut short by a deadline records the row
 //! it stopped at and the next worker resumes there. A job whose worker vanished is
 //! finished by posting the file again (a new job skips what the first one wrote).
+//!
+//! One job at a time per user: a job starts by naming itself on the user's marker over
+//! the job it named before, which must have ended (done, failed, or stalled for
+//! [`STALL_SECS`]); else the file is refused with `409` naming the running job.
 
 mod chunks;
 mod continuation;
@@ -137,9 +141,7 @@ pub(super) async fn start(
     let chunks = chunks::encode(&rows)?;
     let id = crate::domain::ids::new_id();
     let expires_at = now_secs() + JOB_TTL_SECS;
-    store
-        .put_import_chunks(user_id, id, &chunks, expires_at)
-        .await?;
+    claim(store, user_id, id, expires_at).await?;
     let mut job = Job {
         id,
         status: JobStatus::Running,
@@ -159,7 +161,19 @@ pub(super) async fn start(
         step: 0,
     };
     job.add_errors(prepared.errors);
-    save(store, user_id, &mut job).await?;
+    let stored = async {
+        store
+            .put_import_chunks(user_id, id, &chunks, expires_at)
+            .await?;
+        save(store, user_id, &mut job).await
+    };
+    if let Err(e) = stored.await {
+        // Never saved: the marker lets the next file start at once.
+        if let Err(release) = store.release_import_job(user_id, id).await {
+            tracing::warn!(?release, job_id = id, "an import job's marker stays");
+        }
+        return Err(e);
+    }
     let job_ref = JobRef {
         user_id,
         job_id: id,
@@ -170,6 +184,47 @@ pub(super) async fn start(
         return Err(e);
     }
     Ok(job)
+}
+
+/// Names job `id` the user's running import: `409` naming the one running, if any.
+async fn claim(store: &Store, user_id: u64, id: u64, expires_at: i64) -> AppResult<()> {
+    for _ in 0..3 {
+        let latest = store.latest_import_job(user_id).await?;
+        if let Some((running, claimed_at)) = latest {
+            if still_running(store, user_id, running, claimed_at).await? {
+                return Err(AppError::Conflict(format!(
+                    "import job {running} is still running: one import job at a time; \
+                     post this file when GET /api/imports/{running} says it ended"
+                )));
+            }
+        }
+        let was = latest.map(|(job, _)| job);
+        match store
+            .claim_import_job(user_id, id, was, (now_secs(), expires_at))
+            .await
+        {
+            Err(StoreError::Conflict(ConflictKind::Changed)) => continue,
+            other => return Ok(other?),
+        }
+    }
+    Err(AppError::Conflict(
+        "another import job is starting meanwhile; retry".into(),
+    ))
+}
+
+/// Whether the job a marker names still runs: `running` as read (a stalled one is failed
+/// by the read), or named less than [`STALL_SECS`] ago and not saved yet.
+async fn still_running(
+    store: &Store,
+    user_id: u64,
+    job_id: u64,
+    claimed_at: i64,
+) -> AppResult<bool> {
+    match get(store, user_id, job_id).await {
+        Ok(job) => Ok(job.status == JobStatus::Running),
+        Err(AppError::NotFound(_)) => Ok(now_secs() - claimed_at < STALL_SECS),
+        Err(e) => Err(e),
+    }
 }
 
 /// Writes the job as its next step.
