@@ -10,6 +10,7 @@ mod docs;
 mod helpers;
 mod iam_calls;
 mod import_jobs;
+mod import_races;
 mod imports;
 mod insights;
 mod integrity;

@@ -1,5 +1,6 @@
 //! Wallet, categories, tags, providers and pictures through their endpoints.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_problem, png, spawn_app_and_user};
@@ -146,6 +147,80 @@ async fn tags_and_providers_are_unique_per_user_ignoring_case() {
         );
         assert_problem(app.get(&user, &format!("{path}/{id}")).await, 404).await;
     }
+}
+
+/// An own category's name is unique per user and type, ignoring case (its reservation is
+/// written with it): a duplicate is `409`, a rename moves the name and a delete frees it. A
+/// category stored before the reservations (none for it) still keeps its name taken.
+#[tokio::test]
+async fn own_category_names_are_unique_per_user_and_type_ignoring_case() {
+    let (app, user) = spawn_app_and_user().await;
+    let other = app.new_user().await;
+    let path = "/api/categories";
+    let debit = |name: &str| json!({"categoryName": name, "type": "DEBIT"});
+    let pets = app.create(&user, path, &debit("Pets")).await;
+    assert_problem(app.post(&user, path, &debit("PETS")).await, 409).await;
+    assert_problem(app.post(&user, path, &debit(" pets ")).await, 409).await;
+    // Another type or another user may use it; so may a global category's name.
+    let credit = json!({"categoryName": "pets", "type": "CREDIT"});
+    let pets_in = app.create(&user, path, &credit).await;
+    app.create(&other, path, &debit("pets")).await;
+    app.create(&user, path, &debit("Groceries")).await;
+
+    // A rename (or a change of type) onto a taken name is refused; one off it frees it.
+    let dogs = app.create(&user, path, &debit("Dogs")).await;
+    let dogs_path = format!("{path}/{dogs}");
+    assert_problem(app.put(&user, &dogs_path, &debit("pets")).await, 409).await;
+    let flip = json!({"categoryName": "Dogs", "type": "CREDIT"});
+    assert_eq!(app.put(&user, &dogs_path, &flip).await.status(), 200);
+    app.create(&user, path, &debit("dogs")).await;
+    assert_problem(
+        app.put(
+            &user,
+            &format!("{path}/{pets_in}"),
+            &json!({"categoryName": "DOGS", "type": "CREDIT"}),
+        )
+        .await,
+        409,
+    )
+    .await;
+    let pets_path = format!("{path}/{pets}");
+    assert_eq!(
+        app.put(&user, &pets_path, &debit("Cats")).await.status(),
+        200
+    );
+    let again = app.create(&user, path, &debit("Pets")).await;
+    assert_eq!(
+        app.delete(&user, &format!("{path}/{again}")).await.status(),
+        204
+    );
+    app.create(&user, path, &debit("pets")).await;
+
+    // Stored before the reservations: its name is taken all the same (read from the list).
+    let old = app.create(&user, path, &debit("Vet")).await;
+    app.state
+        .store
+        .client()
+        .delete_item()
+        .table_name(app.state.store.table())
+        .key("PK", AttributeValue::S(format!("USER#{}", user.id)))
+        .key("SK", AttributeValue::S("CATNAME#DEBIT#vet".into()))
+        .send()
+        .await
+        .unwrap();
+    assert_problem(app.post(&user, path, &debit("VET")).await, 409).await;
+    let cats = format!("{path}/{pets}");
+    assert_problem(app.put(&user, &cats, &debit("vet")).await, 409).await;
+    // It keeps working: a rename, then its old name is free.
+    let old_path = format!("{path}/{old}");
+    assert_eq!(
+        app.put(&user, &old_path, &debit("Vet bills"))
+            .await
+            .status(),
+        200
+    );
+    app.create(&user, path, &debit("vet")).await;
+    assert_eq!(app.delete(&user, &old_path).await.status(), 204);
 }
 
 /// Two renames of one tag at once: one wins, the other is `409` (without `If-Match` too),

@@ -81,6 +81,7 @@ fn store_error(store: &Store, e: StoreError) -> AppError {
             "transactions use this category: its type cannot change and it cannot be deleted"
                 .into(),
         ),
+        StoreError::Conflict(ConflictKind::NameTaken) => name_taken(),
         StoreError::Conflict(ConflictKind::LimitReached) => AppError::Conflict(format!(
             "you have reached the limit of {} own categories",
             store.limits().categories
@@ -89,7 +90,56 @@ fn store_error(store: &Store, e: StoreError) -> AppError {
     }
 }
 
-/// Creates an own category, or (admins only) a global one.
+fn name_taken() -> AppError {
+    AppError::Conflict("you already have a category of this type with this name".into())
+}
+
+/// Refuses the name of `fields` when one of the user's own categories of its type other
+/// than `except` has it (case-insensitively). The reservations written with each category
+/// refuse it too, also under a race; this read covers the categories stored before them.
+async fn refuse_stored_name(
+    store: &Store,
+    user_id: u64,
+    fields: &CategoryFields,
+    except: Option<u64>,
+) -> AppResult<()> {
+    let folded = fields.name.to_lowercase();
+    let own = store.list_categories(user_id, false).await?;
+    let taken = own.iter().any(|c| {
+        Some(c.id) != except
+            && c.category_type == fields.category_type
+            && c.name.trim().to_lowercase() == folded
+    });
+    if taken {
+        return Err(name_taken());
+    }
+    Ok(())
+}
+
+fn new_record(id: u64, owner: Option<u64>, fields: &CategoryFields, now: Timestamp) -> Category {
+    Category {
+        id,
+        owner,
+        name: fields.name.clone(),
+        icon: fields.icon.clone(),
+        color: fields.color.clone(),
+        category_type: fields.category_type,
+        use_count: 0,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
+fn create_error(store: &Store, e: StoreError) -> AppError {
+    match e {
+        StoreError::NotFound => super::users::account_gone(),
+        e => store_error(store, e),
+    }
+}
+
+/// Creates an own category, or (admins only) a global one. An own one's name is unique
+/// per type among the user's own (`409`).
 pub async fn create(
     store: &Store,
     user_id: u64,
@@ -98,31 +148,51 @@ pub async fn create(
 ) -> AppResult<Category> {
     if global {
         require_admin(store, user_id).await?;
+    } else {
+        refuse_stored_name(store, user_id, &fields, None).await?;
     }
     let now = Timestamp::now();
+    let owner = (!global).then_some(user_id);
     with_fresh_id(|id| {
-        let record = Category {
-            id,
-            owner: (!global).then_some(user_id),
-            name: fields.name.clone(),
-            icon: fields.icon.clone(),
-            color: fields.color.clone(),
-            category_type: fields.category_type,
-            use_count: 0,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        };
+        let record = new_record(id, owner, &fields, now);
         async move {
             store.create_category(user_id, &record).await?;
             Ok(record)
         }
     })
     .await
-    .map_err(|e| match e {
-        StoreError::NotFound => super::users::account_gone(),
-        e => store_error(store, e),
+    .map_err(|e| create_error(store, e))
+}
+
+/// The user's own category of that name and type, created (`true`) unless a concurrent
+/// create (another import) reserved the name first: then the winner's (`false`). The
+/// caller read the user's categories just before and found none of the name (so none
+/// stored before the reservations has it).
+pub async fn create_or_find(
+    store: &Store,
+    user_id: u64,
+    fields: CategoryFields,
+) -> AppResult<(Category, bool)> {
+    let now = Timestamp::now();
+    with_fresh_id(|id| {
+        let record = new_record(id, Some(user_id), &fields, now);
+        async move {
+            match store.create_category(user_id, &record).await {
+                Ok(()) => Ok((record, true)),
+                Err(e) if e.is_conflict(ConflictKind::NameTaken) => {
+                    let (kind, name) = (record.category_type, &record.name);
+                    match store.own_category_named(user_id, kind, name).await? {
+                        Some(winner) => Ok((winner, false)),
+                        // Deleted or renamed meanwhile: the name is free again.
+                        None => Err(StoreError::Conflict(ConflictKind::Contention)),
+                    }
+                }
+                Err(e) => Err(e),
+            }
+        }
     })
+    .await
+    .map_err(|e| create_error(store, e))
 }
 
 /// A global category or one of the user's own.
@@ -160,6 +230,11 @@ pub async fn update(
                     .into(),
             ));
         }
+    }
+    let renamed = current.name.to_lowercase() != fields.name.to_lowercase()
+        || current.category_type != fields.category_type;
+    if !current.is_global() && renamed {
+        refuse_stored_name(store, user_id, &fields, Some(id)).await?;
     }
     let next = Category {
         name: fields.name,

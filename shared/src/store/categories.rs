@@ -1,5 +1,8 @@
 //! Categories: global ones (seeded, see `seed`; a copy per shard so that no partition is
-//! read by every user, all copies written together) and each user's own.
+//! read by every user, all copies written together) and each user's own (their names
+//! reserved per type, see `names`).
+
+mod names;
 
 use super::attr::s;
 use super::feed::{Change, Entity, Feed};
@@ -178,8 +181,8 @@ async fn record_change(
 
 impl Store {
     /// Stores a new category: a global one in the source and every shard, an own one in
-    /// the user's partition (counted on the profile, which must exist): `Conflict(IdTaken)`,
-    /// `Conflict(LimitReached)` or `NotFound`.
+    /// the user's partition (counted on the profile, which must exist, its name reserved):
+    /// `Conflict(IdTaken)`, `Conflict(NameTaken)`, `Conflict(LimitReached)` or `NotFound`.
     pub async fn create_category(&self, user_id: u64, record: &Category) -> StoreResult<()> {
         let mut tx = TxItems::new(self);
         for pk in partitions(record) {
@@ -189,6 +192,7 @@ impl Store {
         let change = |feed| Change::upsert(feed, Entity::Category, record.id, 1);
         record_change(self, &mut tx, record, change).await?;
         if !record.is_global() {
+            names::reserve(&mut tx, user_id, record)?;
             let max = self.limits().categories;
             self.count_on_profile(&mut tx, user_id, super::caps::CATEGORY_COUNT, 1, max)?;
         }
@@ -212,7 +216,8 @@ impl Store {
 
     /// Updates name, icon, colour and type, keeping the use count, to `next.version`, in
     /// every copy. The type may change only while no transaction uses the category (it
-    /// would flip their sign). With `expected` (`If-Match`), only from that version:
+    /// would flip their sign). An own category's name reservation moves with a new name or
+    /// type: `Conflict(NameTaken)`. With `expected` (`If-Match`), only from that version:
     /// `Conflict(Changed)`.
     pub async fn update_category(
         &self,
@@ -246,9 +251,14 @@ impl Store {
                 None,
             )?;
         }
+        if let Some(owner) = current.owner.filter(|_| !names::same_name(current, next)) {
+            names::release(&mut tx, owner, current)?;
+            names::reserve(&mut tx, owner, next)?;
+        }
         let change = |feed| Change::upsert(feed, Entity::Category, next.id, next.version);
         record_change(self, &mut tx, next, change).await?;
         match self.transact(tx).await {
+            Err(e) if e.is_conflict(ConflictKind::NameTaken) => Err(e),
             Err(StoreError::Conflict(_)) => Err(self.missing_or_in_use(current, expected).await),
             other => other,
         }
@@ -272,6 +282,7 @@ impl Store {
         );
         tx.delete(&pk, &sk, Some(&condition), Some(values))?;
         tx.deleted(user_id, Entity::Category, current.id, current.version);
+        names::release(&mut tx, user_id, current)?;
         let max = self.limits().categories;
         self.count_on_profile(&mut tx, user_id, super::caps::CATEGORY_COUNT, -1, max)?;
         match self.transact(tx).await {

@@ -4,10 +4,13 @@
 //! An export names each transaction `txn:<id>`: such an id also counts as imported while
 //! the user still has that transaction, so importing one's own export into the same
 //! account creates nothing (concurrent imports are still told apart by the markers).
+//!
+//! The markers of an import job's rows carry the job's id (`jobId`): a worker retried
+//! after writing part of a chunk finds the rows it wrote itself, and counts them created.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use super::attr::get_s;
+use super::attr::{get_opt_u64, get_s};
 use super::batch::key;
 use super::keys::{import_sk, txn_sk, user_pk, TXN_PREFIX};
 use super::{Store, StoreResult};
@@ -32,6 +35,20 @@ impl Store {
         user_id: u64,
         import_ids: &[&str],
     ) -> StoreResult<HashSet<String>> {
+        Ok(self
+            .imported_by(user_id, import_ids)
+            .await?
+            .into_keys()
+            .collect())
+    }
+
+    /// [`Store::imported`], each id with the job whose marker it has (`None`: written by
+    /// an import within a request, or an exported id).
+    pub async fn imported_by(
+        &self,
+        user_id: u64,
+        import_ids: &[&str],
+    ) -> StoreResult<HashMap<String, Option<u64>>> {
         use futures::stream::{self, StreamExt, TryStreamExt};
         let pk = user_pk(user_id);
         let batches: Vec<Vec<_>> = import_ids
@@ -53,13 +70,13 @@ impl Store {
             .buffer_unordered(PARALLEL_READS)
             .try_collect()
             .await?;
-        let mut found = HashSet::new();
+        let mut found = HashMap::new();
         for item in items.iter().flatten() {
             let sk = get_s(item, "SK")?;
             if let Some(id) = sk.strip_prefix("IMPORT#") {
-                found.insert(id.to_owned());
+                found.insert(id.to_owned(), get_opt_u64(item, "jobId"));
             } else if let Some(Ok(t)) = sk.strip_prefix(TXN_PREFIX).map(str::parse::<u64>) {
-                found.insert(format!("txn:{t}"));
+                found.entry(format!("txn:{t}")).or_insert(None);
             }
         }
         Ok(found)

@@ -7,13 +7,14 @@
 //! | wallet | `USER#<id>` | `WALLET` | |
 //! | transaction | `USER#<id>` | `TXN#<id, 16 digits>` | `TXN#<date>#<id, 16 digits>` |
 //! | own category | `USER#<id>` | `CAT#<id>` | |
+//! | own category name reservation (per type; categories stored before it have none) | `USER#<id>` | `CATNAME#<type>#<lower name>` | |
 //! | global category (the copy a user reads, one per shard) | `GLOBAL#<shard>` | `CAT#<id>` | |
 //! | global category (the source the copies are made from, read by seeding only) | `GLOBAL` | `CAT#<id>` | |
 //! | copies complete (written by seeding after every copy) | `GLOBAL#<shard>` | `SEEDED` | |
 //! | idempotency record | `USER#<id>` | `IDEM#<key>` | |
 //! | tag / provider | `USER#<id>` | `TAG#<id>` / `PROV#<id>` | |
 //! | tag / provider name reservation | `USER#<id>` | `TAGNAME#<lower name>` / `PROVNAME#<lower name>` | |
-//! | import marker (one per imported row, kept forever: re-imports create nothing) | `USER#<id>` | `IMPORT#<import id>` | |
+//! | import marker (one per imported row, kept forever: re-imports create nothing; a job's carry its id) | `USER#<id>` | `IMPORT#<import id>` | |
 //! | import job (a large import's progress, 7 days) / its rows (one item per chunk, 7 days) | `USER#<id>` | `IMPJOB#<id, 16 digits>` / `IMPJOB#<id, 16 digits>#<chunk, 4 digits>` | |
 //! | profile picture | `USER#<id>` | `PICTURE` | |
 //! | session (one per login) | `USER#<id>` | `SESSION#<session id>` | |
@@ -110,6 +111,12 @@ pub fn txn_lsi(date: &str, txn_id: u64) -> String {
 
 pub fn cat_sk(category_id: u64) -> String {
     format!("CAT#{category_id}")
+}
+
+/// The reservation of an own category's name among the user's own of its type
+/// (`CATNAME#DEBIT#pets`), written in the same transaction as the category.
+pub fn cat_name_sk(category_type: &str, name: &str) -> String {
+    format!("CATNAME#{category_type}#{}", name.trim().to_lowercase())
 }
 
 pub fn idem_sk(key: &str) -> String {

@@ -60,7 +60,7 @@ pub async fn fill(store: &Store, user_id: u64) -> anyhow::Result<Duration> {
         .map_err(anyhow::Error::msg)?;
     while !batch.is_empty() {
         let written = store
-            .insert_transactions(&batch, None, "2026-01-01T00:00:00")
+            .insert_transactions(&batch, None, "2026-01-01T00:00:00", None)
             .await?;
         batch.drain(..written.max(1));
     }

@@ -7,7 +7,6 @@
 //! needs one is a row error naming the cap (`provider`, `tags` or `category`), and the
 //! other rows are imported.
 
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
@@ -78,18 +77,24 @@ async fn create_names(
         } = &p.category
         {
             let key = (fold(name), *category_type);
-            if let Entry::Vacant(slot) = made.categories.entry(key) {
-                if !made.refused.contains_key("category") {
-                    let fields = categories::parse_fields(name, None, None, *category_type)?;
-                    match categories::create(store, user_id, fields, false).await {
-                        Ok(c) => {
-                            slot.insert(c);
+            if !made.categories.contains_key(&key) && !made.refused.contains_key("category") {
+                let fields = categories::parse_fields(name, None, None, *category_type)?;
+                // A concurrent import that reserved the name first: its category, and
+                // those it made meanwhile (read once, so that they are not raced again).
+                match categories::create_or_find(store, user_id, fields).await {
+                    Ok((c, created)) => {
+                        made.categories.insert(key, c);
+                        if !created {
+                            for c in store.list_categories(user_id, false).await? {
+                                let key = (fold(&c.name), c.category_type);
+                                made.categories.entry(key).or_insert(c);
+                            }
                         }
-                        Err(AppError::Conflict(m)) => {
-                            made.refused.insert("category", m);
-                        }
-                        Err(e) => return Err(e),
                     }
+                    Err(AppError::Conflict(m)) => {
+                        made.refused.insert("category", m);
+                    }
+                    Err(e) => return Err(e),
                 }
             }
         }

@@ -283,7 +283,7 @@ async fn finish(
         skipped_pending,
     } = prepared;
     let valid = planned.len();
-    let (fresh, seen) = not_imported(store, user_id, planned).await?;
+    let (fresh, seen) = not_imported(store, user_id, planned, None).await?;
     let mut report = ImportReport {
         rows,
         valid,
@@ -292,8 +292,8 @@ async fn finish(
         ..Default::default()
     };
     if options.dry_run {
-        report.uncategorized = fresh.iter().filter(|p| p.uncategorized).count();
-        report.preview = fresh.into_iter().take(PREVIEW_ROWS).collect();
+        report.uncategorized = fresh.rows.iter().filter(|p| p.uncategorized).count();
+        report.preview = fresh.rows.into_iter().take(PREVIEW_ROWS).collect();
         report.errors = errors;
         return Ok(report);
     }

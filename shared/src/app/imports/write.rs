@@ -45,37 +45,69 @@ pub(super) struct Written {
     pub(super) left: Vec<usize>,
 }
 
-/// The planned rows not imported before, and the rows that were.
+/// The planned rows an import writes: those not imported before, under the job (if any)
+/// whose markers they get.
+pub(super) struct Fresh {
+    pub(super) rows: Vec<Planned>,
+    job: Option<u64>,
+    /// Rows whose markers the same job wrote (a worker retried after writing part of a
+    /// chunk), with whether each is uncategorized: created, not duplicates.
+    mine: Vec<(usize, bool)>,
+}
+
+/// The planned rows not imported before (for `job`, also those its own markers name: see
+/// [`Fresh`]), and the rows that were.
 pub(super) async fn not_imported(
     store: &Store,
     user_id: u64,
     planned: Vec<Planned>,
-) -> AppResult<(Vec<Planned>, Vec<usize>)> {
+    job: Option<u64>,
+) -> AppResult<(Fresh, Vec<usize>)> {
     let ids: Vec<&str> = planned.iter().map(|p| p.import_id.as_str()).collect();
-    let done = store.imported(user_id, &ids).await?;
-    let (seen, fresh): (Vec<Planned>, Vec<Planned>) = planned
-        .into_iter()
-        .partition(|p| done.contains(&p.import_id));
-    Ok((fresh, seen.into_iter().map(|p| p.row).collect()))
+    let done = store.imported_by(user_id, &ids).await?;
+    let mut fresh = Fresh {
+        rows: Vec::new(),
+        job,
+        mine: Vec::new(),
+    };
+    let mut seen = Vec::new();
+    for p in planned {
+        match done.get(&p.import_id) {
+            None => fresh.rows.push(p),
+            Some(by) if job.is_some() && *by == job => fresh.mine.push((p.row, p.uncategorized)),
+            Some(_) => seen.push(p.row),
+        }
+    }
+    Ok((fresh, seen))
 }
 
-/// Creates the names the rows need and writes the rows, until the deadline.
+/// Creates the names the rows need and writes the rows, until the deadline. The rows the
+/// same job wrote before count as created when they precede the first row left.
 pub(super) async fn create(
     store: &Store,
     user_id: u64,
     names: &Names,
-    fresh: Vec<Planned>,
+    fresh: Fresh,
     deadline: Instant,
     errors: &mut Vec<RowError>,
 ) -> AppResult<Written> {
+    let Fresh { rows, job, mine } = fresh;
     let mut built = Vec::new();
-    let records = build_all(store, user_id, names, fresh, deadline, &mut built).await?;
+    let records = build_all(store, user_id, names, rows, deadline, &mut built).await?;
     let (repeat, other): (Vec<RowError>, Vec<RowError>) =
         built.into_iter().partition(|e| e.message == REPEAT_MESSAGE);
     errors.extend(other);
-    let mut written = write(store, user_id, records, deadline).await?;
+    let mut written = write(store, user_id, records, deadline, job).await?;
     written.left.extend(repeat.iter().map(|e| e.row));
     written.left.sort_unstable();
+    // The rest (from the first row left on) is done again, and found again then.
+    let first_left = written.left.first().copied();
+    for (row, uncategorized) in mine {
+        if first_left.is_none_or(|left| row < left) {
+            written.created += 1;
+            written.uncategorized += usize::from(uncategorized);
+        }
+    }
     Ok(written)
 }
 
@@ -86,6 +118,7 @@ pub(super) async fn write(
     user_id: u64,
     records: Vec<Record>,
     deadline: Instant,
+    job: Option<u64>,
 ) -> AppResult<Written> {
     let mut records = records.into_iter();
     let mut done = Written::default();
@@ -108,11 +141,13 @@ pub(super) async fn write(
         let mut chunks: VecDeque<Vec<Record>> = grouped(window).into();
         while let Some(chunk) = chunks.pop_front() {
             let take = chunk.len();
-            let (written, mut chunk) = write_chunk(store, user_id, chunk, &mut head, &now)
-                .await
-                .map_err(write_error)?;
-            done.raced += take - chunk.len();
-            done.created += written;
+            let (written, mut chunk, mine) =
+                write_chunk(store, user_id, chunk, &mut head, &now, job)
+                    .await
+                    .map_err(write_error)?;
+            done.raced += take - chunk.len() - mine.len();
+            done.created += written + mine.len();
+            done.uncategorized += mine.iter().filter(|&&u| u).count();
             done.uncategorized += chunk[..written].iter().filter(|r| r.uncategorized).count();
             let rest = chunk.split_off(written);
             if !rest.is_empty() {
@@ -166,9 +201,10 @@ fn grouped(window: Vec<Record>) -> Vec<Vec<Record>> {
     chunks
 }
 
-/// Writes the start of `chunk` under the one retry: how many were written, and the chunk
+/// Writes the start of `chunk` under the one retry: how many were written, the chunk
 /// without its rows found imported meanwhile (a concurrent import of the same rows
-/// cancelled an attempt). A taken id is drawn again. `head` is the user's feed head as
+/// cancelled an attempt), and of those the ones whose markers the same `job` wrote (an
+/// attempt that wrote but whose answer was lost), by whether each is uncategorized. A taken id is drawn again. `head` is the user's feed head as
 /// the write leaves it (`None`: read again), from where the write before left it.
 async fn write_chunk(
     store: &Store,
@@ -176,9 +212,12 @@ async fn write_chunk(
     chunk: Vec<Record>,
     head: &mut Option<u64>,
     now: &str,
-) -> StoreResult<(usize, Vec<Record>)> {
+    job: Option<u64>,
+) -> StoreResult<(usize, Vec<Record>, Vec<bool>)> {
     let chunk = std::sync::Mutex::new(chunk);
     let rows = &chunk;
+    let mine = std::sync::Mutex::new(Vec::new());
+    let mine = &mine;
     let known = std::sync::Mutex::new(head.take());
     let known = &known;
     let raced = |e: &StoreError| match e {
@@ -197,7 +236,7 @@ async fn write_chunk(
             Some(seq) => seq,
             None => store.feed_head(Feed::User(user_id)).await?,
         };
-        let e = match store.insert_transactions(&batch, Some(at), now).await {
+        let e = match store.insert_transactions(&batch, Some(at), now, job).await {
             Err(e) => e,
             Ok(written) => {
                 // One feed entry a transaction written.
@@ -207,9 +246,18 @@ async fn write_chunk(
         };
         if e.is_conflict(ConflictKind::AlreadyImported) {
             let ids: Vec<&str> = batch.iter().map(|(_, id)| id.as_str()).collect();
-            let imported = store.imported(user_id, &ids).await?;
+            let imported = store.imported_by(user_id, &ids).await?;
             let mut rows = rows.lock().expect("not poisoned");
-            rows.retain(|r| !imported.contains(&r.import_id));
+            let mut mine = mine.lock().expect("not poisoned");
+            rows.retain(|r| match imported.get(&r.import_id) {
+                None => true,
+                Some(by) => {
+                    if job.is_some() && *by == job {
+                        mine.push(r.uncategorized);
+                    }
+                    false
+                }
+            });
         } else if e.is_conflict(ConflictKind::IdTaken) {
             let mut fresh = std::collections::HashSet::new();
             for r in rows.lock().expect("not poisoned").iter_mut() {
@@ -225,7 +273,8 @@ async fn write_chunk(
     })
     .await?;
     *head = *known.lock().expect("not poisoned");
-    Ok((written, chunk.into_inner().expect("not poisoned")))
+    let mine = std::mem::take(&mut *mine.lock().expect("not poisoned"));
+    Ok((written, chunk.into_inner().expect("not poisoned"), mine))
 }
 
 /// A write refused midway: what was written stays (with its markers), so the client

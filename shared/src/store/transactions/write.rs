@@ -97,16 +97,18 @@ impl Store {
     /// capabilities add items per transaction and per counter), and returns how many it
     /// wrote: the caller passes the rest again. With the user's feed `head` (as the
     /// caller knows it; else it is read), the write expects it there and moves it by one
-    /// a transaction written. One attempt: the caller retries.
+    /// a transaction written. The markers of an import job's rows carry its `job` id
+    /// (`jobId`). One attempt: the caller retries.
     pub async fn insert_transactions(
         &self,
         batch: &[(Transaction, String)],
         head: Option<u64>,
         now: &str,
+        job: Option<u64>,
     ) -> StoreResult<usize> {
         let mut take = batch.len();
         loop {
-            let tx = self.imported_txns(&batch[..take], head, now)?;
+            let tx = self.imported_txns(&batch[..take], head, now, job)?;
             if tx.planned_len() <= MAX_TRANSACT_ITEMS || take <= 1 {
                 if tx.planned_len() > MAX_TRANSACT_ITEMS {
                     return Err(anyhow::anyhow!(
@@ -133,6 +135,7 @@ impl Store {
         batch: &[(Transaction, String)],
         head: Option<u64>,
         now: &str,
+        job: Option<u64>,
     ) -> anyhow::Result<TxItems<'_>> {
         let mut tx = TxItems::new(self);
         if let Some((txn, _)) = batch.first() {
@@ -141,12 +144,15 @@ impl Store {
         let mut deltas = Deltas::default();
         for (txn, import_id) in batch {
             put_new(&mut tx, txn)?;
-            let marker = Item::from([
+            let mut marker = Item::from([
                 ("PK".into(), s(user_pk(txn.user_id))),
                 ("SK".into(), s(import_sk(import_id))),
                 ("transactionId".into(), n(txn.id)),
                 ("createdAt".into(), s(now)),
             ]);
+            if let Some(job) = job {
+                marker.insert("jobId".into(), n(job));
+            }
             tx.put(marker, Some("attribute_not_exists(PK)"), None)?;
             tx.on_conflict(ConflictKind::AlreadyImported);
             deltas.add(txn, 1);
@@ -306,7 +312,9 @@ mod tests {
             batch.push((txn, format!("import-{i}")));
         }
         for k in 1..=batch.len() {
-            let tx = store.imported_txns(&batch[..k], Some(7), "now").unwrap();
+            let tx = store
+                .imported_txns(&batch[..k], Some(7), "now", None)
+                .unwrap();
             let moved: BTreeSet<Counter> =
                 batch[..k].iter().flat_map(|(t, _)| counters(t)).collect();
             assert_eq!(

@@ -103,7 +103,7 @@ async fn chunk(
     let mut rows = chunks::decode(&text).map_err(|e| (first, e))?;
     rows.retain(|r| r.row >= p.resume_row);
     let first = rows.first().map_or(first, |r| r.row);
-    chunk_rows(store, user_id, p, rows, deadline)
+    chunk_rows(store, user_id, job.id, p, rows, deadline)
         .await
         .map_err(|e| (first, e))
 }
@@ -111,6 +111,7 @@ async fn chunk(
 async fn chunk_rows(
     store: &Store,
     user_id: u64,
+    job_id: u64,
     p: &Progress,
     rows: Vec<ImportRow>,
     deadline: Instant,
@@ -132,7 +133,7 @@ async fn chunk_rows(
         ..ParsedFile::default()
     };
     let (planned, mut errors) = plan(file, &names, default, Some(&rules));
-    let (fresh, seen) = not_imported(store, user_id, planned).await?;
+    let (fresh, seen) = not_imported(store, user_id, planned, Some(job_id)).await?;
     let done = create(store, user_id, &names, fresh, deadline, &mut errors).await?;
     // Only what came before the row it stopped at counts: the rest is done again.
     let resume_row = done.left.first().copied();
