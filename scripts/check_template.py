@@ -204,8 +204,9 @@ def serves_schedule(binary):
 MAIL_SENDERS = {"auth", "users"}
 
 # The functions that invoke themselves to go on with work after a request (large
-# imports: functions/imports/src/job.rs), each only itself.
-SELF_INVOKERS = {"imports"}
+# imports: functions/imports/src/job.rs; mails after the answer: functions/auth/src/mail.rs),
+# each only itself.
+SELF_INVOKERS = {"imports", "auth"}
 LAMBDA_ARN = "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:"
 
 

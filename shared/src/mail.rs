@@ -5,6 +5,9 @@
 //! not depend on mail (registration, reset requests) carry on, and nothing pretends a mail
 //! went out.
 
+use std::sync::OnceLock;
+
+use futures::future::BoxFuture;
 use lettre::message::{header::ContentType, Mailbox};
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -12,14 +15,28 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use crate::config::{Config, MailTransport};
 
 /// One plain-text message.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Mail {
     pub to: String,
     pub subject: String,
     pub body: String,
 }
 
+impl Mail {
+    /// The event a function sends itself to mail this after its answer:
+    /// `{"outgoingMail": {"to", "subject", "body"}}`.
+    pub fn event(&self) -> serde_json::Value {
+        serde_json::json!({ "outgoingMail": self })
+    }
+
+    /// The mail an event carries, if it is such an event (an API Gateway request is not).
+    pub fn from_event(event: &serde_json::Value) -> Option<Self> {
+        serde_json::from_value(event.get("outgoingMail")?.clone()).ok()
+    }
+}
+
 /// Where mail goes.
+#[derive(Clone)]
 pub enum Mailer {
     Smtp {
         transport: Box<AsyncSmtpTransport<Tokio1Executor>>,
@@ -105,6 +122,82 @@ impl Mailer {
                     .map_err(|e| crate::lambda::aws_error("SES SendEmail", e))?;
                 Ok(())
             }
+        }
+    }
+}
+
+/// When a mail goes out: a port with three implementations. A mail is sent after the
+/// answer of the request that caused it, so that a slow mail server cannot make a known
+/// address answer later than an unknown one. Locally (the local server, the tests)
+/// [`Background`] sends it on a spawned task. In Lambda a spawned task does not outlive
+/// the answer (the runtime asks for the next event as soon as the handler returns, and
+/// the sandbox is frozen until one comes), so the auth function installs one that invokes
+/// itself asynchronously with [`Mail::event`] (`functions/auth/src/mail.rs`); a function
+/// whose mails reveal nothing (users: an e-mail change is the caller's own) installs
+/// [`Inline`].
+pub trait Outbox: Send + Sync {
+    /// Hands the mail over; returns once it is handed over (or, [`Inline`], sent).
+    fn post<'a>(&'a self, mailer: &'a Mailer, mail: Mail) -> BoxFuture<'a, anyhow::Result<()>>;
+}
+
+/// Sends on a task of this process; a failure is logged there.
+pub struct Background;
+
+impl Outbox for Background {
+    fn post<'a>(&'a self, mailer: &'a Mailer, mail: Mail) -> BoxFuture<'a, anyhow::Result<()>> {
+        let mailer = mailer.clone();
+        tokio::spawn(async move {
+            if let Err(e) = mailer.send(mail).await {
+                tracing::warn!(error = %e, "a mail was not sent");
+            }
+        });
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// Sends within the request.
+pub struct Inline;
+
+impl Outbox for Inline {
+    fn post<'a>(&'a self, mailer: &'a Mailer, mail: Mail) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(mailer.send(mail))
+    }
+}
+
+static OUTBOX: OnceLock<Box<dyn Outbox>> = OnceLock::new();
+
+/// Installs how mail goes out in this process (once, at start-up); [`Background`] if never.
+pub fn set_outbox(outbox: Box<dyn Outbox>) {
+    if OUTBOX.set(outbox).is_err() {
+        tracing::warn!("the outbox was already set");
+    }
+}
+
+/// How mail goes out in this process.
+pub fn outbox() -> &'static dyn Outbox {
+    OUTBOX.get().map_or(&Background, |o| o.as_ref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mail_event_carries_its_mail_and_no_other_event_is_one() {
+        let mail = Mail {
+            to: "ann@example.com".into(),
+            subject: "s".into(),
+            body: "b".into(),
+        };
+        let back = Mail::from_event(&mail.event()).expect("a mail event");
+        assert_eq!(
+            (back.to, back.subject, back.body),
+            (mail.to, mail.subject, mail.body)
+        );
+        let http = serde_json::json!({"version": "2.0", "rawPath": "/auth/login"});
+        let broken = serde_json::json!({"outgoingMail": {"to": 1}});
+        for other in [http, broken] {
+            assert!(Mail::from_event(&other).is_none(), "{other}");
         }
     }
 }

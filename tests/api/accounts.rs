@@ -13,20 +13,20 @@ use shared::store::throttle::{EMAIL_FREE_ATTEMPTS, PAIR_MAX_ATTEMPTS};
 
 use crate::helpers::{assert_problem, spawn_app, spawn_app_with, TestApp, TestUser, PASSWORD};
 
-const NEW_PASSWORD: &str = "a brand new passphrase 77";
+pub(crate) const NEW_PASSWORD: &str = "a brand new passphrase 77";
 
-fn unique_email(prefix: &str) -> String {
+pub(crate) fn unique_email(prefix: &str) -> String {
     format!("{prefix}{}@example.com", rand::random::<u32>())
 }
 
-fn client_from(ip: &str) -> Client {
+pub(crate) fn client_from(ip: &str) -> Client {
     Client::builder()
         .local_address(ip.parse::<IpAddr>().unwrap())
         .build()
         .unwrap()
 }
 
-async fn login_with(app: &TestApp, client: &Client, body: Value) -> Response {
+pub(crate) async fn login_with(app: &TestApp, client: &Client, body: Value) -> Response {
     client
         .post(app.url("/auth/login"))
         .json(&body)
@@ -35,7 +35,7 @@ async fn login_with(app: &TestApp, client: &Client, body: Value) -> Response {
         .unwrap()
 }
 
-async fn post(app: &TestApp, path: &str, body: Value) -> Response {
+pub(crate) async fn post(app: &TestApp, path: &str, body: Value) -> Response {
     app.call(Method::POST, path, None, Some(&body)).await
 }
 
@@ -50,12 +50,12 @@ async fn logout(app: &TestApp, refresh_token: &Value) -> Response {
 }
 
 /// `POST /auth/password-reset` for an address.
-async fn request_reset(app: &TestApp, email: &str) -> Response {
+pub(crate) async fn request_reset(app: &TestApp, email: &str) -> Response {
     post(app, "/auth/password-reset", json!({"email": email})).await
 }
 
 /// `POST /auth/verify-email` with a link's token.
-async fn verify_email(app: &TestApp, token: &str) -> Response {
+pub(crate) async fn verify_email(app: &TestApp, token: &str) -> Response {
     post(app, "/auth/verify-email", json!({"token": token})).await
 }
 
@@ -69,7 +69,7 @@ fn claims(token: &str) -> Value {
 }
 
 /// The mails the catcher holds for `to`, oldest first, waiting up to 10 s for `at_least`.
-async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
+pub(crate) async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
     let port = std::env::var("MAIL_UI_PORT")
         .expect("MAIL_UI_PORT: run the tests with `make test` (it starts the SMTP catcher)");
     let url = format!("http://127.0.0.1:{port}/email");
@@ -97,7 +97,7 @@ async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
 }
 
 /// The token of the link in the latest mail to `to` whose link goes to `page`.
-async fn link_token(to: &str, page: &str, at_least: usize) -> String {
+pub(crate) async fn link_token(to: &str, page: &str, at_least: usize) -> String {
     let mails = mails_to(to, at_least).await;
     let needle = format!("http://app.example/{page}?token=");
     let text = mails
@@ -115,7 +115,7 @@ async fn link_token(to: &str, page: &str, at_least: usize) -> String {
 }
 
 /// A new user at a unique address starting with `prefix`: the address and the user.
-async fn registered(app: &TestApp, prefix: &str) -> (String, TestUser) {
+pub(crate) async fn registered(app: &TestApp, prefix: &str) -> (String, TestUser) {
     let email = unique_email(prefix);
     let user = app.new_user_with_email(&email).await;
     (email, user)
@@ -129,7 +129,7 @@ async fn logged_in(app: &TestApp, prefix: &str) -> (String, Value) {
 }
 
 /// User `id` with the access token of a login or a refresh (its body).
-fn session(id: u64, body: &Value) -> TestUser {
+pub(crate) fn session(id: u64, body: &Value) -> TestUser {
     let token = body["token"].as_str().unwrap().to_owned();
     TestUser { id, token }
 }
@@ -180,7 +180,7 @@ async fn an_old_login_must_log_in_again_or_send_the_password_and_a_refresh_keeps
     let r = delete_bodiless(&app, &refreshed_user, user.id).await;
     let problem = reauthentication_required(r).await;
     assert!(problem["detail"].as_str().unwrap().contains("log in again"));
-    // An e-mail change: the same rule; with currentPassword it is allowed.
+    // An e-mail change needs currentPassword (a recent login or not: see users.rs).
     let path = format!("/users/{}", user.id);
     let moved = unique_email("moved");
     let r = app
@@ -298,12 +298,16 @@ async fn a_reset_link_sets_the_password_once_ends_every_session_and_verifies_the
     assert_eq!(token.len(), 43);
     let confirm =
         json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
-    assert_eq!(
-        post(&app, "/auth/password-reset/confirm", confirm.clone())
-            .await
-            .status(),
-        204
-    );
+    let r = post(&app, "/auth/password-reset/confirm", confirm.clone()).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    // Logged in at once, as a login answers.
+    let reset: Value = r.json().await.unwrap();
+    assert_eq!(reset["user"]["email"], email.as_str());
+    assert_eq!(reset["deviceToken"].as_str().unwrap().len(), 32);
+    assert!(reset["refreshToken"].is_string());
+    let signed_in = session(reset["user"]["id"].as_u64().unwrap(), &reset);
+    assert_eq!(app.get(&signed_in, "/users/me").await.status(), 200);
     // Single use.
     let problem = assert_problem(
         post(&app, "/auth/password-reset/confirm", confirm).await,
@@ -357,7 +361,7 @@ async fn a_password_reset_lifts_the_lockout_its_owner_caused_by_mistyping() {
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status(), 204);
+    assert_eq!(r.status(), 200);
     assert_eq!(login_with(&app, &laptop, new).await.status(), 200);
     // The counting starts again from nothing: mistakes are allowed again.
     assert_eq!(login_with(&app, &laptop, wrong).await.status(), 401);
@@ -380,10 +384,10 @@ async fn a_reset_or_logout_all_ends_the_recent_login_of_older_tokens_and_older_r
     assert_ne!(first, second);
     let confirm = |token: &str| json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
     let r = post(&app, "/auth/password-reset/confirm", confirm(&first)).await;
-    assert_eq!(r.status(), 204);
+    assert_eq!(r.status(), 200);
 
     let hijack = json!({"email": unique_email("attacker")});
-    reauthentication_required(app.put(&stolen, &path, &hijack).await).await;
+    assert_problem(app.put(&stolen, &path, &hijack).await, 403).await;
     assert_problem(delete_bodiless(&app, &stolen, user.id).await, 403).await;
     // The token still reads (access tokens are not revoked, they expire).
     assert_eq!(app.get(&stolen, &path).await.status(), 200);
@@ -492,7 +496,11 @@ async fn registration_and_email_changes_mail_a_verification_link_that_works_once
     let moved = unique_email("verify-moved");
     let path = format!("/users/{}", user.id);
     let updated: Value = app
-        .put(&user, &path, &json!({"email": moved}))
+        .put(
+            &user,
+            &path,
+            &json!({"email": moved, "currentPassword": PASSWORD}),
+        )
         .await
         .json()
         .await

@@ -1,7 +1,14 @@
+use std::time::{Duration, Instant};
+
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_problem, error_fields, spawn_app, spawn_app_and_user, PASSWORD};
+use crate::accounts::{
+    client_from, link_token, login_with, request_reset, unique_email, NEW_PASSWORD,
+};
+use crate::helpers::{
+    assert_problem, error_fields, spawn_app, spawn_app_and_user, spawn_app_with, PASSWORD,
+};
 
 fn registration(email: &str) -> Value {
     json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
@@ -234,4 +241,191 @@ async fn logout_revokes_the_refresh_token_of_that_login_only() {
         .status(),
         200
     );
+}
+
+fn retry_after(r: &reqwest::Response) -> u64 {
+    r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// The lockout of issue 48, replayed: a stranger makes 20 failed logins from two
+/// addresses, then one guess each time the e-mail's back-off opens (`Retry-After` says
+/// when); the owner with the right password but no device token gets `429`. The reset's
+/// answer is a login: with its device token the owner is in at once, while the
+/// stranger's guesses stay throttled (the back-off is the e-mail's, the reset keeps it).
+#[tokio::test]
+async fn a_reset_lets_the_owner_in_at_once_while_the_strangers_guesses_stay_throttled() {
+    let app = spawn_app().await;
+    let email = unique_email("besieged");
+    assert_eq!(app.register(&registration(&email)).await.status(), 201);
+    let wrong = json!({"email": email, "password": "a stranger's guess, number n"});
+    let first_addresses = ["127.0.8.1", "127.0.8.2"];
+    for ip in first_addresses {
+        let stranger = client_from(ip);
+        for _ in 0..10 {
+            assert_eq!(
+                login_with(&app, &stranger, wrong.clone()).await.status(),
+                401
+            );
+        }
+    }
+    // One guess each time the back-off opens (it doubles: 1, 2, 4, 8, 16 s).
+    let (mut next, mut opened) = (3, 0);
+    while opened < 5 {
+        assert!(next < 60, "the back-off never opened");
+        let r = login_with(
+            &app,
+            &client_from(&format!("127.0.8.{next}")),
+            wrong.clone(),
+        )
+        .await;
+        next += 1;
+        match r.status().as_u16() {
+            401 => opened += 1,
+            429 => tokio::time::sleep(Duration::from_secs(retry_after(&r))).await,
+            other => panic!("a guess answered {other}"),
+        }
+    }
+    let owner = client_from("127.0.8.100");
+    let right = json!({"email": email, "password": PASSWORD});
+    let r = login_with(&app, &owner, right).await;
+    assert_eq!(r.status(), 429, "the owner is kept out");
+
+    assert_eq!(request_reset(&app, &email).await.status(), 202);
+    let token = link_token(&email, "reset-password", 2).await;
+    let confirm =
+        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+    let r = owner
+        .post(app.url("/auth/password-reset/confirm"))
+        .json(&confirm)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let reset: Value = r.json().await.unwrap();
+    let me = app
+        .client
+        .get(app.url("/users/me"))
+        .bearer_auth(reset["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200, "the reset's answer is a session");
+    let device = reset["deviceToken"].as_str().unwrap();
+    let again = json!({"email": email, "password": NEW_PASSWORD, "deviceToken": device});
+    assert_eq!(login_with(&app, &owner, again).await.status(), 200);
+    // The stranger, at an address of before (its counter cleared) or a new one: still 429.
+    for ip in [first_addresses[0], "127.0.8.200"] {
+        let r = login_with(&app, &client_from(ip), wrong.clone()).await;
+        assert_eq!(r.status(), 429, "the stranger from {ip}");
+    }
+}
+
+/// `409` tells who has an account, so it is rationed per client address: after 10 in an
+/// hour, registrations from there answer `429` (a new e-mail too); other addresses are not
+/// affected.
+#[tokio::test]
+async fn ten_409s_from_one_address_make_its_next_registrations_429() {
+    let app = spawn_app().await;
+    let taken = unique_email("taken");
+    let prober = client_from("127.0.9.1");
+    let register = |client: &reqwest::Client, email: &str| {
+        client
+            .post(app.url("/auth/register"))
+            .json(&registration(email))
+            .send()
+    };
+    assert_eq!(register(&prober, &taken).await.unwrap().status(), 201);
+    for _ in 0..10 {
+        assert_problem(register(&prober, &taken).await.unwrap(), 409).await;
+    }
+    for email in [taken.clone(), unique_email("fresh")] {
+        let r = register(&prober, &email).await.unwrap();
+        assert!((1..=3600).contains(&retry_after(&r)));
+        assert_problem(r, 429).await;
+    }
+    let elsewhere = client_from("127.0.9.2");
+    assert_problem(register(&elsewhere, &taken).await.unwrap(), 409).await;
+    let fresh = unique_email("fresh");
+    assert_eq!(register(&elsewhere, &fresh).await.unwrap().status(), 201);
+}
+
+/// The mails go out after the answer: with a mail server that takes connections and never
+/// answers (lettre waits 10 s for it), a reset request for a known address still answers
+/// within the 600 ms floor's reach, and so does a registration.
+#[tokio::test]
+async fn a_mail_server_that_never_answers_does_not_slow_the_answers() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (called, mut calls) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+            let _ = called.send(());
+        }
+    });
+    let app = spawn_app_with(|c| {
+        c.mail_transport = shared::config::MailTransport::Smtp {
+            host: "127.0.0.1".into(),
+            port,
+            tls: false,
+        }
+    })
+    .await;
+    let email = unique_email("slow-mail");
+    let started = Instant::now();
+    assert_eq!(app.register(&registration(&email)).await.status(), 201);
+    let registering = started.elapsed();
+    let wait = Duration::from_secs(5);
+    let sent = tokio::time::timeout(wait, calls.recv()).await;
+    assert!(sent.is_ok(), "the verification mail went to the server");
+    let started = Instant::now();
+    assert_eq!(request_reset(&app, &email).await.status(), 202);
+    let known = started.elapsed();
+    let sent = tokio::time::timeout(wait, calls.recv()).await;
+    assert!(sent.is_ok(), "the reset mail went to the server");
+    let started = Instant::now();
+    assert_eq!(
+        request_reset(&app, &unique_email("nobody")).await.status(),
+        202
+    );
+    let unknown = started.elapsed();
+    assert!(
+        known < Duration::from_secs(3),
+        "a known address took {known:?}"
+    );
+    assert!(
+        known < unknown + Duration::from_millis(500),
+        "known {known:?}, unknown {unknown:?}"
+    );
+    assert!(
+        registering < Duration::from_secs(5),
+        "registering took {registering:?}"
+    );
+}
+
+/// In Lambda the auth function hands each mail to itself: the event it sends is told apart
+/// from an API Gateway request, and its invocation sends the mail (here to the catcher).
+#[tokio::test]
+async fn the_auth_functions_mail_event_sends_its_mail_and_requests_are_no_mail_events() {
+    let state = crate::helpers::fresh_state().await;
+    let to = unique_email("lambda-mail");
+    let mail = shared::mail::Mail {
+        to: to.clone(),
+        subject: "Handed over".into(),
+        body: "sent by the invocation the event started\n".into(),
+    };
+    let event = mail.event();
+    assert!(auth_fn::mail::is_mail_event(&event));
+    let request: Value =
+        serde_json::from_str(include_str!("../fixtures/apigw_v2_register.json")).unwrap();
+    assert!(!auth_fn::mail::is_mail_event(&request));
+    auth_fn::mail::on_event(&state.mail, event).await.unwrap();
+    let mails = crate::accounts::mails_to(&to, 1).await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0]["subject"], "Handed over");
 }

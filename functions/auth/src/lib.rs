@@ -1,5 +1,5 @@
 //! Account endpoints: registration, login, sessions; `recovery`: forgot-password and
-//! e-mail verification.
+//! e-mail verification; `mail`: in Lambda, the mails go out after the answer.
 
 /// One auth operation, a `POST`: its first response, then the errors every operation of
 /// its kind has, then the `errors` it adds (`status => ` shared response, as in `docs`' error sets). With
@@ -37,6 +37,7 @@ macro_rules! auth_post {
     };
 }
 
+pub mod mail;
 mod recovery;
 
 use axum::http::StatusCode;
@@ -138,7 +139,8 @@ impl TryFrom<RegisterRequest> for ValidRegistration {
 
 auth_post!(
     /// Registers a user and creates their wallet (EUR). Everyone registers as `USER`. Each
-    /// client address may register a limited number of accounts an hour (`429` beyond).
+    /// client address may register a limited number of accounts an hour, and get at most 10
+    /// answers `409` (e-mail taken) an hour (`429` with `Retry-After` beyond either).
     register "/auth/register", RegisterRequest,
     (status = 201, description = "Registered", body = UserResponse, headers(("Location" = String, description = "URL of the new user"))),
     errors: [409 => Conflict, 429 => TooManyRequests];

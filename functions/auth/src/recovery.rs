@@ -61,16 +61,22 @@ pub struct ConfirmRequest {
 }
 
 auth_post!(
-    /// Sets a new password with a reset link's token: `204`. The address counts as verified;
-    /// every session and device token of the account ends. A used, expired or unknown token
-    /// is `400` (field `token`).
+    /// Sets a new password with a reset link's token and logs the owner in: `200` with the
+    /// body of `POST /auth/login` (a new session and its `deviceToken`, so the owner gets
+    /// in at once, past the back-off that strangers' guesses keep up on the e-mail). Every
+    /// earlier session and device token of the account ends; the address counts as
+    /// verified when the link went to it. A used, expired or unknown token is `400` (field
+    /// `token`).
     confirm_reset "/auth/password-reset/confirm", ConfirmRequest,
-    (status = 204, description = "Password set; log in with it");
+    (status = 200, description = "Password set; logged in", body = crate::LoginResponse, headers(("Cache-Control" = String, description = "no-store")));
     |state, body| {
         let (token, password) = (&body.token, &body.password);
         let confirmation = &body.confirm_password;
-        app::accounts::confirm_password_reset(&state.store, token, password, confirmation).await?;
-        StatusCode::NO_CONTENT
+        let (store, tokens) = (&state.store, &state.tokens);
+        let session =
+            app::accounts::confirm_password_reset(store, tokens, token, password, confirmation)
+                .await?;
+        crate::NoStore(Json(crate::LoginResponse::from(session)))
     }
 );
 

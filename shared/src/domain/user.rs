@@ -18,6 +18,10 @@ pub struct User {
     pub session_epoch: u64,
     /// The current e-mail was confirmed through a mailed link (or a password reset).
     pub email_verified: bool,
+    /// The address password resets went to before the last e-mail change, while the
+    /// current one is unverified (see [`User::reset_address`]); `None` if the e-mail never
+    /// changed.
+    pub previous_email: Option<String>,
     /// Starts at 1; every change of the profile adds one (the ETag).
     pub version: u64,
     pub created_at: Timestamp,
@@ -28,5 +32,45 @@ impl User {
     /// The e-mail as the uniqueness rule compares it.
     pub fn normalized_email(&self) -> String {
         self.email.to_lowercase()
+    }
+
+    /// Where a password reset is mailed: the current address once it is verified, or when
+    /// the e-mail never changed (verified or not); after a change, until the new address
+    /// is verified, the address resets went to before it. A token that changed the e-mail
+    /// cannot also receive the links that set the password.
+    pub fn reset_address(&self) -> &str {
+        match &self.previous_email {
+            Some(previous) if !self.email_verified => previous,
+            _ => &self.email,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resets_go_to_the_previous_address_until_the_new_one_is_verified() {
+        let now = Timestamp::parse("2026-01-01T00:00:00").unwrap();
+        let mut u = User {
+            id: 1,
+            email: "new@example.com".into(),
+            first_name: "A".into(),
+            last_name: "B".into(),
+            password_hash: String::new(),
+            role: Role::User,
+            session_epoch: 0,
+            email_verified: false,
+            previous_email: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        assert_eq!(u.reset_address(), "new@example.com", "never changed");
+        u.previous_email = Some("old@example.com".into());
+        assert_eq!(u.reset_address(), "old@example.com");
+        u.email_verified = true;
+        assert_eq!(u.reset_address(), "new@example.com");
     }
 }

@@ -105,6 +105,14 @@ impl Store {
             end_sessions |= email != current.email;
             next.email = email;
         }
+        // Resets keep going where they went before the change until the new address is
+        // verified (`User::reset_address`): a new address never gets them unproven.
+        if email_swap.is_some() {
+            let previous = current.reset_address().to_owned();
+            sets.push("previousEmail = :prev".into());
+            values.insert(":prev".into(), s(&previous));
+            next.previous_email = Some(previous);
+        }
         let verified = match changes.email_verified {
             Some(v) => Some(v),
             None if email_swap.is_some() => Some(false),

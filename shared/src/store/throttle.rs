@@ -11,7 +11,10 @@
 //!   beyond them attempts are spaced by a back-off that doubles with every attempt, from
 //!   1 s up to [`EMAIL_MAX_BACKOFF_SECS`]: credential stuffing from many addresses slows to
 //!   a crawl, while the owner waits at most the cap.
-//! - Registrations per client address: a configured number an hour.
+//! - Registrations per client address: a configured number an hour, and at most
+//!   [`REGISTER_CONFLICTS_PER_HOUR`] of them answered `409` (the e-mail is taken): each
+//!   registration reserves a slot of that count before it runs and gives it back when it
+//!   creates the account, so parallel requests cannot learn more.
 //!
 //! Counters live under the e-mail's (or address's) own partition and expire by TTL.
 //! Unknown and known e-mails are counted alike, so they stay indistinguishable.
@@ -26,6 +29,8 @@ pub const EMAIL_FREE_ATTEMPTS: u64 = 20;
 pub const EMAIL_WINDOW_SECS: i64 = 24 * 3600;
 pub const EMAIL_MAX_BACKOFF_SECS: i64 = 15 * 60;
 pub const REGISTER_WINDOW_SECS: i64 = 3600;
+/// Registrations from one client address an hour that may find their e-mail taken.
+pub const REGISTER_CONFLICTS_PER_HOUR: u64 = 10;
 
 /// A refused attempt: retry after this many seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,6 +223,42 @@ impl Store {
         let counter = (format!("REGISTER#{address}"), format!("W#{w}"));
         self.take_slot(counter, per_hour, REGISTER_WINDOW_SECS, now)
             .await
+    }
+
+    fn conflict_key(address: &str, now: i64) -> (String, String) {
+        let w = window(now, REGISTER_WINDOW_SECS);
+        (format!("REGISTER#{address}"), format!("TAKEN#{w}"))
+    }
+
+    /// Reserves one registration that may answer `409` for `address`: refused once
+    /// [`REGISTER_CONFLICTS_PER_HOUR`] of its registrations this hour found their e-mail
+    /// taken (or are running).
+    pub async fn reserve_registration_conflict(
+        &self,
+        address: &str,
+        now: i64,
+    ) -> StoreResult<Result<(), Throttled>> {
+        let key = Self::conflict_key(address, now);
+        self.take_slot(key, REGISTER_CONFLICTS_PER_HOUR, REGISTER_WINDOW_SECS, now)
+            .await
+    }
+
+    /// Gives back the reservation of a registration that did not answer `409`.
+    pub async fn refund_registration_conflict(&self, address: &str, now: i64) -> StoreResult<()> {
+        let (pk, sk) = Self::conflict_key(address, now);
+        let out = self
+            .update_at(&pk, &sk)
+            .update_expression("ADD attempts :minus")
+            .condition_expression("attempts > :zero")
+            .expression_attribute_values(":minus", n(-1i64))
+            .expression_attribute_values(":zero", n(0))
+            .send()
+            .await;
+        match out {
+            Ok(_) => Ok(()),
+            Err(e) if is_condition_failure(&e) => Ok(()),
+            Err(e) => Err(sdk_error(e)),
+        }
     }
 }
 

@@ -38,6 +38,7 @@ impl Store {
             role: Role::User,
             session_epoch: 0,
             email_verified: false,
+            previous_email: None,
             version: 1,
             created_at: now,
             updated_at: now,

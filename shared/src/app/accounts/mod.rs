@@ -85,8 +85,12 @@ pub struct Registration {
     pub password: Password,
 }
 
-/// Registers a user with a wallet (EUR), within the client address's hourly allowance,
-/// and mails a verification link.
+/// Registers a user with a wallet (EUR), within the client address's hourly allowance
+/// and its hourly allowance of `409` answers (a stranger learns who has an account at
+/// most [`REGISTER_CONFLICTS_PER_HOUR`] times an hour from one address), and mails a
+/// verification link (after the answer).
+///
+/// [`REGISTER_CONFLICTS_PER_HOUR`]: crate::store::throttle::REGISTER_CONFLICTS_PER_HOUR
 pub async fn register(
     store: &Store,
     links: Links<'_>,
@@ -103,6 +107,27 @@ pub async fn register(
             retry_after: t.retry_after,
         });
     }
+    let now = now_secs();
+    if let Err(t) = store.reserve_registration_conflict(client, now).await? {
+        return Err(AppError::Throttled {
+            message: "too many registrations of taken e-mails from this address; try again later"
+                .into(),
+            retry_after: t.retry_after,
+        });
+    }
+    let created = create(store, r).await;
+    // Only a 409 keeps its reservation.
+    if !matches!(created, Err(AppError::Conflict(_))) {
+        if let Err(e) = store.refund_registration_conflict(client, now).await {
+            tracing::warn!(error = %e, "a registration's 409 reservation was not given back");
+        }
+    }
+    let created = created?;
+    mail_verification(store, links, &created.0).await?;
+    Ok(created)
+}
+
+async fn create(store: &Store, r: Registration) -> AppResult<(User, Wallet)> {
     let password_hash = password::hash_off_thread(r.password.expose().to_owned()).await?;
     let new = NewUser {
         email: r.email.as_str().to_owned(),
@@ -118,7 +143,6 @@ pub async fn register(
         }
         e => AppError::Store(e),
     })?;
-    mail_verification(store, links, &created.0).await?;
     Ok(created)
 }
 

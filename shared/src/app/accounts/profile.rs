@@ -9,6 +9,7 @@ use crate::auth::password;
 use crate::domain::text::{parse_name, NAME_MAX_LEN};
 use crate::domain::time::Timestamp;
 use crate::domain::{Email, Password, Role, User, Violation};
+use crate::mail::Mail;
 use crate::store::accounts::{ProfileChanges, Purge};
 use crate::store::{ConflictKind, Store, StoreError};
 
@@ -65,10 +66,11 @@ fn check_update(u: &ProfileUpdate) -> AppResult<(ProfileChanges, Option<Password
 }
 
 /// Changes a profile: the user themself or an admin; a role only by an admin (checked
-/// against the stored role). One's own password needs the current password; one's own
-/// e-mail the current password or a recent login; an admin changing another user's
-/// e-mail, password or role a recent login of their own (a stolen access token alone
-/// cannot take an account over). A new e-mail is unverified and is mailed a link.
+/// against the stored role). One's own password or e-mail needs the current password,
+/// however recent the login (a stolen access token alone cannot take an account over);
+/// an admin changing another user's e-mail, password or role a recent login of their
+/// own. A new e-mail is unverified and is mailed a link; the old address is told of the
+/// change (and keeps getting the reset links until the new one is verified).
 pub async fn update_profile(
     store: &Store,
     links: Links<'_>,
@@ -90,15 +92,8 @@ pub async fn update_profile(
     let (mut changes, password) = check_update(&update)?;
     let credentials = password.is_some() || changes.email.is_some();
     if caller == target {
-        let recent_is_enough = password.is_none() && actor.login.is_recent(current.session_epoch);
-        match update.current_password {
-            Some(given) => confirm_password(store, actor.origin, &current, Some(given)).await?,
-            None if credentials && recent_is_enough => {}
-            None if credentials && password.is_none() => return Err(reauthentication_required()),
-            None if credentials => {
-                confirm_password(store, actor.origin, &current, None).await?;
-            }
-            None => {}
+        if credentials || update.current_password.is_some() {
+            confirm_password(store, actor.origin, &current, update.current_password).await?;
         }
     } else if (credentials || changes.role.is_some_and(|r| r != current.role))
         && !recent_login(store, actor, &current).await?
@@ -127,8 +122,25 @@ pub async fn update_profile(
         })?;
     if email_changed {
         mail_verification(store, links, &updated).await?;
+        tell_the_old_address(links, &current, &updated).await;
     }
     Ok(updated)
+}
+
+/// Mails the address an account had that its e-mail changed, and when.
+async fn tell_the_old_address(links: Links<'_>, before: &User, after: &User) {
+    let mail = Mail {
+        to: before.email.clone(),
+        subject: "The e-mail address of your account changed".into(),
+        body: format!(
+            "Hello,\n\nThe e-mail address of your Personal Finance account was changed at \
+             {} UTC; this address no longer signs in.\n\nIf you did not change it, ask \
+             for a password reset with the new address, {}: until it is confirmed, the \
+             link comes to this one.\n",
+            after.updated_at, after.email
+        ),
+    };
+    super::recovery::post(links, after.id, mail).await;
 }
 
 /// Whether the caller's login is recent in their profile's session epoch as it is now:

@@ -2,13 +2,17 @@
 //! mailed links. Tokens are 256 random bits, URL-safe base64, stored only hashed, single
 //! use; a reset lives 30 minutes, a verification 48 hours. At most 3 mails of each kind
 //! per address an hour. A reset request answers the same, in the same time, for unknown
-//! addresses (no enumeration).
+//! addresses (no enumeration); every mail goes out after the answer (the process's
+//! [`outbox`](crate::mail::outbox)), so a slow mail server does not tell them apart.
+//! After an e-mail change, reset links go to the address they went to before until the
+//! new one is verified ([`User::reset_address`]).
 
 use std::time::{Duration, Instant};
 
 use super::{now_secs, random_token};
 use crate::app::{AppError, AppResult};
 use crate::auth::password;
+use crate::auth::token::TokenKeys;
 use crate::domain::time::Timestamp;
 use crate::domain::{Email, Password, User, Violation};
 use crate::mail::{Mail, Mailer};
@@ -33,8 +37,9 @@ pub struct Links<'a> {
     pub app_url: &'a str,
 }
 
-/// Stores a new link token for the user's current e-mail and mails it. Mail failures are
-/// logged, not raised: the request that caused the mail has succeeded.
+/// Stores a new link token for the user's current e-mail and mails it (a reset to
+/// [`User::reset_address`], a verification to the current address), after the answer.
+/// Mail failures are logged, not raised: the request that caused the mail has succeeded.
 async fn send_link(
     store: &Store,
     links: Links<'_>,
@@ -66,8 +71,12 @@ async fn send_link(
     store
         .create_link(purpose, &hash_secret(&token), &link, now_secs(), ttl)
         .await?;
+    let to = match purpose {
+        LinkPurpose::PasswordReset => user.reset_address(),
+        LinkPurpose::VerifyEmail => &user.email,
+    };
     let mail = Mail {
-        to: user.email.clone(),
+        to: to.to_owned(),
         subject: subject.into(),
         // No name from the profile: whoever registers an address chooses it, and it would
         // put a stranger's words (a link, "your account is locked") in the service's mail.
@@ -77,10 +86,15 @@ async fn send_link(
             links.app_url
         ),
     };
-    if let Err(e) = links.mailer.send(mail).await {
-        tracing::warn!(user_id = user.id, error = %e, "a link mail was not sent");
-    }
+    post(links, user.id, mail).await;
     Ok(())
+}
+
+/// Hands a mail to the process's outbox; a failure to hand it over is logged.
+pub(super) async fn post(links: Links<'_>, user_id: u64, mail: Mail) {
+    if let Err(e) = crate::mail::outbox().post(links.mailer, mail).await {
+        tracing::warn!(user_id, error = %e, "a mail was not sent");
+    }
 }
 
 /// Mails a verification link to the user's current address (registration, e-mail change),
@@ -164,11 +178,10 @@ async fn link_owner(store: &Store, purpose: LinkPurpose, token: &str) -> AppResu
 }
 
 /// Writes profile changes decided by a link (no `If-Match`: the link is the authority).
-async fn apply_changes(store: &Store, user: &User, changes: ProfileChanges) -> AppResult<()> {
-    store
+async fn apply_changes(store: &Store, user: &User, changes: ProfileChanges) -> AppResult<User> {
+    Ok(store
         .update_user(user, changes, Timestamp::now(), None)
-        .await?;
-    Ok(())
+        .await?)
 }
 
 /// `POST /auth/verify-email`: marks the address verified.
@@ -181,7 +194,8 @@ pub async fn verify_email(store: &Store, token: &str) -> AppResult<()> {
         email_verified: Some(true),
         ..Default::default()
     };
-    apply_changes(store, &user, changes).await
+    apply_changes(store, &user, changes).await?;
+    Ok(())
 }
 
 /// `POST /auth/password-reset`: mails a reset link when the address has an account (and
@@ -210,13 +224,17 @@ pub async fn request_password_reset(store: &Store, links: Links<'_>, email: &str
 }
 
 /// `POST /auth/password-reset/confirm`: sets the password, marks the address verified
-/// (the link proved it) and ends every session and device token.
+/// (when the link went to it: after an e-mail change it may have gone to the previous
+/// one), ends every session and device token, and starts a new session: the owner is in
+/// at once, with a device token that passes the e-mail's back-off that strangers'
+/// guesses keep up (a login without one would wait for it).
 pub async fn confirm_password_reset(
     store: &Store,
+    tokens: &TokenKeys,
     token: &str,
     new_password: &str,
     confirm: &str,
-) -> AppResult<()> {
+) -> AppResult<super::Session> {
     let mut errors = Vec::new();
     let password = Password::parse(new_password)
         .map_err(|e| errors.push(Violation::new("password", e)))
@@ -238,13 +256,14 @@ pub async fn confirm_password_reset(
         return Err(AppError::Invalid(errors));
     };
     let user = link_owner(store, LinkPurpose::PasswordReset, token).await?;
+    let proved_current = user.reset_address() == user.email;
     let changes = ProfileChanges {
         password_hash: Some(password::hash_off_thread(password.expose().to_owned()).await?),
-        email_verified: Some(true),
+        email_verified: proved_current.then_some(true),
         ..Default::default()
     };
     // A new password hash moves the session epoch: every session and device token ends.
-    apply_changes(store, &user, changes).await?;
+    let user = apply_changes(store, &user, changes).await?;
     // The owner gets in at once, even from an address they locked by mistyping. The
     // reset stands whatever happens here (its link is spent): a failure only leaves the
     // counters to run out their 15 minutes.
@@ -252,5 +271,5 @@ pub async fn confirm_password_reset(
     if let Err(e) = store.clear_address_counters(&email).await {
         tracing::warn!(user_id = user.id, error = %e, "login counters not cleared after a reset");
     }
-    Ok(())
+    super::sessions::start(store, tokens, user).await
 }

@@ -161,6 +161,11 @@ pub async fn login(
     issue(store, tokens, user, &random_token(FAMILY_BYTES), None).await
 }
 
+/// Starts a new session of `user` as read after the change that let them in (a reset).
+pub(super) async fn start(store: &Store, tokens: &TokenKeys, user: User) -> AppResult<Session> {
+    issue(store, tokens, user, &random_token(FAMILY_BYTES), None).await
+}
+
 /// Exchanges a refresh token for the next one of its session (and a new access token).
 pub async fn refresh(store: &Store, tokens: &TokenKeys, token: &str) -> AppResult<Session> {
     let token = parse_refresh(token).ok_or_else(refresh_refused)?;

@@ -25,6 +25,7 @@ fn a_user_survives_the_profile_item() {
         role: Role::Admin,
         session_epoch: 3,
         email_verified: true,
+        previous_email: Some("ann@old.example".into()),
         version: 4,
         created_at: new_year(),
         updated_at: new_year(),

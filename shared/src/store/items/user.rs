@@ -3,7 +3,7 @@
 
 use super::{get_string, get_times, get_version, stamps};
 use crate::domain::{Role, User};
-use crate::store::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
+use crate::store::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
 use crate::store::keys::{user_pk, users_index_pk, PROFILE};
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -25,6 +25,9 @@ pub fn to_item(u: &User) -> Item {
             AttributeValue::Bool(u.email_verified),
         ),
     ]);
+    if let Some(previous) = &u.previous_email {
+        item.insert("previousEmail".into(), s(previous));
+    }
     item.extend(stamps(u.version, u.created_at, u.updated_at));
     item
 }
@@ -52,6 +55,7 @@ impl TryFrom<&Item> for User {
             // Profiles written before sessions had epochs have none: epoch 0.
             session_epoch: get_opt_u64(item, "sessionEpoch").unwrap_or(0),
             email_verified: matches!(item.get("emailVerified"), Some(AttributeValue::Bool(true))),
+            previous_email: get_opt_s(item, "previousEmail"),
             version: get_version(item),
             created_at,
             updated_at,
