@@ -1,5 +1,5 @@
 //! Every transaction endpoint refuses missing and forged tokens with 403, and the access
-//! tokens of ended sessions too.
+//! tokens of ended sessions too; every authenticated answer is `Cache-Control: no-store`.
 
 use std::time::Duration;
 
@@ -249,4 +249,58 @@ async fn an_ended_sessions_access_token_is_refused_everywhere_within_five_second
     assert_eq!(reads(&app, &user).await, [403, 403]);
     refused_like_a_forged_token(&app, &user).await;
     assert_eq!(reads(&app, &fresh).await, [200, 200]);
+}
+
+/// Every answer of a function carries `Cache-Control: no-store`: data, lists, the change
+/// feed, exports, pictures, and the errors of protected routes.
+#[tokio::test]
+async fn every_authenticated_answer_is_no_store() {
+    let (app, user) = spawn_app_and_user().await;
+    let id = app.add_id(&user, "5.00", 4, "2026-01-01").await;
+    let png = crate::helpers::png();
+    let r = app.put_picture(&user, user.id, "image/png", png).await;
+    assert_eq!(r.status(), 204);
+    let anonymous = TestUser {
+        id: user.id,
+        token: String::new(),
+    };
+    let cases = [
+        (&user, Method::GET, "/users/me".to_owned(), 200),
+        (&user, Method::GET, format!("/users/{}", user.id), 200),
+        (
+            &user,
+            Method::GET,
+            format!("/users/{}/picture", user.id),
+            200,
+        ),
+        (
+            &user,
+            Method::GET,
+            "/api/export?format=json".to_owned(),
+            200,
+        ),
+        (&user, Method::GET, "/api/export?format=csv".to_owned(), 200),
+        (&user, Method::GET, "/api/sync".to_owned(), 200),
+        (&user, Method::GET, "/api/transactions".to_owned(), 200),
+        (&user, Method::GET, format!("/api/transactions/{id}"), 200),
+        (&user, Method::GET, "/api/wallet".to_owned(), 200),
+        (
+            &user,
+            Method::GET,
+            "/api/transactions/999999".to_owned(),
+            404,
+        ),
+        (&user, Method::PATCH, "/api/wallet".to_owned(), 405),
+        (&anonymous, Method::GET, "/users/me".to_owned(), 403),
+        (&anonymous, Method::GET, "/api/transactions".to_owned(), 403),
+    ];
+    for (who, method, path, status) in cases {
+        let r = app.call(method.clone(), &path, Some(who), None).await;
+        assert_eq!(r.status(), status, "{method} {path}");
+        let cache = r
+            .headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap());
+        assert_eq!(cache, Some("no-store"), "{method} {path}");
+    }
 }
