@@ -111,7 +111,8 @@ async fn registration_never_grants_a_role_and_only_the_operator_command_makes_th
     assert_problem(app.get(&admin, "/users").await, 403).await;
 }
 
-/// Every way of ending all sessions: each leaves no refresh token of the user working.
+/// Every way of ending all sessions: each leaves no refresh token of the user working, nor
+/// the access token they had.
 #[tokio::test]
 async fn password_email_and_role_changes_logout_all_and_deletion_end_every_session() {
     let app = spawn_app().await;
@@ -167,6 +168,10 @@ async fn password_email_and_role_changes_logout_all_and_deletion_end_every_sessi
             let r = refresh(&app, token).await;
             assert_eq!(r.status(), 401, "{case}: a session survived");
         }
+        // And the access token issued before is refused (a deleted user's reaches nothing).
+        let status = if case == "deletion" { 404 } else { 403 };
+        let r = app.get(&user, "/users/me").await;
+        assert_eq!(r.status(), status, "{case}: an access token survived");
     }
     // Changing only a name keeps the sessions.
     let (user, email) = user_named(&app, "kept").await;

@@ -1,11 +1,20 @@
-//! Every transaction endpoint refuses missing and forged tokens with 403.
+//! Every transaction endpoint refuses missing and forged tokens with 403, and the access
+//! tokens of ended sessions too; every authenticated answer is `Cache-Control: no-store`.
+
+use std::time::Duration;
 
 use base64::Engine;
 use jsonwebtoken::{encode, Algorithm, EncodingKey, Header};
 use reqwest::Method;
 use serde_json::{json, Value};
+use shared::http::AppState;
+use shared::store::Store;
 
-use crate::helpers::{assert_problem, spawn_app_and_user, TestApp, SECRET};
+use crate::helpers::{
+    assert_problem, spawn_app, spawn_app_and_user, TestApp, TestUser, PASSWORD, SECRET,
+};
+
+const NEW_PASSWORD: &str = "an entirely new passphrase 9";
 
 fn b64(v: &Value) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string())
@@ -120,4 +129,178 @@ async fn every_transaction_endpoint_answers_403_to_missing_or_forged_tokens() {
         200
     );
     assert_eq!(app.balance(&user).await, "-5.00");
+}
+
+/// Another instance of the whole API over the same table: its own store, so its own cache
+/// of session epochs (as another Lambda instance, or another function, has).
+async fn another_instance(app: &TestApp) -> TestApp {
+    let config = app.state.config.clone();
+    let store = Store::connect(app.state.store.table(), config.dynamodb_endpoint.as_deref())
+        .await
+        .with_limits(config.limits);
+    let state = AppState {
+        store,
+        config,
+        tokens: app.state.tokens.clone(),
+        mail: app.state.mail.clone(),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let service =
+        local::app(state.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, service).await.unwrap() });
+    TestApp {
+        base,
+        state,
+        client: reqwest::Client::new(),
+    }
+}
+
+/// The answers of `user`'s token on `app` to `/users/me` and `/api/export`.
+async fn reads(app: &TestApp, user: &TestUser) -> [u16; 2] {
+    let me = app.get(user, "/users/me").await.status().as_u16();
+    let export = app
+        .get(user, "/api/export?format=json")
+        .await
+        .status()
+        .as_u16();
+    [me, export]
+}
+
+/// A refused token's answer is exactly a forged token's: same status, same problem body.
+async fn refused_like_a_forged_token(app: &TestApp, user: &TestUser) {
+    let forged = TestUser {
+        id: user.id,
+        token: format!("{}x", user.token),
+    };
+    let ended = assert_problem(app.get(user, "/users/me").await, 403).await;
+    let bad = assert_problem(app.get(&forged, "/users/me").await, 403).await;
+    assert_eq!(ended, bad);
+}
+
+async fn logged_in(app: &TestApp, email: &str, password: &str) -> TestUser {
+    let login = app.login_json(email, password).await;
+    TestUser {
+        id: login["user"]["id"].as_u64().unwrap(),
+        token: login["token"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// The instance that ends the sessions (logout-all, a password change) refuses their
+/// access tokens from its next request, like a forged token; a new login's token works.
+#[tokio::test]
+async fn an_ended_sessions_access_token_is_refused_at_once_where_it_was_ended() {
+    let app = spawn_app().await;
+    for case in ["logout-all", "password change"] {
+        let email = format!("ended{}@example.com", rand::random::<u32>());
+        let user = app.new_user_with_email(&email).await;
+        let other_session = logged_in(&app, &email, PASSWORD).await;
+        assert_eq!(reads(&app, &user).await, [200, 200], "{case}");
+        assert_eq!(reads(&app, &other_session).await, [200, 200], "{case}");
+        let (r, password) = match case {
+            "logout-all" => (
+                app.call(Method::POST, "/auth/logout-all", Some(&user), None)
+                    .await,
+                PASSWORD,
+            ),
+            _ => {
+                let body = json!({"password": NEW_PASSWORD, "currentPassword": PASSWORD});
+                let path = format!("/users/{}", user.id);
+                (app.put(&user, &path, &body).await, NEW_PASSWORD)
+            }
+        };
+        assert!(r.status().is_success(), "{case}: {}", r.status());
+        for token in [&user, &other_session] {
+            assert_eq!(reads(&app, token).await, [403, 403], "{case}");
+            refused_like_a_forged_token(&app, token).await;
+        }
+        let fresh = logged_in(&app, &email, password).await;
+        assert_eq!(reads(&app, &fresh).await, [200, 200], "{case}");
+    }
+}
+
+/// An instance that did not end the sessions refuses their tokens once its cached epoch
+/// is older than `EPOCH_MAX_AGE` (5 s); a new login's token, ahead of a cached epoch, is
+/// read again and taken at once (which ends the old ones there too).
+#[tokio::test]
+async fn an_ended_sessions_access_token_is_refused_everywhere_within_five_seconds() {
+    let app = spawn_app().await;
+    let (ender, third) = (another_instance(&app).await, another_instance(&app).await);
+    let email = format!("elsewhere{}@example.com", rand::random::<u32>());
+    let user = app.new_user_with_email(&email).await;
+    assert_eq!(reads(&app, &user).await, [200, 200]);
+    assert_eq!(reads(&third, &user).await, [200, 200]);
+    let r = ender
+        .call(Method::POST, "/auth/logout-all", Some(&user), None)
+        .await;
+    assert_eq!(r.status(), 204);
+    let ended = std::time::Instant::now();
+    // Refused at once where it was ended; still taken where the epoch was read before
+    // (the instances' caches are apart, which is what the wait below tests).
+    assert_eq!(reads(&ender, &user).await, [403, 403]);
+    assert_eq!(app.get(&user, "/users/me").await.status(), 200);
+    let fresh = logged_in(&app, &email, PASSWORD).await;
+    assert_eq!(reads(&third, &fresh).await, [200, 200]);
+    assert_eq!(reads(&third, &user).await, [403, 403]);
+
+    let max_age = shared::store::epochs::EPOCH_MAX_AGE;
+    let wait = (max_age + Duration::from_millis(200)).saturating_sub(ended.elapsed());
+    tokio::time::sleep(wait).await;
+    assert_eq!(reads(&app, &user).await, [403, 403]);
+    refused_like_a_forged_token(&app, &user).await;
+    assert_eq!(reads(&app, &fresh).await, [200, 200]);
+}
+
+/// Every answer of a function carries `Cache-Control: no-store`: data, lists, the change
+/// feed, exports, pictures, and the errors of protected routes.
+#[tokio::test]
+async fn every_authenticated_answer_is_no_store() {
+    let (app, user) = spawn_app_and_user().await;
+    let id = app.add_id(&user, "5.00", 4, "2026-01-01").await;
+    let png = crate::helpers::png();
+    let r = app.put_picture(&user, user.id, "image/png", png).await;
+    assert_eq!(r.status(), 204);
+    let anonymous = TestUser {
+        id: user.id,
+        token: String::new(),
+    };
+    let cases = [
+        (&user, Method::GET, "/users/me".to_owned(), 200),
+        (&user, Method::GET, format!("/users/{}", user.id), 200),
+        (
+            &user,
+            Method::GET,
+            format!("/users/{}/picture", user.id),
+            200,
+        ),
+        (
+            &user,
+            Method::GET,
+            "/api/export?format=json".to_owned(),
+            200,
+        ),
+        (&user, Method::GET, "/api/export?format=csv".to_owned(), 200),
+        (&user, Method::GET, "/api/sync".to_owned(), 200),
+        (&user, Method::GET, "/api/transactions".to_owned(), 200),
+        (&user, Method::GET, format!("/api/transactions/{id}"), 200),
+        (&user, Method::GET, "/api/wallet".to_owned(), 200),
+        (
+            &user,
+            Method::GET,
+            "/api/transactions/999999".to_owned(),
+            404,
+        ),
+        (&user, Method::PATCH, "/api/wallet".to_owned(), 405),
+        (&anonymous, Method::GET, "/users/me".to_owned(), 403),
+        (&anonymous, Method::GET, "/api/transactions".to_owned(), 403),
+    ];
+    for (who, method, path, status) in cases {
+        let r = app.call(method.clone(), &path, Some(who), None).await;
+        assert_eq!(r.status(), status, "{method} {path}");
+        let cache = r
+            .headers()
+            .get("cache-control")
+            .map(|v| v.to_str().unwrap());
+        assert_eq!(cache, Some("no-store"), "{method} {path}");
+    }
 }

@@ -97,10 +97,7 @@ pub async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Response> {
     require_self_or_admin(&me, id).await?;
     let picture = app::users::get_picture(me.store(), id).await?;
     Ok((
-        [
-            (header::CONTENT_TYPE, picture.content_type),
-            (header::CACHE_CONTROL, "private, max-age=60".to_owned()),
-        ],
+        [(header::CONTENT_TYPE, picture.content_type)],
         picture.bytes,
     )
         .into_response())

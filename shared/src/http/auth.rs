@@ -10,8 +10,10 @@ use crate::store::Store;
 
 /// The signed-in caller of a protected endpoint, with the application's state: what nearly
 /// every handler needs, as one extractor. Its access token must be valid: anything
-/// missing, malformed, expired or forged is answered 403, as the spec requires. (Roles are
-/// checked against the stored profile, not the token: see [`require_admin`].)
+/// missing, malformed, expired or forged is answered 403, as the spec requires, and so is
+/// the token of a session that has ended since it was issued (its session epoch is behind
+/// the profile's: [`crate::store::epochs`], read at most every 5 s per user and instance).
+/// (Roles are checked against the stored profile, not the token: see [`require_admin`].)
 #[derive(Clone)]
 pub struct Caller {
     pub id: u64,
@@ -60,6 +62,17 @@ impl FromRequestParts<AppState> for Caller {
             return Err(denied());
         }
         let verified = state.tokens.verify(token.trim()).ok_or_else(denied)?;
+        // A token of an ended session (password, e-mail or role change, reset,
+        // logout-all since its login) is refused like a forged one: within
+        // `EPOCH_MAX_AGE` on any instance, at once on the one that ended it.
+        let live = state
+            .store
+            .session_is_current(verified.user_id, verified.epoch)
+            .await
+            .map_err(crate::app::AppError::Store)?;
+        if !live {
+            return Err(denied());
+        }
         let state = state.clone();
         Ok(Caller {
             id: verified.user_id,

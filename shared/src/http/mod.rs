@@ -70,8 +70,9 @@ pub fn router(api: utoipa_axum::router::OpenApiRouter<AppState>, state: AppState
 }
 
 /// Wraps a function's routes with what every endpoint shares: the body limit, problem
-/// bodies for wrong methods, the request path in error bodies, and a generic 500 (never
-/// a panic message) if a handler panics.
+/// bodies for wrong methods, the request path in error bodies, a generic 500 (never
+/// a panic message) if a handler panics, and `Cache-Control: no-store` on every answer
+/// (errors and the panic's 500 included).
 fn finish(router: Router<AppState>, state: AppState) -> Router {
     router
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
@@ -93,7 +94,18 @@ fn finish(router: Router<AppState>, state: AppState) -> Router {
                 ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
             },
         ))
+        .layer(axum::middleware::map_response(no_store))
         .with_state(state)
+}
+
+/// Every answer of a function is private (a user's data, a token, or an error about
+/// them): no cache, the browser's or a proxy's, may keep it. Only the docs, which are not
+/// a function's routes, may be cached.
+async fn no_store(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 /// Adds the problem+json 404 for unknown paths. Applied once to a whole app (a single

@@ -165,6 +165,9 @@ impl Store {
             tx.on_conflict(ConflictKind::EmailTaken);
         }
         self.transact(tx).await?;
+        if end_sessions {
+            self.forget_session_epoch(current.id);
+        }
         Ok(next)
     }
 

@@ -12,6 +12,7 @@ pub mod categories;
 mod commit;
 pub mod counter;
 pub mod devices;
+pub mod epochs;
 mod error;
 pub mod feed;
 pub mod import_jobs;
@@ -92,6 +93,8 @@ pub struct Store {
     limits: crate::config::Limits,
     /// Shared by the clones: the global categories a first sync page read, per shard.
     globals: snapshot::GlobalsCache,
+    /// Shared by the clones: the session epochs this instance read lately, per user.
+    epochs: epochs::EpochCache,
 }
 
 impl Store {
@@ -102,6 +105,7 @@ impl Store {
             counter,
             limits: crate::config::Limits::default(),
             globals: snapshot::GlobalsCache::default(),
+            epochs: epochs::EpochCache::default(),
         }
     }
 

@@ -205,6 +205,7 @@ impl Store {
             .expression_attribute_values(":one", n(1))
             .send()
             .await;
+        self.forget_session_epoch(user_id);
         match out {
             Ok(_) => Ok(()),
             Err(e) if super::is_condition_failure(&e) => Err(StoreError::NotFound),

@@ -131,6 +131,7 @@ impl Store {
             user.version + 1,
         ));
         self.transact(tx).await?;
+        self.forget_session_epoch(user.id);
         Ok(RoleChange::Changed { user_id: user.id })
     }
 
