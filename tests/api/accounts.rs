@@ -97,7 +97,7 @@ async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
 }
 
 /// The token of the link in the latest mail to `to` whose link goes to `page`.
-async fn link_token(to: &str, page: &str, at_least: usize) -> String {
+pub(crate) async fn link_token(to: &str, page: &str, at_least: usize) -> String {
     let mails = mails_to(to, at_least).await;
     let needle = format!("http://app.example/{page}?token=");
     let text = mails
@@ -115,7 +115,7 @@ async fn link_token(to: &str, page: &str, at_least: usize) -> String {
 }
 
 /// A new user at a unique address starting with `prefix`: the address and the user.
-async fn registered(app: &TestApp, prefix: &str) -> (String, TestUser) {
+pub(crate) async fn registered(app: &TestApp, prefix: &str) -> (String, TestUser) {
     let email = unique_email(prefix);
     let user = app.new_user_with_email(&email).await;
     (email, user)

@@ -16,6 +16,7 @@ mod integrity;
 mod lambda;
 mod lists;
 mod matrix;
+mod pages;
 mod recurring;
 mod resources;
 mod rules;
