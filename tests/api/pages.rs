@@ -2,11 +2,13 @@
 //! them private, and that opening one spends nothing, so the link a mail scanner fetched
 //! first still works when its owner presses the button.
 
+use lambda_http::request::LambdaRequest;
+use lambda_http::{Adapter, Context, LambdaEvent, Service};
 use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::accounts::{link_token, registered};
-use crate::helpers::{spawn_app, TestApp, PASSWORD};
+use crate::helpers::{fresh_state, spawn_app, TestApp, PASSWORD};
 
 const NEW_PASSWORD: &str = "a page-set passphrase 2026";
 
@@ -109,4 +111,45 @@ async fn the_pages_are_private_and_opening_their_links_spends_nothing() {
         r.status()
     );
     assert_eq!(app.login(&email, NEW_PASSWORD).await.status(), 200);
+}
+
+/// In AWS the auth function serves the page (the template routes `GET /reset-password` to
+/// it): an API Gateway HTTP API event through its Lambda adapter answers the HTML.
+#[tokio::test]
+async fn an_api_gateway_event_gets_the_reset_page_from_the_auth_function() {
+    let state = fresh_state().await;
+    let http = json!({"method": "GET", "path": "/reset-password", "protocol": "HTTP/1.1",
+        "sourceIp": "198.51.100.20", "userAgent": "Mozilla/5.0"});
+    let event = json!({
+        "version": "2.0", "routeKey": "GET /reset-password", "rawPath": "/reset-password",
+        "rawQueryString": "token=abc", "queryStringParameters": {"token": "abc"},
+        "headers": {"accept": "text/html", "host": "abc123.execute-api.eu-west-1.amazonaws.com"},
+        "requestContext": {"accountId": "123456789012", "apiId": "abc123",
+            "domainName": "abc123.execute-api.eu-west-1.amazonaws.com", "domainPrefix": "abc123",
+            "http": http, "requestId": "pages", "routeKey": "GET /reset-password",
+            "stage": "$default", "time": "02/Dec/2026:10:00:00 +0000", "timeEpoch": 1796205600000_u64},
+        "isBase64Encoded": false
+    });
+    let payload: LambdaRequest = serde_json::from_value(event).unwrap();
+    let router = shared::http::router(auth_fn::api(), state);
+    let mut adapter = Adapter::from(shared::http::with_fallback(router));
+    let response = adapter
+        .call(LambdaEvent::new(payload, Context::default()))
+        .await
+        .expect("infallible");
+    let response = serde_json::to_value(&response).unwrap();
+    assert_eq!(response["statusCode"], 200, "{response}");
+    let headers = &response["headers"];
+    assert_eq!(
+        headers["content-type"], "text/html; charset=utf-8",
+        "{response}"
+    );
+    assert_eq!(headers["cache-control"], "no-store");
+    assert_eq!(headers["referrer-policy"], "no-referrer");
+    let csp = headers["content-security-policy"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(csp.starts_with("default-src 'none'"), "{csp}");
+    let body = response["body"].as_str().unwrap_or_default();
+    assert!(body.contains("Choose a new password"), "{response}");
 }
