@@ -29,10 +29,10 @@ package:
 
 .PHONY: test-browser test-api-fuzz
 
-## Swagger UI in headless Debian Chromium against a throw-away stack (installs chromium and npm packages when missing)
+## Swagger UI and the mailed links' pages in headless Debian Chromium against a throw-away stack with its mail catcher (installs chromium and npm packages when missing)
 test-browser:
 	@tests/browser/install.sh
-	@scripts/with-stack.sh node --test tests/browser/docs.spec.mjs
+	@scripts/with-stack.sh node --test tests/browser/docs.spec.mjs tests/browser/pages.spec.mjs
 
 ## Schemathesis, every phase, two users, against a throw-away stack (installs it into .local/venv when missing)
 test-api-fuzz:

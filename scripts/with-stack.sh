@@ -2,17 +2,22 @@
 # scripts/with-stack.sh CMD [ARG...]
 #
 # Runs CMD (from the repository root) against a throw-away stack: DynamoDB Local in memory
-# on a free port and `local-server` on another free port, with a random JWT secret and a
-# table of its own. CMD sees BASE_URL (http://127.0.0.1:PORT), DOC_PATH and SORT. Both
-# processes are stopped however CMD ends; the script exits with CMD's status.
+# on a free port, the maildev SMTP catcher on two more (SMTP and its inbox's REST API) and
+# `local-server` on another free port, with a random JWT secret and a table of its own.
+# CMD sees BASE_URL (http://127.0.0.1:PORT), MAIL_UI_PORT (GET http://127.0.0.1:$MAIL_UI_PORT/email
+# lists the mails), DOC_PATH and SORT. Mailed links point to APP_URL, BASE_URL unless set
+# (the API's own reset and verification pages). Every process is stopped however CMD
+# ends; the script exits with CMD's status.
 #
 # Nothing here depends on the developer's .env: every variable that picks a port, the
 # database, the table or the secret is set explicitly (local-server reads .env only for
 # variables that are not set). DOC_PATH and SORT come from the caller's environment when
 # set (defaults /swagger-ui and method) and are given to the server and to CMD alike.
+# A caller that runs its own catcher sets SMTP_PORT and MAIL_UI_PORT (both) and
+# MAIL_TRANSPORT=smtp; then none is started.
 # Every client of a throw-away stack is 127.0.0.1, so the registration allowance per
 # address is raised (REGISTRATIONS_PER_ADDRESS_PER_HOUR, 100000 unless set).
-# Logs: .local/with-stack/{server,dynamodb}.log
+# Logs: .local/with-stack/{server,dynamodb,maildev}.log
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +32,7 @@ SERVER_LOG="$LOG_DIR/server.log"
 DDB_LOG_FILE="$LOG_DIR/dynamodb.log"
 
 DDB_PID=""
+MAIL_PID=""
 API_PID=""
 CMD_PID=""
 
@@ -45,6 +51,7 @@ cleanup() {
   trap - EXIT INT TERM
   stop "$CMD_PID"
   stop "$API_PID"
+  stop "$MAIL_PID"
   stop "$DDB_PID"
   exit "$status"
 }
@@ -59,7 +66,18 @@ cargo build -q -p local --bin local-server
 DDB_PORT=$(scripts/free-port.sh)
 DDB_PID=$(DDB_LOG="$DDB_LOG_FILE" scripts/dynamodb-local.sh start "$DDB_PORT")
 
+if [ -z "${SMTP_PORT:-}" ] || [ -z "${MAIL_UI_PORT:-}" ]; then
+  SMTP_PORT=$(scripts/free-port.sh)
+  MAIL_UI_PORT=$(scripts/free-port.sh)
+  while [ "$MAIL_UI_PORT" = "$SMTP_PORT" ]; do MAIL_UI_PORT=$(scripts/free-port.sh); done
+  MAIL_PID=$(MAILDEV_LOG="$LOG_DIR/maildev.log" scripts/maildev.sh start "$SMTP_PORT" "$MAIL_UI_PORT")
+  MAIL_TRANSPORT=smtp
+fi
+export SMTP_PORT MAIL_UI_PORT
+export MAIL_TRANSPORT=${MAIL_TRANSPORT:-smtp} SMTP_HOST=${SMTP_HOST:-127.0.0.1}
+
 API_PORT=$(scripts/free-port.sh)
+while [ "$API_PORT" = "$SMTP_PORT" ] || [ "$API_PORT" = "$MAIL_UI_PORT" ]; do API_PORT=$(scripts/free-port.sh); done
 JWT_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 TABLE_NAME="with-stack-$(date +%s)-$$-$RANDOM"
 export DOC_PATH=${DOC_PATH:-/swagger-ui}
@@ -70,6 +88,7 @@ PORT="$API_PORT" \
   JWT_SECRET="$JWT_SECRET" \
   JWT_SECRET_ARN="" \
   TABLE_NAME="$TABLE_NAME" \
+  APP_URL="${APP_URL:-http://127.0.0.1:$API_PORT}" \
   REGISTRATIONS_PER_ADDRESS_PER_HOUR="${REGISTRATIONS_PER_ADDRESS_PER_HOUR:-100000}" \
   RUST_LOG="${RUST_LOG:-info}" \
   "${CARGO_TARGET_DIR:-target}/debug/local-server" >"$SERVER_LOG" 2>&1 &
@@ -96,7 +115,7 @@ if [ -z "$ready" ]; then
   tail -n 20 "$SERVER_LOG" >&2
   exit 1
 fi
-echo "== with-stack: API on $BASE_URL (DynamoDB Local on :$DDB_PORT, table $TABLE_NAME)" >&2
+echo "== with-stack: API on $BASE_URL (DynamoDB Local on :$DDB_PORT, table $TABLE_NAME; mail inbox on :$MAIL_UI_PORT)" >&2
 
 # CMD runs in the background so that a TERM or INT sent to this script stops it and the
 # stack at once (bash runs traps only between foreground commands); it keeps our stdin.

@@ -18,6 +18,7 @@ mod lambda;
 mod lists;
 mod matrix;
 mod quotas;
+mod pages;
 mod recurring;
 mod resources;
 mod rules;

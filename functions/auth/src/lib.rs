@@ -38,6 +38,7 @@ macro_rules! auth_post {
 }
 
 pub mod mail;
+pub mod pages;
 mod recovery;
 
 use axum::http::StatusCode;
@@ -66,7 +67,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(logout));
     let open = recovery::public(open);
     let signed_in = recovery::protected(OpenApiRouter::new().routes(routes!(logout_all)));
-    docs::public("auth", open).merge(docs::protected("auth", signed_in))
+    let api = docs::public("auth", open).merge(docs::protected("auth", signed_in));
+    pages::mount(api)
 }
 
 /// Registration body. The spec spells the names `firstname`/`lastname`; the camelCase
