@@ -355,6 +355,14 @@ async fn changing_ones_email_or_deleting_ones_account_needs_the_current_password
     );
     let body = json!({"email": new_email, "currentPassword": PASSWORD});
     assert_eq!(app.put(&user, &path, &body).await.status(), 200);
+    // The e-mail change ended the sessions, their access token with them: log in again.
+    assert_problem(app.get(&user, "/users/me").await, 403).await;
+    let login = app.login_json(&new_email, PASSWORD).await;
+    let user = TestUser {
+        id: user.id,
+        token: login["token"].as_str().unwrap().to_owned(),
+    };
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let body = json!({"currentPassword": PASSWORD});
     assert_eq!(
         app.call(Method::DELETE, &path, Some(&user), Some(&body))

@@ -3,7 +3,7 @@ use serde_json::{json, Value};
 use crate::accounts::{
     link_token, mails_to, post, request_reset, unique_email, verify_email, NEW_PASSWORD,
 };
-use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, PASSWORD};
+use crate::helpers::{assert_problem, spawn_app, spawn_app_and_user, TestUser, PASSWORD};
 
 #[tokio::test]
 async fn a_user_reads_and_changes_their_own_profile() {
@@ -50,13 +50,21 @@ async fn mass_assignment_of_id_role_or_timestamps_is_refused_and_changes_nothing
 async fn an_admin_may_change_roles_and_the_change_applies_to_admin_checks_at_once() {
     let app = spawn_app().await;
     let admin = app.new_admin().await;
-    let user = app.new_user().await;
+    let email = format!("promoted{}@example.com", rand::random::<u32>());
+    let user = app.new_user_with_email(&email).await;
     let r = app.set_role(&admin, user.id, "ADMIN").await;
     assert_eq!(r.status(), 200);
+    // A role change ends the user's sessions and the access tokens of before.
+    assert_problem(app.get(&user, "/users").await, 403).await;
+    let login = app.login_json(&email, PASSWORD).await;
+    let user = TestUser {
+        id: user.id,
+        token: login["token"].as_str().unwrap().to_owned(),
+    };
     assert_eq!(app.get(&user, "/users").await.status(), 200);
     let r = app.set_role(&admin, user.id, "USER").await;
     assert_eq!(r.status(), 200);
-    // The token still says ADMIN, but admin endpoints check the stored role.
+    // The token still says ADMIN: refused, and admin endpoints check the stored role.
     assert_problem(app.get(&user, "/users").await, 403).await;
 }
 
