@@ -10,7 +10,10 @@
 //! ```
 //!
 //! No input panics: every parser caps rows ([`Options::max_rows`]), kept cell bytes
-//! ([`MAX_CELL_BYTES`]) and XML/SGML nesting depth ([`MAX_DEPTH`]).
+//! ([`MAX_CELL_BYTES`]) and XML/SGML nesting depth ([`MAX_DEPTH`]). Every reader is linear
+//! in its input, whatever the markup: a start tag of more than [`MAX_ATTRIBUTES`]
+//! attributes or over [`MAX_TAG_BYTES`] is the file's error, found before its attributes
+//! are read (a duplicate-attribute check is quadratic in them).
 
 mod amount;
 mod camt;
@@ -33,6 +36,36 @@ pub use types::{
 
 /// Nesting depth of OFX and CAMT elements; deeper is [`FileError::Malformed`].
 pub const MAX_DEPTH: usize = 64;
+/// Attributes an OFX or CAMT start tag may carry; more is [`FileError::Malformed`].
+pub const MAX_ATTRIBUTES: usize = 64;
+/// Bytes an OFX or CAMT start tag may hold between `<` and `>`; more is
+/// [`FileError::Malformed`].
+pub const MAX_TAG_BYTES: usize = 8_192;
+
+/// Refuses a start tag (`tag`: its bytes between `<` and `>`) over [`MAX_TAG_BYTES`] or of
+/// more than [`MAX_ATTRIBUTES`] attributes (each `=` outside quotes is one), in one pass
+/// over at most [`MAX_TAG_BYTES`] bytes. `at` names the tag for the message.
+pub(crate) fn check_tag(tag: &[u8], at: impl FnOnce() -> String) -> Result<(), FileError> {
+    let message = if tag.len() > MAX_TAG_BYTES {
+        format!("a start tag is longer than 8 KiB ({} bytes)", tag.len())
+    } else {
+        let mut quote = None;
+        let mut attributes = 0usize;
+        for &b in tag {
+            match (quote, b) {
+                (None, b'"' | b'\'') => quote = Some(b),
+                (Some(q), _) if q == b => quote = None,
+                (None, b'=') => attributes += 1,
+                _ => {}
+            }
+        }
+        if attributes <= MAX_ATTRIBUTES {
+            return Ok(());
+        }
+        format!("a start tag carries {attributes} attributes (at most {MAX_ATTRIBUTES})")
+    };
+    Err(FileError::malformed(at(), message))
+}
 
 /// Reads a bank file: sniffs the format from the content (or takes
 /// [`Options::format`]), decodes it once, and returns its rows and per-row errors, or
