@@ -129,6 +129,38 @@ pub(crate) fn mixed(before: Option<String>, now: &Option<String>) -> Result<(), 
     }
 }
 
+/// Characters a payee may have: the service's provider names are at most 100.
+pub const MAX_PAYEE_CHARS: usize = 100;
+
+/// A payee too long for a provider name (a QIF `P` line carrying the whole booking text,
+/// its parts joined by ` ; `) is cut at a word boundary to fit, without a trailing
+/// separator, and the whole text goes to the note (after the note's own text, unless
+/// that holds it already), so the row imports instead of being a row error.
+pub(crate) fn fit_payee(payee: String, note: Option<String>) -> (String, Option<String>) {
+    if payee.chars().count() <= MAX_PAYEE_CHARS {
+        return (payee, note);
+    }
+    let end = payee
+        .char_indices()
+        .nth(MAX_PAYEE_CHARS)
+        .map_or(payee.len(), |(i, _)| i);
+    // The last break within the limit (a whole first word longer than it is cut in it).
+    let cut = match payee[..end].rfind(char::is_whitespace) {
+        Some(i) if payee[end..].starts_with(char::is_whitespace) => end.max(i),
+        Some(i) if i > 0 => i,
+        _ => end,
+    };
+    let short = payee[..cut]
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | '/' | '-'))
+        .to_owned();
+    let note = match note {
+        Some(n) if n.contains(payee.as_str()) => n,
+        Some(n) if !n.trim().is_empty() => format!("{n}\n{payee}"),
+        _ => payee,
+    };
+    (short, Some(note))
+}
+
 /// Shortens a value to [`MAX_CELL_BYTES`] at a character boundary.
 pub(crate) fn capped(s: &str) -> &str {
     if s.len() <= MAX_CELL_BYTES {
