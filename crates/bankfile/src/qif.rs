@@ -182,8 +182,14 @@ fn is_opening_balance(record: &Record, account: Option<&str>) -> bool {
     let payee = record.payee.as_deref().map(crate::text::fold);
     record.category.as_deref().is_some_and(own)
         || payee.is_some_and(|p| {
-            ["opening balance", "eroffnungssaldo", "anfangssaldo", "solde initial", "solde d'ouverture"]
-                .contains(&p.as_str())
+            [
+                "opening balance",
+                "eroffnungssaldo",
+                "anfangssaldo",
+                "solde initial",
+                "solde d'ouverture",
+            ]
+            .contains(&p.as_str())
         })
 }
 

@@ -66,7 +66,9 @@ fn a_nonref_placeholder_is_no_id() {
         ]
     );
     // Without any reference but placeholders: no id (the service's content-based one).
-    let bare = file.replace("<Prtry><Tp>FI-UMSATZ-ID</Tp>", "<X><Tp>FI</Tp>").replace("</Ref></Prtry>", "</Ref></X>");
+    let bare = file
+        .replace("<Prtry><Tp>FI-UMSATZ-ID</Tp>", "<X><Tp>FI</Tp>")
+        .replace("</Ref></Prtry>", "</Ref></X>");
     let s = read_text(&bare);
     assert!(s.rows.iter().all(|r| r.import_id.is_none()), "{:?}", s.rows);
 }
@@ -78,7 +80,9 @@ fn a_payee_longer_than_a_name_is_cut_and_kept_in_the_note() {
     let text = "Echtzeitüberweisung ; Max Mustermann ; DE02120300000000202051 ; \
                 Miete November Wohnung 3. OG links ; EREF: 2025-11-03-0001 ; MREF: none";
     assert!(text.chars().count() > MAX_PAYEE_CHARS);
-    let qif = format!("!Type:Bank\nD03.11.25\nT-850,00\nP{text}\nMMiete\n^\nD04.11.25\nT-1,00\nPKurz\n^\n");
+    let qif = format!(
+        "!Type:Bank\nD03.11.25\nT-850,00\nP{text}\nMMiete\n^\nD04.11.25\nT-1,00\nPKurz\n^\n"
+    );
     let s = parse(
         qif.as_bytes(),
         &Options {
@@ -92,7 +96,10 @@ fn a_payee_longer_than_a_name_is_cut_and_kept_in_the_note() {
     assert!(payee.chars().count() <= MAX_PAYEE_CHARS, "{payee}");
     assert!(text.starts_with(payee) && !payee.ends_with(';') && !payee.ends_with(' '));
     assert_eq!(payee, "Echtzeitüberweisung ; Max Mustermann ; DE02120300000000202051 ; Miete November Wohnung 3. OG links");
-    assert_eq!(s.rows[0].note.as_deref(), Some(format!("Miete\n{text}").as_str()));
+    assert_eq!(
+        s.rows[0].note.as_deref(),
+        Some(format!("Miete\n{text}").as_str())
+    );
     assert_eq!(s.rows[1].payee.as_deref(), Some("Kurz"));
     assert_eq!(s.rows[1].note, None);
 }
@@ -124,7 +131,13 @@ fn a_column_of_debit_and_credit_words_is_the_type_column_whatever_its_header() {
             "Datum;Bedrag;{header};Naam\n13-02-2024;10,00;{};A\n14-02-2024;5,00;{};B\n",
             words.0, words.1
         );
-        check(&read_text(&csv), 2, "-5.00", &["A", "B"], &["2024-02-13", "2024-02-14"]);
+        check(
+            &read_text(&csv),
+            2,
+            "-5.00",
+            &["A", "B"],
+            &["2024-02-13", "2024-02-14"],
+        );
     }
 }
 
@@ -156,5 +169,25 @@ fn a_zero_opening_balance_is_no_row() {
     let s = read_text(qif);
     check(&s, 1, "200.00", &["Donor"], &["2023-10-18"]);
     let kept = qif.replace("U0.00\nT0.00", "T5,762.36");
-    check(&read_text(&kept), 2, "5962.36", &["Eröffnungssaldo", "Donor"], &["2023-10-18", "2023-10-18"]);
+    check(
+        &read_text(&kept),
+        2,
+        "5962.36",
+        &["Eröffnungssaldo", "Donor"],
+        &["2023-10-18", "2023-10-18"],
+    );
+}
+
+/// A Dutch bank's headerless CSV (ASN) with the balance before the booking in an earlier
+/// column than the signed amount: the amount is the column that the balance chains with
+/// (balance + amount = the next row's balance), not the first money column.
+#[test]
+fn the_amount_is_the_column_a_balance_chains_with() {
+    let csv = "17-06-2022,NL00ASNB0000000001,NL99ASNB0000000002,J Jansen,,,,EUR,130.44,EUR,223.77,17-06-2022,17-06-2022,2754,NGM,51392971,,,26\n\
+               17-06-2022,NL00ASNB0000000001,NL11ABNA0000000003,Card Services,,,,EUR,354.21,EUR,-200.00,17-06-2022,17-06-2022,9856,IDM,51402299,,'Betaling aan ICS',26\n\
+               25-06-2022,NL00ASNB0000000001,,,,,,EUR,154.21,EUR,-2.20,25-06-2022,25-06-2022,7241,MSC,50951652,,'Kosten betaalrekening',26\n\
+               27-06-2022,NL00ASNB0000000001,NL25INGB0000000004,Optimal BV,,,,EUR,152.01,EUR,503.15,27-06-2022,27-06-2022,8809,OVS,00000000,,'DIVIDEND',28\n";
+    let s = read_text(csv);
+    let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
+    assert_eq!(amounts, ["223.77", "-200.00", "-2.20", "503.15"]);
 }
