@@ -191,3 +191,28 @@ fn the_amount_is_the_column_a_balance_chains_with() {
     let amounts: Vec<String> = s.rows.iter().map(|r| r.amount.to_string()).collect();
     assert_eq!(amounts, ["223.77", "-200.00", "-2.20", "503.15"]);
 }
+
+/// A PayPal activity CSV's authorisation hold (pending, `Ausstehend`) and its release (a
+/// completed credit of the same amount whose related code names the hold): both left
+/// out, counted as pending, so the rows add up to the change of the balance column.
+#[test]
+fn a_holds_release_is_left_out_with_its_hold() {
+    let csv = "\u{FEFF}\"Datum\",\"Name\",\"Typ\",\"Status\",\"Währung\",\"Brutto\",\"Gebühr\",\"Netto\",\"Transaktionscode\",\"Zugehöriger Transaktionscode\",\"Guthaben\"\n\
+               \"14.07.2025\",\"PayPal\",\"Einbehaltung für offene Autorisierung\",\"Ausstehend\",\"EUR\",\"-13,21\",\"0,00\",\"-13,21\",\"80F0HOLD1\",\"8BN0AUTH1\",\"89,20\"\n\
+               \"14.07.2025\",\"Online-Shop GmbH\",\"PayPal Express-Zahlung\",\"Abgeschlossen\",\"EUR\",\"-13,21\",\"0,00\",\"-13,21\",\"7KE0PAY1\",\"8BN0AUTH1\",\"75,99\"\n\
+               \"14.07.2025\",\"PayPal\",\"Rückbuchung allgemeiner Einbehaltung\",\"Abgeschlossen\",\"EUR\",\"13,21\",\"0,00\",\"13,21\",\"89J0REL1\",\"80F0HOLD1\",\"89,20\"\n\
+               \"19.07.2025\",\"Technik-Shop\",\"PayPal Express-Zahlung\",\"Abgeschlossen\",\"EUR\",\"-34,49\",\"0,00\",\"-34,49\",\"6HR0PAY2\",\"\",\"54,71\"\n";
+    let s = read_text(csv);
+    // 89.20 + 13.21 before the hold, 54.71 at the end: -47.70.
+    check(
+        &s,
+        2,
+        "-47.70",
+        &["Online-Shop GmbH", "Technik-Shop"],
+        &["2025-07-14", "2025-07-19"],
+    );
+    assert_eq!(s.pending_skipped, 2);
+    // A credit that names no hold stays.
+    let unpaired = csv.replace("\"80F0HOLD1\",\"89,20\"\n", "\"OTHER\",\"89,20\"\n");
+    assert_eq!(read_text(&unpaired).rows.len(), 3);
+}
