@@ -150,12 +150,12 @@ impl Records<'_> {
             .collect();
         let steps = self.0.len() - 1;
         let chains = |b: &[Option<Decimal>], a: &[Option<Decimal>]| {
-            let fits = |k: usize, moved: fn(usize) -> (usize, usize, usize)| {
+            let fits = |k: usize, moved: Step| {
                 let (from, by, to) = moved(k);
                 matches!((b[from], a[by], b[to]), (Some(f), Some(x), Some(t)) if f.checked_add(x) == Some(t))
             };
             // Before the booking, oldest first; after it, oldest first; and newest first.
-            let orders: [fn(usize) -> (usize, usize, usize); 4] = [
+            let orders: [Step; 4] = [
                 |k| (k, k, k + 1),
                 |k| (k, k + 1, k + 1),
                 |k| (k + 1, k + 1, k),
@@ -199,6 +199,10 @@ impl Records<'_> {
             && self.cells(i + 1).any(filled)
     }
 }
+
+/// Where a balance step reads, for step `k`: the balance it starts from, the amount,
+/// the balance it ends at (row indexes).
+type Step = fn(usize) -> (usize, usize, usize);
 
 /// The field of each column of `rows` (the first records of the file, from the first
 /// data record on), or `None` when the first record is no transaction (a header that
