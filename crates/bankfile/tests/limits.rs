@@ -5,7 +5,7 @@
 mod common;
 
 use bankfile::{parse, FileError, Options, MAX_ATTRIBUTES, MAX_TAG_BYTES};
-use common::samples::{attributes, camt_amount_tag, ofx_amount_tag};
+use common::samples::camt_statements;
 
 fn outcome(text: &str) -> Result<usize, String> {
     match parse(text.as_bytes(), &Options::default()) {
@@ -68,4 +68,43 @@ fn the_file_of_120000_attributes_is_refused() {
     assert!(file.len() > 1_300_000, "{}", file.len());
     let e = outcome(&file).unwrap_err();
     assert!(e.contains("<Amt> at line 1"), "{e}");
+}
+
+/// `n` attributes ` a0="1" a1="1" ...` for a start tag.
+fn attributes(n: usize) -> String {
+    (0..n).map(|i| format!(" a{i}=\"1\"")).collect()
+}
+
+/// A CAMT.053 file of one booked entry whose `<Amt>` start tag carries `extra` (its
+/// currency last).
+fn camt_amount_tag(extra: &str) -> String {
+    camt_statements(&[("DE89370400440532013000", "EUR", "2024-01-05")])
+        .replace("<Amt Ccy=\"EUR\">", &format!("<Amt{extra} Ccy=\"EUR\">"))
+}
+
+/// An OFX bank statement (SGML 1.x or XML 2.x) of one debit whose `<TRNAMT>` start tag
+/// carries `extra`.
+fn ofx_amount_tag(xml: bool, extra: &str) -> String {
+    let end = |n: &str| {
+        if xml {
+            format!("</{n}>")
+        } else {
+            String::new()
+        }
+    };
+    let head = if xml {
+        "<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\" VERSION=\"220\"?>\n"
+    } else {
+        "OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n"
+    };
+    format!(
+        "{head}<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR{}<BANKACCTFROM><ACCTID>1{}\
+         </BANKACCTFROM><BANKTRANLIST><STMTTRN><DTPOSTED>20240105{}<TRNAMT{extra}>-1.00{}\
+         <FITID>F1{}</STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n",
+        end("CURDEF"),
+        end("ACCTID"),
+        end("DTPOSTED"),
+        end("TRNAMT"),
+        end("FITID"),
+    )
 }
