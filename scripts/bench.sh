@@ -10,7 +10,8 @@
 # report (each replaces the section of the same title, a new one goes after the section it
 # follows in the bench's output), everything else kept; the header names the spliced
 # sections, the date and the commit. The tools are the
-# `bench` crate (bench/src/bin: bench, lambda_bench, capacity).
+# `bench` crate (bench/src/bin: bench, lambda_bench, capacity) and `bench/readers` (the
+# bank-file readers on adversarial input, seconds; BENCH_ONLY=readers runs it alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${BENCH_OUT:-BENCHMARKS.md}
@@ -27,6 +28,7 @@ fi
 
 TARGET=${CARGO_TARGET_DIR:-target}
 cargo build -q --profile bench-local -p bench --bin bench --bin capacity
+cargo build -q --profile bench-local -p readers-bench --bin readers
 PORT=$(scripts/free-port.sh)
 DDB_PID=$(scripts/dynamodb-local.sh start "$PORT")
 trap 'kill "$DDB_PID" 2>/dev/null || true' EXIT
@@ -37,6 +39,7 @@ if [ "${BENCH_SPLICE:-}" = 1 ]; then
   echo "sections $BENCH_ONLY, spliced into $OUT ..." >&2
   DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
     "$TARGET/bench-local/bench" > "$work/warm.md"
+  case ",$BENCH_ONLY," in *,readers,*) "$TARGET/bench-local/readers" >> "$work/warm.md" ;; esac
   note="- Spliced in on $(date -u +%Y-%m-%d) at commit \`$(git rev-parse --short HEAD 2>/dev/null || echo unknown)\`$(git diff --quiet -- . ':!BENCHMARKS.md' ':!docs/bench' 2>/dev/null || echo ' (with uncommitted changes)')"
   note="$note by \`BENCH_SPLICE=1 BENCH_ONLY=$BENCH_ONLY make bench\` in $(( $(date +%s) - started )) s"
   note="$note (load average at its end $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores):"
@@ -94,6 +97,9 @@ echo "warm path, cost, scale, sync, insights, imports, recurring job, load ..." 
 DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   "$TARGET/bench-local/bench" > "$work/warm.md"
 
+echo "bank-file readers on adversarial input ..." >&2
+"$TARGET/bench-local/readers" > "$work/readers.md"
+
 {
   echo "# Benchmarks"
   echo
@@ -115,6 +121,7 @@ DDB_PID="$DDB_PID" DYNAMODB_ENDPOINT="http://127.0.0.1:$PORT" RUST_LOG=warn \
   cat "$work/lambda.md"
   echo
   cat "$work/warm.md"
+  cat "$work/readers.md"
   echo "## No hot key: how keys spread over partitions"
   echo
   echo "\`target/bench-local/capacity\` (\`bench/src/bin/capacity\`); the model, its workload and per-endpoint units are in [docs/CAPACITY.md](docs/CAPACITY.md)."

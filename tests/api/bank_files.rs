@@ -4,6 +4,8 @@
 //! of the statement's currency: what was created, the balance change, the payees and the
 //! dates; a repetition creates nothing; broken files store nothing.
 
+mod refusals;
+
 use std::collections::BTreeSet;
 
 use serde_json::{json, Value};

@@ -1,6 +1,8 @@
 //! Decoding, once, up front: a label override, else a BOM (UTF-8, UTF-16 LE/BE), else
 //! UTF-16 recognised by its zero bytes, else the charset an OFX header or an XML
-//! declaration names, else UTF-8 when the bytes are valid UTF-8, else Windows-1252.
+//! declaration names (but a single-byte one gives way to UTF-8 when the bytes are valid
+//! UTF-8 with multi-byte sequences: the bytes contradict it), else UTF-8 when the bytes
+//! are valid UTF-8, else Windows-1252.
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
@@ -35,6 +37,11 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
         return encoding;
     }
     if let Some(encoding) = declared(bytes) {
+        // A single-byte charset that the bytes contradict (Banco do Brasil's OFX says
+        // `CHARSET:1252` over UTF-8): valid UTF-8 with multi-byte sequences is UTF-8.
+        if encoding.is_single_byte() && !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok() {
+            return UTF_8;
+        }
         return encoding;
     }
     if std::str::from_utf8(bytes).is_ok() {

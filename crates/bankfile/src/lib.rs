@@ -10,7 +10,10 @@
 //! ```
 //!
 //! No input panics: every parser caps rows ([`Options::max_rows`]), kept cell bytes
-//! ([`MAX_CELL_BYTES`]) and XML/SGML nesting depth ([`MAX_DEPTH`]).
+//! ([`MAX_CELL_BYTES`]) and XML/SGML nesting depth ([`MAX_DEPTH`]). Every reader is linear
+//! in its input, whatever the markup: a start tag of more than [`MAX_ATTRIBUTES`]
+//! attributes or over [`MAX_TAG_BYTES`] is the file's error, found before its attributes
+//! are read (a duplicate-attribute check is quadratic in them).
 
 mod amount;
 mod camt;
@@ -33,6 +36,36 @@ pub use types::{
 
 /// Nesting depth of OFX and CAMT elements; deeper is [`FileError::Malformed`].
 pub const MAX_DEPTH: usize = 64;
+/// Attributes an OFX or CAMT start tag may carry; more is [`FileError::Malformed`].
+pub const MAX_ATTRIBUTES: usize = 64;
+/// Bytes an OFX or CAMT start tag may hold between `<` and `>`; more is
+/// [`FileError::Malformed`].
+pub const MAX_TAG_BYTES: usize = 8_192;
+
+/// Refuses a start tag (`tag`: its bytes between `<` and `>`) over [`MAX_TAG_BYTES`] or of
+/// more than [`MAX_ATTRIBUTES`] attributes (each `=` outside quotes is one), in one pass
+/// over at most [`MAX_TAG_BYTES`] bytes. `at` names the tag for the message.
+pub(crate) fn check_tag(tag: &[u8], at: impl FnOnce() -> String) -> Result<(), FileError> {
+    let message = if tag.len() > MAX_TAG_BYTES {
+        format!("a start tag is longer than 8 KiB ({} bytes)", tag.len())
+    } else {
+        let mut quote = None;
+        let mut attributes = 0usize;
+        for &b in tag {
+            match (quote, b) {
+                (None, b'"' | b'\'') => quote = Some(b),
+                (Some(q), _) if q == b => quote = None,
+                (None, b'=') => attributes += 1,
+                _ => {}
+            }
+        }
+        if attributes <= MAX_ATTRIBUTES {
+            return Ok(());
+        }
+        format!("a start tag carries {attributes} attributes (at most {MAX_ATTRIBUTES})")
+    };
+    Err(FileError::malformed(at(), message))
+}
 
 /// Reads a bank file: sniffs the format from the content (or takes
 /// [`Options::format`]), decodes it once, and returns its rows and per-row errors, or
@@ -94,6 +127,38 @@ pub(crate) fn mixed(before: Option<String>, now: &Option<String>) -> Result<(), 
         }),
         _ => Ok(()),
     }
+}
+
+/// Characters a payee may have: the service's provider names are at most 100.
+pub const MAX_PAYEE_CHARS: usize = 100;
+
+/// A payee too long for a provider name (a QIF `P` line carrying the whole booking text,
+/// its parts joined by ` ; `) is cut at a word boundary to fit, without a trailing
+/// separator, and the whole text goes to the note (after the note's own text, unless
+/// that holds it already), so the row imports instead of being a row error.
+pub(crate) fn fit_payee(payee: String, note: Option<String>) -> (String, Option<String>) {
+    if payee.chars().count() <= MAX_PAYEE_CHARS {
+        return (payee, note);
+    }
+    let end = payee
+        .char_indices()
+        .nth(MAX_PAYEE_CHARS)
+        .map_or(payee.len(), |(i, _)| i);
+    // The last break within the limit (a whole first word longer than it is cut in it).
+    let cut = match payee[..end].rfind(char::is_whitespace) {
+        Some(i) if payee[end..].starts_with(char::is_whitespace) => end.max(i),
+        Some(i) if i > 0 => i,
+        _ => end,
+    };
+    let short = payee[..cut]
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | '/' | '-'))
+        .to_owned();
+    let note = match note {
+        Some(n) if n.contains(payee.as_str()) => n,
+        Some(n) if !n.trim().is_empty() => format!("{n}\n{payee}"),
+        _ => payee,
+    };
+    (short, Some(note))
 }
 
 /// Shortens a value to [`MAX_CELL_BYTES`] at a character boundary.

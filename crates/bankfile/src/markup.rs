@@ -7,7 +7,7 @@
 //! statement is made of ([`AGGREGATES`]) was an empty leaf (`<NAME>` with no text, as
 //! exporters write): what followed it belongs to its parent.
 
-use crate::{capped, FileError, MAX_DEPTH};
+use crate::{capped, check_tag, FileError, MAX_DEPTH};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -154,6 +154,16 @@ pub fn events(text: &str) -> Result<Vec<(Event, usize)>, FileError> {
             continue;
         }
         pending_leaf = None;
+        check_tag(tag.as_bytes(), || {
+            let name: String = tag
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(64)
+                .collect();
+            format!("<{name}> at line {}", line_at(text, at))
+        })?;
         let self_closing = tag.ends_with('/');
         let name: String = tag
             .trim_end_matches('/')

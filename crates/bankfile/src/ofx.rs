@@ -5,6 +5,10 @@
 //! A `STMTTRN` becomes a row: `DTPOSTED` (else `DTUSER`), `TRNAMT` signed as the file
 //! gives it, payee `NAME` (or `PAYEE`/`NAME`), note `MEMO`, import id `FITID` scoped by
 //! the statement's `ACCTID`. The currency is `CURDEF`.
+//!
+//! An investment statement (`INVSTMTRS`, in `INVSTMTMSGSRSV1`) is refused: its
+//! transactions are trades, whose cash lines alone are not the account's money in and out
+//! (as QIF's `!Type:Invst` is refused).
 
 use rust_decimal::Decimal;
 use time::{Date, Month};
@@ -56,6 +60,16 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             format!("line {at}"),
             "no <OFX> element",
         ));
+    }
+    let investments = events.iter().any(|(e, _)| {
+        matches!(e, Event::Open(n) | Event::Leaf(n, _) if n == "INVSTMTRS" || n == "INVSTMTMSGSRSV1")
+    });
+    if investments {
+        return Err(FileError::Unsupported {
+            what: "an OFX investment statement (INVSTMTRS): its transactions are trades, \
+                   not money in or out; export the cash or bank account instead"
+                .into(),
+        });
     }
     let cap = options.row_cap();
     let mut statement = Statement::new(Detected {

@@ -171,6 +171,28 @@ fn unended(line: usize) -> FileError {
     FileError::malformed(format!("line {line}"), "a record is not ended by ^")
 }
 
+/// Whether a record is the opening-balance entry that Quicken-like apps write first: a
+/// transfer to the account itself (`L[<its own name>]`) or a payee that says so
+/// (`Opening Balance`, `Eröffnungssaldo`, ...). One of 0.00 moves nothing and is no row.
+fn is_opening_balance(record: &Record, account: Option<&str>) -> bool {
+    let own = |c: &str| {
+        let c = c.trim();
+        c.starts_with('[') && account.is_some_and(|a| c.trim_matches(['[', ']']).trim() == a.trim())
+    };
+    let payee = record.payee.as_deref().map(crate::text::fold);
+    record.category.as_deref().is_some_and(own)
+        || payee.is_some_and(|p| {
+            [
+                "opening balance",
+                "eroffnungssaldo",
+                "anfangssaldo",
+                "solde initial",
+                "solde d'ouverture",
+            ]
+            .contains(&p.as_str())
+        })
+}
+
 /// `[Savings]` → `Savings` (a transfer), `Food:Dining/Business` → `Food:Dining`.
 fn category(raw: &str) -> Option<String> {
     let raw = raw.trim();
@@ -235,6 +257,10 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 continue;
             }
         };
+        if amount.is_zero() && is_opening_balance(&record, account.as_deref()) {
+            statement.total_rows -= 1;
+            continue;
+        }
         if options.invert == Some(true) {
             amount = -amount;
         }
@@ -245,11 +271,18 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         {
             note = Some(note.map_or_else(|| format!("No. {n}"), |m| format!("{m} (no. {n})")));
         }
+        let (payee, note) = match record.payee.filter(|p| !p.is_empty()) {
+            Some(p) => {
+                let (p, n) = crate::fit_payee(p, note);
+                (Some(p), n)
+            }
+            None => (None, note),
+        };
         statement.rows.push(Row {
             row,
             date,
             amount,
-            payee: record.payee.filter(|p| !p.is_empty()),
+            payee,
             note,
             category: record.category.as_deref().and_then(category),
             tags: Vec::new(),

@@ -251,6 +251,25 @@ fn a_qif_investment_account_is_refused() {
     assert!(unsupported(qif).contains("Invst"));
 }
 
+/// An OFX investment statement (`INVSTMTRS`) holds trades (`BUYSTOCK`, `INCOME`) beside
+/// its cash lines (`INVBANKTRAN`): refused naming investment statements, not imported as
+/// its cash lines only.
+#[test]
+fn an_ofx_investment_statement_is_refused() {
+    match refuse("ofx2_investment.ofx") {
+        FileError::Unsupported { what } => {
+            assert!(what.contains("investment statement"), "{what}")
+        }
+        e => panic!("{e:?}"),
+    }
+    // SGML alike, the statement's end tag left out.
+    let text = String::from_utf8(fixture("ofx2_investment.ofx")).unwrap();
+    let sgml = text
+        .replace("</INVSTMTRS>", "")
+        .replace("</INVSTMTMSGSRSV1>", "");
+    assert!(unsupported(&sgml).contains("investment statement"));
+}
+
 /// Why a file is refused as unsupported (`415`); a panic when it is read or refused
 /// otherwise.
 fn unsupported(text: &str) -> String {

@@ -5,6 +5,27 @@ use rust_decimal::Decimal;
 use crate::date::DateFormat;
 use crate::{amount, scoped_id, FileError, Row, RowError, Statement};
 
+/// A reference that names nothing: SWIFT's `NONREF` (German savings and cooperative banks
+/// write it for every entry), `NOTPROVIDED`, `NONE`, or nothing. No id: a placeholder kept
+/// as one would make every entry a duplicate of the first.
+fn is_placeholder(value: &str) -> bool {
+    let v = value.trim();
+    v.is_empty()
+        || ["NONREF", "NOTPROVIDED", "NONE", "NOREF", "N/A"]
+            .iter()
+            .any(|p| v.eq_ignore_ascii_case(p))
+}
+
+/// Whether `below` names a reference element (whose placeholders are no value).
+fn is_reference(below: &[&str]) -> bool {
+    matches!(
+        below,
+        ["AcctSvcrRef" | "NtryRef"]
+            | ["Refs", "EndToEndId" | "TxId" | "AcctSvcrRef"]
+            | ["Refs", "Prtry", "Ref"]
+    )
+}
+
 #[derive(Default)]
 struct Detail {
     amount: Option<String>,
@@ -12,6 +33,9 @@ struct Detail {
     end_to_end: Option<String>,
     tx_id: Option<String>,
     bank_ref: Option<String>,
+    /// A bank's proprietary reference (`Refs/Prtry/Ref`, the Sparkassen's `FI-UMSATZ-ID`):
+    /// unique to the account as `AcctSvcrRef` is.
+    proprietary_ref: Option<String>,
     creditor: Option<String>,
     debtor: Option<String>,
     creditor_account: Option<String>,
@@ -25,12 +49,16 @@ struct Detail {
 impl Detail {
     /// Stores the text of the element at `below` (the path under `TxDtls`).
     fn text(&mut self, below: &[&str], value: &str) {
+        if is_reference(below) && is_placeholder(value) {
+            return;
+        }
         let slot = match below {
             ["Amt"] | ["AmtDtls", "TxAmt", "Amt"] => &mut self.amount,
             ["CdtDbtInd"] => &mut self.direction,
             ["Refs", "EndToEndId"] => &mut self.end_to_end,
             ["Refs", "TxId"] => &mut self.tx_id,
             ["Refs", "AcctSvcrRef"] => &mut self.bank_ref,
+            ["Refs", "Prtry", "Ref"] => &mut self.proprietary_ref,
             ["RltdPties", "Cdtr", "Nm"] | ["RltdPties", "Cdtr", "Pty", "Nm"] => &mut self.creditor,
             ["RltdPties", "Dbtr", "Nm"] | ["RltdPties", "Dbtr", "Pty", "Nm"] => &mut self.debtor,
             ["RltdPties", "CdtrAcct", "Id", "IBAN"] => &mut self.creditor_account,
@@ -51,6 +79,14 @@ impl Detail {
             _ => return,
         };
         slot.get_or_insert_with(|| value.to_owned());
+    }
+
+    /// The bank's reference of the detail, unique to the account: `AcctSvcrRef`, else a
+    /// proprietary one (`Refs/Prtry/Ref`).
+    fn own_ref(&self) -> Option<String> {
+        self.bank_ref
+            .clone()
+            .or_else(|| self.proprietary_ref.clone())
     }
 
     /// The detail's own key within its entry: `EndToEndId` (unless `NOTPROVIDED`),
@@ -128,6 +164,9 @@ impl Entry {
     /// Stores the text of the element at `below` (the path under `Ntry`, outside
     /// `TxDtls`).
     pub fn text(&mut self, below: &[&str], value: &str) {
+        if is_reference(below) && is_placeholder(value) {
+            return;
+        }
         let slot = match below {
             ["Amt"] => &mut self.amount,
             ["CdtDbtInd"] => &mut self.direction,
@@ -221,7 +260,7 @@ impl Entry {
                 let id = entry_ref
                     .as_ref()
                     .map(|r| format!("{r}/{key}"))
-                    .or_else(|| d.bank_ref.clone());
+                    .or_else(|| d.own_ref());
                 let direction = d.direction.as_deref().or(self.direction.as_deref());
                 let note = d.note().or_else(|| self.info.clone());
                 let row = statement.total_rows;
@@ -246,8 +285,8 @@ impl Entry {
             [d] => Some(d),
             _ => None,
         };
-        let id = entry_ref
-            .or_else(|| only.and_then(|d| d.bank_ref.clone().or_else(|| d.key().map(dated))));
+        let id =
+            entry_ref.or_else(|| only.and_then(|d| d.own_ref().or_else(|| d.key().map(dated))));
         let read = Parts {
             row: statement.total_rows,
             date,

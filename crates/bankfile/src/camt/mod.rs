@@ -21,7 +21,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::markup::line_at;
-use crate::{capped, mixed, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
+use crate::{capped, check_tag, mixed, Detected, FileError, Format, Options, Statement, MAX_DEPTH};
 use balance::Reconcile;
 use entry::Entry;
 
@@ -30,7 +30,9 @@ fn local(e: &BytesStart<'_>) -> String {
 }
 
 fn ccy(e: &BytesStart<'_>) -> Option<String> {
+    // Without the duplicate check (quadratic in the attributes); the first `Ccy` counts.
     e.attributes()
+        .with_checks(false)
         .flatten()
         .find(|a| a.key.local_name().as_ref() == b"Ccy")
         .and_then(|a| a.unescape_value().ok())
@@ -77,6 +79,12 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
                 e.to_string(),
             )
         })?;
+        if let Event::Start(e) | Event::Empty(e) = &event {
+            check_tag(e, || {
+                let at = line_at(text, reader.buffer_position() as usize);
+                format!("<{}> at line {at}", local(e))
+            })?;
+        }
         match event {
             Event::Start(e) => {
                 let name = local(&e);

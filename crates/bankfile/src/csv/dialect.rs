@@ -167,16 +167,18 @@ pub fn layout(text: &str, options: &Options) -> Result<Layout, FileError> {
             }
         }
     }
-    // A type column without a header (Volksbank's `S`/`H` after `Umsatz`), by its cells.
+    // A type column by its cells, whatever its header: one without (Volksbank's `S`/`H`
+    // after `Umsatz`) or under a name not known (Knab's `CreditDebet` of `D`/`C`): the
+    // first column no field was found for whose cells are only debit and credit words.
     if !fields.contains(&Some(Field::Type)) && !options.columns.contains_key(&Field::Type) {
         let data = best.rows.get(row + 1..).unwrap_or_default();
-        for (i, (f, h)) in fields.iter_mut().zip(&headers).enumerate() {
-            if f.is_none()
-                && h.trim().is_empty()
-                && is_type_column(data.iter().filter_map(|r| r.get(i)))
-            {
-                *f = Some(Field::Type);
-            }
+        if let Some(f) = fields
+            .iter_mut()
+            .enumerate()
+            .find(|(i, f)| f.is_none() && is_type_column(data.iter().filter_map(|r| r.get(*i))))
+            .map(|(_, f)| f)
+        {
+            *f = Some(Field::Type);
         }
     }
     for (field, name) in &options.columns {

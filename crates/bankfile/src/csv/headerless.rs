@@ -132,6 +132,57 @@ impl Records<'_> {
         None
     }
 
+    /// Of several money columns, the amount that a balance column chains with: from one
+    /// row to the next, the balance moves by the amount (a balance before the booking,
+    /// `balance + amount = next balance`, or after it, in either row order), in most of
+    /// the rows. A column with signs beats one without; `None` when no pair chains.
+    fn chained(&self, money: &[usize]) -> Option<usize> {
+        if money.len() < 2 || money.len() > MAX_MONEY_COLUMNS || self.0.len() < 3 {
+            return None;
+        }
+        let values: Vec<Vec<Option<Decimal>>> = money
+            .iter()
+            .map(|&i| {
+                self.cells(i)
+                    .map(|c| amount_of(c).map(|a| a.value))
+                    .collect()
+            })
+            .collect();
+        let steps = self.0.len() - 1;
+        let chains = |b: &[Option<Decimal>], a: &[Option<Decimal>]| {
+            let fits = |k: usize, moved: Step| {
+                let (from, by, to) = moved(k);
+                matches!((b[from], a[by], b[to]), (Some(f), Some(x), Some(t)) if f.checked_add(x) == Some(t))
+            };
+            // Before the booking, oldest first; after it, oldest first; and newest first.
+            let orders: [Step; 4] = [
+                |k| (k, k, k + 1),
+                |k| (k, k + 1, k + 1),
+                |k| (k + 1, k + 1, k),
+                |k| (k + 1, k, k),
+            ];
+            orders
+                .iter()
+                .map(|o| (0..steps).filter(|&k| fits(k, *o)).count())
+                .max()
+                .unwrap_or(0)
+        };
+        let signed = |i: usize| {
+            self.cells(money[i])
+                .any(|c| c.trim_start().starts_with(['-', '+']))
+        };
+        (0..money.len())
+            .filter_map(|a| {
+                let best = (0..money.len())
+                    .filter(|&b| b != a)
+                    .map(|b| chains(&values[b], &values[a]))
+                    .max()?;
+                (best * 5 >= steps * 4 && best >= 2).then_some((signed(a), best, a))
+            })
+            .max_by_key(|&(signed, best, a)| (signed, best, std::cmp::Reverse(a)))
+            .map(|(_, _, a)| money[a])
+    }
+
     /// Every cell is a currency's ISO 4217 code (not `POS` or `ATM` of a type column).
     fn codes(&self, i: usize) -> bool {
         self.cells(i).all(|c| amount::is_currency_code(c.trim()))
@@ -148,6 +199,10 @@ impl Records<'_> {
             && self.cells(i + 1).any(filled)
     }
 }
+
+/// Where a balance step reads, for step `k`: the balance it starts from, the amount,
+/// the balance it ends at (row indexes).
+type Step = fn(usize) -> (usize, usize, usize);
 
 /// The field of each column of `rows` (the first records of the file, from the first
 /// data record on), or `None` when the first record is no transaction (a header that
@@ -178,6 +233,7 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
     let money_columns: Vec<usize> = columns.clone().filter(|&i| data.money(i)).collect();
     let money = data
         .between_balances(&money_columns)
+        .or_else(|| data.chained(&money_columns))
         .map(|i| vec![(i, Field::Amount)]);
     let money = money.or_else(|| {
         columns.clone().find_map(|i| {

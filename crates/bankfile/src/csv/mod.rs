@@ -5,6 +5,7 @@ mod aliases;
 mod dialect;
 mod header;
 mod headerless;
+mod holds;
 mod preamble;
 mod row;
 mod words;
@@ -130,8 +131,20 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         invert,
         ..Detected::new(crate::Format::Csv, encoding)
     });
+    let mut holds = holds::Holds::new(
+        &layout.headers,
+        columns.indexes(&[Field::Amount]).next(),
+        decimal,
+        records.iter().map(|(_, cells)| cells),
+        |cells| reading.is_unbooked(cells),
+    );
     for (row, cells) in &records {
         if reading.is_unbooked(cells) {
+            statement.pending_skipped += 1;
+            continue;
+        }
+        // The release of a hold left out (pending) goes with it, counted as pending.
+        if holds.as_mut().is_some_and(|h| h.releases(cells)) {
             statement.pending_skipped += 1;
             continue;
         }

@@ -48,6 +48,11 @@ impl Columns {
         }
     }
 
+    /// Whether a field is read from column `from` or a later one.
+    pub fn uses_from(&self, from: usize) -> bool {
+        self.by_field.values().flatten().any(|&i| i >= from)
+    }
+
     pub fn indexes<'a>(&'a self, fields: &'a [Field]) -> impl Iterator<Item = usize> + 'a {
         fields
             .iter()
@@ -122,7 +127,14 @@ impl Reading<'_> {
             )]);
         }
         let extra_empty = cells.len() > width && cells[width..].iter().all(|c| c.trim().is_empty());
-        if cells.len() != width && !extra_empty {
+        // A header ending in a delimiter (Lloyds' `...,Balance,`): its trailing empty
+        // names, that no field was found for, are no columns.
+        let short_of_empty = cells.len() < width
+            && self.columns.headers[cells.len()..]
+                .iter()
+                .all(|h| h.trim().is_empty())
+            && !self.columns.uses_from(cells.len());
+        if cells.len() != width && !extra_empty && !short_of_empty {
             let message = format!("has {} fields, the header {width}", cells.len());
             return Err(vec![RowError::new(row, "row", message)]);
         }
