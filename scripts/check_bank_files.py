@@ -24,11 +24,11 @@ def call(method, path, token=None, body=None, content_type="application/json"):
     try:
         with urllib.request.urlopen(req, timeout=120) as r:
             raw = r.read()
-            return r.status, json.loads(raw) if raw else None
+            return r.status, json.loads(raw, parse_float=Decimal) if raw else None
     except urllib.error.HTTPError as e:
         raw = e.read()
         try:
-            return e.code, json.loads(raw)
+            return e.code, json.loads(raw, parse_float=Decimal)
         except ValueError:
             return e.code, raw.decode(errors="replace")
 
@@ -56,7 +56,9 @@ def stored(token):
     assert status == 200, f"wallet: {status} {wallet}"
     status, page = call("GET", "/api/transactions?limit=200", token)
     assert status == 200, f"list: {status} {page}"
-    return wallet["transactionCount"], Decimal(str(wallet["amountBalance"])), page
+    balance = wallet["amountBalance"]  # Money: {"amount", "currency"}
+    amount = balance["amount"] if isinstance(balance, dict) else balance
+    return wallet["transactionCount"], Decimal(str(amount)), page
 
 
 def check(directory, name, want):
@@ -87,8 +89,8 @@ def check(directory, name, want):
     )
     text = want.get("text")
     _, providers = call("GET", "/api/providers?limit=200", token)
-    names = json.dumps(providers, ensure_ascii=False)
-    if text and text not in names and not any(text in json.dumps(t, ensure_ascii=False) for t in rows):
+    names = json.dumps(providers, ensure_ascii=False, default=str)
+    if text and text not in names and not any(text in json.dumps(t, ensure_ascii=False, default=str) for t in rows):
         fits = False
         got["text"] = f"{text!r} not found"
     ok = fits and created_again == 0
