@@ -238,6 +238,92 @@ mod tests {
         assert!(ids.contains(&"getTransactionsById".to_owned()));
     }
 
+    /// The names of the component schemas `value` refers to, and those they refer to.
+    fn referred(value: &serde_json::Value, schemas: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, v) in map {
+                    match (key.as_str(), v.as_str()) {
+                        ("$ref", Some(r)) => {
+                            let name = r.rsplit('/').next().unwrap_or(r).to_owned();
+                            if !out.contains(&name) {
+                                out.push(name.clone());
+                                referred(&schemas[name.as_str()], schemas, out);
+                            }
+                        }
+                        _ => referred(v, schemas, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| referred(v, schemas, out)),
+            _ => {}
+        }
+    }
+
+    fn is_nullable(property: &serde_json::Value) -> bool {
+        let typed_null = |t: &serde_json::Value| {
+            t == "null"
+                || t.as_array()
+                    .is_some_and(|ts| ts.iter().any(|t| t == "null"))
+        };
+        typed_null(&property["type"])
+            || ["oneOf", "anyOf"].iter().any(|k| {
+                property[*k]
+                    .as_array()
+                    .is_some_and(|alts| alts.iter().any(|a| typed_null(&a["type"])))
+            })
+    }
+
+    /// A member an answer always sends, maybe as `null`, is required and nullable (a
+    /// generated client types it `T | null`); one the server omits when absent
+    /// (`skip_serializing_if`) is optional and never `null`. So in every schema of an
+    /// answer a nullable member is required.
+    #[test]
+    fn nullable_response_members_are_required() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let (mut answers, mut requests) = (Vec::new(), Vec::new());
+        referred(&doc["components"]["responses"], schemas, &mut answers);
+        for item in doc["paths"].as_object().unwrap().values() {
+            for op in item.as_object().unwrap().values() {
+                referred(&op["responses"], schemas, &mut answers);
+                referred(&op["requestBody"], schemas, &mut requests);
+                referred(&op["parameters"], schemas, &mut requests);
+            }
+        }
+        let (mut wrong, mut shared) = (Vec::new(), Vec::new());
+        for name in &answers {
+            let schema = &schemas[name.as_str()];
+            let Some(properties) = schema["properties"].as_object() else {
+                continue;
+            };
+            let required = schema["required"].as_array().cloned().unwrap_or_default();
+            for (member, property) in properties {
+                if is_nullable(property) && !required.contains(&member.as_str().into()) {
+                    // A request schema too: `null` is a request's way to clear.
+                    let list = if requests.contains(name) {
+                        &mut shared
+                    } else {
+                        &mut wrong
+                    };
+                    list.push(format!("{name}.{member}"));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "nullable but not required in answers: {wrong:?}"
+        );
+        // Rule actions: a request may send `null`, an answer omits an absent action.
+        let expected = [
+            "RuleActions.categoryId",
+            "RuleActions.note",
+            "RuleActions.providerId",
+        ];
+        assert_eq!(shared, expected, "shared request and answer schemas");
+        assert!(answers.len() >= 40, "only {} answer schemas", answers.len());
+    }
+
     #[test]
     fn no_route_is_served_twice() {
         let mut all: Vec<(String, String)> = routes_by_function().into_values().flatten().collect();

@@ -20,7 +20,7 @@ shared::label_api!(
     Provider {
         /// The provider's default category, if any.
         #[serde(rename = "defaultCategoryId")]
-        #[schema(nullable, minimum = 1, maximum = 9007199254740991.0)]
+        #[schema(nullable, minimum = 1, maximum = 9007199254740991.0, required = true)]
         pub default_category_id: Option<u64>,
     } |record| { default_category_id: record.default_category_id, }
 );

@@ -113,8 +113,10 @@ pub struct RecurringResponse {
     pub category_id: u64,
     /// DEBIT subtracts from the balance, CREDIT adds: the category's type.
     pub category_type: CategoryType,
+    #[schema(required = true)]
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    #[schema(required = true)]
     pub note: Option<String>,
     #[schema(format = Date, example = "2026-01-31")]
     pub start: String,
@@ -124,7 +126,7 @@ pub struct RecurringResponse {
     pub weekend: String,
     pub backfill: bool,
     /// The date of the next occurrence still to be created, if any.
-    #[schema(format = Date, example = "2026-02-28")]
+    #[schema(format = Date, example = "2026-02-28", required = true)]
     pub next_date: Option<String>,
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -171,7 +173,8 @@ pub struct OccurrenceResponse {
     pub amount: MoneyDto,
     #[schema(pattern = "^(scheduled|created|skipped)$", example = "scheduled")]
     pub status: String,
-    /// The transaction it became, once created.
+    /// The transaction it became, once created (`null` before).
+    #[schema(required = true)]
     pub transaction_id: Option<u64>,
 }
 

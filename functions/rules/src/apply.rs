@@ -50,9 +50,12 @@ pub struct TestResponse {
 #[serde(rename_all = "camelCase")]
 #[schema(as = RuleFields)]
 pub struct Fields {
+    #[schema(required = true)]
     pub category_id: Option<u64>,
+    #[schema(required = true)]
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    #[schema(required = true)]
     pub note: Option<String>,
 }
 
@@ -211,9 +214,11 @@ pub struct ApplyResponse {
     pub changed: u64,
     /// Dry run only: the first 50 changes.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub changes: Option<Vec<ChangeResponse>>,
     /// Present when the run stopped for time: send it back as `cursor` to continue.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub cursor: Option<String>,
 }
 

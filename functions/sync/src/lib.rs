@@ -68,7 +68,7 @@ pub struct Change {
     pub version: u64,
     /// Exactly the JSON a `GET` of the item answers; absent on delete.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Object)]
     pub data: Option<Data>,
 }
 

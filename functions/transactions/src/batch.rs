@@ -64,7 +64,7 @@ pub struct OperationResult {
     pub status: u16,
     /// The transaction (create, update), a problem body (a failure), or absent (204).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Object)]
     pub body: Option<Value>,
     /// The operation replayed an earlier one with the same idempotency key.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

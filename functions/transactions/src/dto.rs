@@ -138,10 +138,12 @@ pub struct TransactionResponse {
     pub id: u64,
     pub amount: MoneyDto,
     pub date: String,
+    #[schema(required = true)]
     pub note: Option<String>,
     pub category_id: u64,
     /// DEBIT subtracts from the balance, CREDIT adds: the category's type.
     pub category_type: CategoryType,
+    #[schema(required = true)]
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
     /// How the category was chosen: `user` (in a create or update request), `rule`,
@@ -150,7 +152,7 @@ pub struct TransactionResponse {
     pub category_source: shared::domain::CategorySource,
     /// The recurring schedule that created it (`/api/recurring/{id}`; kept after the
     /// schedule is deleted).
-    #[schema(minimum = 1, maximum = 9007199254740991.0)]
+    #[schema(minimum = 1, maximum = 9007199254740991.0, required = true)]
     pub recurring_id: Option<u64>,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]

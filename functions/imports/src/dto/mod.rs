@@ -59,26 +59,28 @@ pub struct PreviewRow {
     #[serde(with = "rust_decimal::serde::arbitrary_precision")]
     #[schema(value_type = f64, example = 12.5)]
     pub amount: Decimal,
-    /// Absent when the import creates the category (`newCategory`).
+    /// `null` when the import creates the category (`newCategory`).
+    #[schema(required = true)]
     pub category_id: Option<u64>,
     /// `DEBIT` (money out) or `CREDIT` (money in).
     #[schema(value_type = String, pattern = "^(DEBIT|CREDIT)$")]
     pub category_type: shared::domain::CategoryType,
     /// A category of the caller's own that the import creates.
-    #[schema(max_length = 100)]
+    #[schema(max_length = 100, required = true)]
     pub new_category: Option<String>,
     /// In the global `Uncategorized` category (the file names none).
     pub uncategorized: bool,
     /// `YYYY-MM-DD`.
     #[schema(format = Date)]
     pub date: String,
-    #[schema(max_length = 1000)]
+    #[schema(max_length = 1000, required = true)]
     pub note: Option<String>,
+    #[schema(required = true)]
     pub provider_id: Option<u64>,
     #[schema(max_items = 20)]
     pub tag_ids: Vec<u64>,
     /// A provider the import creates.
-    #[schema(max_length = 100)]
+    #[schema(max_length = 100, required = true)]
     pub new_provider: Option<String>,
     /// Tags the import creates.
     #[schema(max_items = 20)]
@@ -136,13 +138,13 @@ pub struct Detected {
     #[schema(max_length = 40)]
     pub encoding: String,
     /// CSV only.
-    #[schema(max_length = 1)]
+    #[schema(max_length = 1, required = true)]
     pub delimiter: Option<String>,
     /// In the `dateFormat` parameter's syntax (CSV and QIF).
-    #[schema(max_length = 12)]
+    #[schema(max_length = 12, required = true)]
     pub date_format: Option<String>,
     /// `.` or `,` (CSV and QIF).
-    #[schema(max_length = 1)]
+    #[schema(max_length = 1, required = true)]
     pub decimal: Option<String>,
     /// CSV: the header each field was read from, by field (`col.<field>`'s names); in a
     /// file without a header, the column's number (`#1`, `#2`, ...).
@@ -150,11 +152,11 @@ pub struct Detected {
     pub columns: BTreeMap<String, String>,
     /// The statement's account (OFX `ACCTID`, CAMT IBAN, a CSV preamble's account, QIF
     /// `!Account` name).
-    #[schema(max_length = 4096)]
+    #[schema(max_length = 4096, required = true)]
     pub account: Option<String>,
     /// ISO 4217 code of the statement, when the file tells (of a currency column that
     /// holds several, the wallet's when it is one of them, else the most common).
-    #[schema(max_length = 3)]
+    #[schema(max_length = 3, required = true)]
     pub currency: Option<String>,
     /// Whether every amount was negated: the `invert` parameter when sent, else whether
     /// the file is a card export that prints charges as positive (American Express,

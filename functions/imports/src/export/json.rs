@@ -27,8 +27,9 @@ pub struct OccurrenceException {
     #[schema(format = Date, example = "2026-02-28")]
     pub nominal_date: String,
     pub skip: bool,
-    #[schema(format = Date, example = "2026-02-27")]
+    #[schema(format = Date, example = "2026-02-27", required = true)]
     pub date: Option<String>,
+    #[schema(required = true)]
     pub amount: Option<MoneyDto>,
 }
 
@@ -75,28 +76,28 @@ impl From<&Recurring> for RecurringExport {
 #[schema(as = ExportPage)]
 pub struct ExportDocument {
     /// The profile, as `GET /users/me` answers it.
-    #[schema(value_type = Option<UserResponse>)]
+    #[schema(value_type = Option<UserResponse>, nullable = false)]
     profile: (),
     /// `{id, name, initialBalance, amountBalance}`.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<Object>, nullable = false)]
     wallet: (),
     /// Global and own: `{id, categoryName, categoryType, icon, color, isGlobal}`.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<Object>>, nullable = false)]
     categories: (),
     /// `{id, name}` each.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<Object>>, nullable = false)]
     tags: (),
     /// `{id, name, defaultCategoryId}` each.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<Object>>, nullable = false)]
     providers: (),
     /// `{month, categoryId, isGlobal, amount}` each.
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(value_type = Option<Vec<Object>>, nullable = false)]
     budgets: (),
     /// The rules in rule order, as `GET /api/rules` answers them.
-    #[schema(value_type = Option<Vec<RuleResponse>>)]
+    #[schema(value_type = Option<Vec<RuleResponse>>, nullable = false)]
     rules: (),
     /// The recurring schedules with their changed occurrences.
-    #[schema(value_type = Option<Vec<RecurringExport>>)]
+    #[schema(value_type = Option<Vec<RecurringExport>>, nullable = false)]
     recurring: (),
     /// Newest date first: `{id, amount, date, note, categoryId, categoryType,
     /// providerId, tagIds, createdAt, updatedAt}` each.
