@@ -18,6 +18,7 @@ mod lambda;
 mod lists;
 mod matrix;
 mod pages;
+mod preconditions;
 mod quotas;
 mod recurring;
 mod resources;

@@ -84,12 +84,13 @@ pub async fn update_profile(
     if update.role.is_some() {
         require_admin(store, caller).await?;
     }
+    // The body is checked before the version is compared: 400 before 412.
+    let (mut changes, password) = check_update(&update)?;
     let current = store
         .get_user(target)
         .await?
         .ok_or_else(|| AppError::not_found("user"))?;
     let keep = crate::app::version_to_keep(expected, current.version)?;
-    let (mut changes, password) = check_update(&update)?;
     let credentials = password.is_some() || changes.email.is_some();
     if caller == target {
         if credentials || update.current_password.is_some() {

@@ -52,18 +52,26 @@ pub async fn change_occurrence(
     change: Exception,
     expected: Option<IfMatch>,
 ) -> AppResult<(Planned, Recurring)> {
-    let old = get(store, user_id, id).await?;
-    super::check_version(expected, old.version)?;
-    let occurrence = occurrence_at(&old, nominal)?;
+    // What the change alone tells is refused before the version is compared (400 before
+    // 412); the amount's decimals depend on the schedule's currency.
     if let Exception::Change { date, amount } = change {
         let far = date.is_some_and(|d| (d - nominal).whole_days().abs() > MAX_MOVE_DAYS);
         if far {
             let message = format!("must be within {MAX_MOVE_DAYS} days of the occurrence");
             return Err(AppError::invalid("date", message));
         }
-        if let Some(a) = amount {
-            check_amount(a, old.details.amount)?;
+        if amount.is_some_and(|a| a <= Decimal::ZERO) {
+            return Err(AppError::invalid("amount", "must be greater than 0"));
         }
+    }
+    let old = get(store, user_id, id).await?;
+    super::check_version(expected, old.version)?;
+    let occurrence = occurrence_at(&old, nominal)?;
+    if let Exception::Change {
+        amount: Some(a), ..
+    } = change
+    {
+        check_amount(a, old.details.amount)?;
     }
     let mut new = old.clone();
     new.exceptions.insert(nominal, change);
