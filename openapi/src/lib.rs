@@ -324,6 +324,21 @@ mod tests {
         assert!(answers.len() >= 40, "only {} answer schemas", answers.len());
     }
 
+    /// The batch reads each operation on its own: one with an unknown member is its own
+    /// `400` result inside a `200`, so the document must not call operations closed.
+    #[test]
+    fn the_batch_operation_schema_is_open_as_the_batch_reads_it() {
+        let doc = serde_json::to_value(document()).unwrap();
+        let operation = &doc["components"]["schemas"]["Operation"];
+        assert!(operation["properties"].get("op").is_some());
+        assert_ne!(operation["additionalProperties"], false);
+        let batch = &doc["components"]["schemas"]["BatchRequest"];
+        assert_eq!(
+            batch["additionalProperties"], false,
+            "the envelope stays closed"
+        );
+    }
+
     #[test]
     fn no_route_is_served_twice() {
         let mut all: Vec<(String, String)> = routes_by_function().into_values().flatten().collect();

@@ -319,6 +319,13 @@ async fn a_batch_applies_the_operations_beside_a_malformed_one() {
         body["results"][2]["body"]["errors"][0]["field"],
         "operation"
     );
+    // An unknown member is that operation's own 400 naming it (the document's operation
+    // schema is open for that reason: the batch reads each operation on its own).
+    let unknown = &body["results"][4]["body"]["errors"][0];
+    assert_eq!(
+        (&unknown["field"], &unknown["message"]),
+        (&json!("extra"), &json!("unknown member"))
+    );
     assert_eq!(app.balance(&user).await, "-4.00");
 
     // The envelope itself malformed: the whole batch is 400, nothing applied.

@@ -19,6 +19,9 @@ use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
 /// Operations per batch.
 pub const MAX_OPERATIONS: usize = 100;
 
+/// The members an [`Operation`] may have.
+const OPERATION_MEMBERS: [&str; 5] = ["op", "id", "ifMatch", "idempotencyKey", "body"];
+
 #[derive(Debug, Deserialize, Serialize, ToSchema, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum OperationKind {
@@ -27,9 +30,11 @@ pub enum OperationKind {
     Delete,
 }
 
-/// One queued change.
+/// One queued change. Each operation is read on its own, after the envelope: one that
+/// breaks this schema, also with a member not listed here, is no `400` of the whole batch
+/// but its own `400` result naming the field (so the schema is not closed).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct Operation {
     pub op: OperationKind,
     /// The transaction (update and delete).
@@ -134,6 +139,18 @@ struct Checked {
 /// Parses one operation: every field that breaks the schema is reported (an operation
 /// that is no operation object at all is reported as a whole).
 fn check(operation: Value) -> Result<Checked, Vec<FieldError>> {
+    // The operation's own 400, as `deny_unknown_fields` would answer it, without a closed
+    // schema in the document (see `Operation`).
+    if let Some(members) = operation.as_object() {
+        let unknown: Vec<FieldError> = members
+            .keys()
+            .filter(|k| !OPERATION_MEMBERS.contains(&k.as_str()))
+            .map(|k| FieldError::new(k.clone(), "unknown member"))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(unknown);
+        }
+    }
     let operation: Operation = serde_json::from_value(operation)
         .map_err(|e| vec![FieldError::new("operation", format!("invalid: {e}"))])?;
     let mut errors = Vec::new();
