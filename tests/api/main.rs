@@ -20,6 +20,7 @@ mod matrix;
 mod pages;
 mod quotas;
 mod recurring;
+mod recurring_exceptions;
 mod resources;
 mod rules;
 mod rules_integrity;
