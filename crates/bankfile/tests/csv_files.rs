@@ -758,3 +758,20 @@ fn a_volksbank_type_column_without_a_header_and_its_balance_lines() {
     let type_column = s.detected.columns.get(&Field::Type).map(String::as_str);
     assert_eq!(type_column, Some(" "));
 }
+
+/// A quoted note is read as written, its leading and trailing spaces too (the service's
+/// own export quotes such a note); an unquoted one loses the spaces a bank pads it with.
+#[test]
+fn a_quoted_note_keeps_its_spaces_and_an_unquoted_one_is_trimmed() {
+    let text = "Date,Amount,Note,Payee\n\
+        2026-03-01,-4.20,\"  oat latte  \",Cafe\n\
+        2026-03-02,-5.00,padded   ,Shop\n\
+        2026-03-03,-6.00,\"two \"\"quoted\"\" words \t\",\"Shop, Ltd\"\n\
+        2026-03-04,-7.00,\"line one  \nline two  \",Shop\n";
+    let s = read_text(text);
+    assert_eq!(note(&s, 0), Some("  oat latte  "));
+    assert_eq!(note(&s, 1), Some("padded"));
+    assert_eq!(note(&s, 2), Some("two \"quoted\" words \t"));
+    assert_eq!(note(&s, 3), Some("line one  \nline two  "));
+    assert_eq!(s.rows[2].payee.as_deref(), Some("Shop, Ltd"));
+}

@@ -220,16 +220,15 @@ pub async fn update(
             ));
         }
     }
-    if fields.category_type != current.category_type {
-        // A rule that sets it, or a schedule, would then flip the sign of what it books.
-        super::named::refuse_if_named(store, user_id, Named::Category(id)).await?;
-        // Budgets are for DEBIT categories: a CREDIT one's would never count its spending.
-        if !store.category_refs(user_id, id).await?.is_empty() {
-            return Err(AppError::Conflict(
-                "the category has budgets, which are for DEBIT categories: delete them first"
-                    .into(),
-            ));
-        }
+    let retyped = fields.category_type != current.category_type;
+    // Read before the look for budgets and rules: the write holds only while no budget or
+    // rule has named the category since (`store::categories::refs`).
+    let ref_mark = match retyped && !current.is_global() {
+        true => Some(store.category_ref_mark(user_id, id).await?),
+        false => None,
+    };
+    if retyped {
+        refuse_retype(store, user_id, id).await?;
     }
     let renamed = current.name.to_lowercase() != fields.name.to_lowercase()
         || current.category_type != fields.category_type;
@@ -247,11 +246,27 @@ pub async fn update(
     };
     // At the version read: the answer's version is the one stored.
     let keep = super::at_read_version(expected, current.version)?;
-    store
-        .update_category(&current, &next, keep)
-        .await
-        .map_err(|e| super::moved_on("category", expected, store_error(store, e)))?;
+    let written = store.update_category(&current, &next, keep, ref_mark).await;
+    if let (Err(StoreError::Conflict(ConflictKind::InUse)), true) = (&written, retyped) {
+        // A budget or rule that named it meanwhile: refused as if it had been there.
+        refuse_retype(store, user_id, id).await?;
+    }
+    written.map_err(|e| super::moved_on("category", expected, store_error(store, e)))?;
     Ok(next)
+}
+
+/// `409` when a type change would leave a rule, schedule or budget on a category of
+/// another type than it was made for.
+async fn refuse_retype(store: &Store, user_id: u64, id: u64) -> AppResult<()> {
+    // A rule that sets it, or a schedule, would then flip the sign of what it books.
+    super::named::refuse_if_named(store, user_id, Named::Category(id)).await?;
+    // Budgets are for DEBIT categories: a CREDIT one's would never count its spending.
+    if !store.category_refs(user_id, id).await?.is_empty() {
+        return Err(AppError::Conflict(
+            "the category has budgets, which are for DEBIT categories: delete them first".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Deletes one of the user's own categories unless transactions use it, then its (zero)

@@ -88,7 +88,8 @@ impl Store {
     }
 
     /// Creates or replaces a budget while its category exists and is DEBIT
-    /// (`Conflict(Reference(Category))`) and the wallet has `currency`
+    /// (`Conflict(Reference(Category))`; an own one is marked as named, see
+    /// `categories::refs`) and the wallet has `currency`
     /// (`Conflict(Wallet)`). A new budget is counted on the wallet.
     /// A new budget needs the wallet below `max` budgets: `LimitReached` at the cap.
     pub async fn put_budget(
@@ -140,13 +141,18 @@ impl Store {
                 )?;
             }
             tx.on_conflict(ConflictKind::Wallet);
-            tx.check(
-                &category_pk(user_id, category.is_global()),
-                &cat_sk(category.id),
-                "attribute_exists(PK) AND categoryType = :t",
-                Some(Item::from([(":t".into(), s(CategoryType::Debit.as_str()))])),
-            )?;
-            tx.on_conflict(ConflictKind::Reference(Ref::Category));
+            if category.is_global() {
+                tx.check(
+                    &category_pk(user_id, true),
+                    &cat_sk(category.id),
+                    "attribute_exists(PK) AND categoryType = :t",
+                    Some(Item::from([(":t".into(), s(CategoryType::Debit.as_str()))])),
+                )?;
+                tx.on_conflict(ConflictKind::Reference(Ref::Category));
+            } else {
+                // Marked, so that a type change racing this budget fails (`refs`).
+                super::categories::refs::mark(&mut tx, user_id, category.id, CategoryType::Debit)?;
+            }
             self.transact_once(tx).await
         })
         .await;

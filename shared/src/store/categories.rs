@@ -3,6 +3,7 @@
 //! reserved per type, see `names`).
 
 mod names;
+pub(crate) mod refs;
 
 use super::attr::s;
 use super::feed::{Change, Entity, Feed};
@@ -218,12 +219,15 @@ impl Store {
     /// every copy. The type may change only while no transaction uses the category (it
     /// would flip their sign). An own category's name reservation moves with a new name or
     /// type: `Conflict(NameTaken)`. With `expected` (`If-Match`), only from that version:
-    /// `Conflict(Changed)`.
+    /// `Conflict(Changed)`. With `ref_mark` (a type change: the mark read before looking
+    /// for budgets and rules, see [`refs`]), only while no budget or rule has named the
+    /// category since: `Conflict(InUse)` otherwise.
     pub async fn update_category(
         &self,
         current: &Category,
         next: &Category,
         expected: Option<u64>,
+        ref_mark: Option<u64>,
     ) -> StoreResult<()> {
         let sk = cat_sk(current.id);
         let mut tx = TxItems::new(self);
@@ -236,11 +240,14 @@ impl Store {
             (":zero".into(), super::attr::n(0)),
             (":one".into(), super::attr::n(1)),
         ]);
-        let condition = super::at_version(
+        let mut condition = super::at_version(
             "attribute_exists(PK) AND (categoryType = :type OR attribute_not_exists(useCount) OR useCount = :zero)",
             expected,
             &mut values,
         );
+        if let Some(read) = ref_mark {
+            condition = format!("({condition}) AND {}", refs::unchanged(read, &mut values));
+        }
         for pk in partitions(current) {
             tx.update(
                 &pk,

@@ -111,15 +111,24 @@ impl Store {
     /// be free) or a new version of one at version `expected` (`Conflict(Changed)` when it
     /// moved or is gone), moving the profile's pattern count by `patterns`
     /// (`Conflict(LimitReached)` when it would pass its cap, as when the rules' does).
+    /// An own category it sets (`own_category`) is marked as named, conditional on its
+    /// type being the rule's `category_type` (`Conflict(Reference(Category))`), so that a
+    /// type change racing the rule fails (`categories::refs`).
     pub async fn put_rule(
         &self,
         rule: &StoredRule,
         expected: Option<u64>,
         patterns: Tally,
+        own_category: Option<u64>,
     ) -> StoreResult<()> {
         let at = versioned(rule.user_id, rule.id).with_tally(patterns);
         let item = (to_item(rule), rule.version);
-        self.put_versioned(&at, item, expected, |_| Ok(())).await
+        let marked = own_category.zip(rule.category_type);
+        self.put_versioned(&at, item, expected, |tx| match marked {
+            Some((id, t)) => super::categories::refs::mark(tx, rule.user_id, id, t),
+            None => Ok(()),
+        })
+        .await
     }
 
     /// Deletes a rule at version `version`, with its tombstone in the change feed:

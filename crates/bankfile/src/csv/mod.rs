@@ -34,7 +34,19 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     for (index, record) in reader.records().enumerate().skip(layout.data_index) {
         let row = index + 1 - layout.data_index;
         let cells: Vec<String> = match record {
-            Ok(r) => r.iter().map(str::to_owned).collect(),
+            Ok(r) => {
+                let start = r.position().map_or(0, |p| p.byte() as usize);
+                let quoted = quoted_cells(text.get(start..).unwrap_or(""), layout.delimiter);
+                // A quoted cell is as written; an unquoted one loses the spaces a bank
+                // pads it with (every field trims its cells' ends, a note too).
+                r.iter()
+                    .enumerate()
+                    .map(|(i, c)| match quoted.get(i) {
+                        Some(true) => c.to_owned(),
+                        _ => c.trim_end().to_owned(),
+                    })
+                    .collect()
+            }
             Err(e) => vec![format!("\u{0}{e}")],
         };
         let blank = cells.iter().all(|c| c.trim().is_empty());
@@ -160,6 +172,33 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
     Ok(statement)
 }
 
+/// Which cells of the record that `text` begins with were quoted (`"` first), as the
+/// reader reads them: a `""` inside quotes is one quote, the record ends at a line break
+/// outside them.
+fn quoted_cells(text: &str, delimiter: u8) -> Vec<bool> {
+    let mut out = vec![text.as_bytes().first() == Some(&b'"')];
+    let (mut inside, mut bytes) = (out[0], text.bytes().skip(usize::from(out[0])).peekable());
+    while let Some(b) = bytes.next() {
+        match b {
+            b'"' if inside && bytes.peek() == Some(&b'"') => {
+                bytes.next();
+            }
+            b'"' if inside => inside = false,
+            b'\n' | b'\r' if !inside => break,
+            _ if b == delimiter && !inside => {
+                let quoted = bytes.peek() == Some(&b'"');
+                if quoted {
+                    bytes.next();
+                }
+                out.push(quoted);
+                inside = quoted;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The statement's currency by its currency column: the wanted one
 /// ([`Options::currency`]) when the column holds it, else the most frequent code (the
 /// first in the file of those as frequent), upper-cased.
@@ -180,4 +219,18 @@ fn statement_currency(cells: &[&str], options: &Options) -> Option<String> {
     }
     let most = counts.iter().map(|(_, n)| *n).max()?;
     counts.into_iter().find(|(_, n)| *n == most).map(|(c, _)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted_cells;
+
+    #[test]
+    fn quoted_cells_follow_the_readers_quotes() {
+        assert_eq!(quoted_cells("a,\"b\",c\n\"d\"", b','), [false, true, false]);
+        let inner = "\"x,\"\"y\"\"\n z\";w, \"v\"\r\nnext";
+        assert_eq!(quoted_cells(inner, b';'), [true, false]);
+        assert_eq!(quoted_cells("\"a\",\"\"", b','), [true, true]);
+        assert_eq!(quoted_cells("", b','), [false]);
+    }
 }

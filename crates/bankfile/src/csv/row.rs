@@ -158,10 +158,8 @@ impl Reading<'_> {
         let amount = values(Field::Amount);
         let kind = values(Field::Type).iter().find_map(|(_, t)| type_sign(t));
         let payees = values(Field::Payee);
-        let notes: Vec<&str> = values(Field::Note)
-            .iter()
-            .map(|(_, s)| s.trim_end())
-            .collect();
+        // As read: a quoted note keeps its spaces, an unquoted one was trimmed.
+        let notes: Vec<&str> = values(Field::Note).iter().map(|(_, s)| *s).collect();
         let category = first(values(Field::Category));
         let tags = values(Field::Tags).first().map(|(_, t)| split_tags(t));
         let id = first(values(Field::Id)).map(|id| id.trim().to_owned());

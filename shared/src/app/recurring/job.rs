@@ -141,6 +141,7 @@ async fn catch_up(
                 amount,
             } if date <= today => {
                 after.done = Some(nominal);
+                after.prune_past();
                 match create_occurrence(store, &r, &after, nominal, date, amount).await {
                     Ok(()) => {
                         created += 1;
@@ -170,6 +171,7 @@ async fn catch_up(
                     .filter(|p| r.done < Some(*p));
                 if passed.is_some() {
                     after.done = passed;
+                    after.prune_past();
                     match store.put_recurring(&after, Some(r.version)).await {
                         Ok(()) | Err(StoreError::Conflict(_)) => {}
                         Err(e) => return Err(e.into()),

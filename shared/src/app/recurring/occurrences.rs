@@ -81,8 +81,10 @@ pub async fn change_occurrence(
             format!("must not pass {}", passes(other)),
         ));
     }
-    // Past exceptions (created or passed occurrences) stay, as the list shows them, but
-    // only the upcoming ones count against the plan's limit.
+    // Past exceptions (created or passed occurrences) stay, as the list shows them, for
+    // two years; older ones are pruned here and when the job moves on. Only the upcoming
+    // ones count against the plan's limit.
+    new.prune_past();
     if new.upcoming_exceptions() > MAX_EXCEPTIONS || new.exceptions.len() > MAX_ALL_EXCEPTIONS {
         let message = format!(
             "at most {MAX_EXCEPTIONS} changed occurrences still to come per schedule \

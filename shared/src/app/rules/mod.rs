@@ -14,7 +14,7 @@ use crate::domain::time::Timestamp;
 use crate::domain::{CategorySource, CategoryType, Violation};
 use crate::store::rules::StoredRule;
 use crate::store::transactions::RefKeys;
-use crate::store::{ConflictKind, Store, StoreError};
+use crate::store::{ConflictKind, Ref, Store, StoreError};
 
 mod apply;
 
@@ -58,8 +58,14 @@ pub(crate) async fn ordered(store: &Store, user_id: u64) -> AppResult<Vec<Stored
 }
 
 /// A rule's body checked: it compiles, and what its actions name is the caller's (another
-/// user's object is a 404). Gives the type of its category, if it names one.
-async fn check(store: &Store, user_id: u64, body: &RuleBody) -> AppResult<Option<CategoryType>> {
+/// user's object is a 404). Gives the type of its category, if it names one, and the
+/// id of that category when it is the user's own (marked by the write, see
+/// `store::categories::refs`).
+async fn check(
+    store: &Store,
+    user_id: u64,
+    body: &RuleBody,
+) -> AppResult<(Option<CategoryType>, Option<u64>)> {
     body.compile().map_err(|errors| {
         AppError::Invalid(
             errors
@@ -85,7 +91,19 @@ async fn check(store: &Store, user_id: u64, body: &RuleBody) -> AppResult<Option
     if a.tag_ids.iter().any(|t| !refs.tags_found.contains(t)) {
         return Err(AppError::not_found("tag"));
     }
-    Ok(refs.category.map(|c| c.category_type))
+    let own = refs
+        .category
+        .as_ref()
+        .filter(|c| !c.is_global())
+        .map(|c| c.id);
+    Ok((refs.category.map(|c| c.category_type), own))
+}
+
+/// The rule's own category was deleted, or its type changed, since it was checked.
+fn category_changed() -> AppError {
+    AppError::Conflict(
+        "the rule's category was deleted or changed its type meanwhile; retry".into(),
+    )
 }
 
 pub async fn list(store: &Store, user_id: u64) -> AppResult<Vec<RuleView>> {
@@ -140,7 +158,7 @@ fn delta(before: usize, after: usize) -> i64 {
 /// [`MAX_RULES`] per user.
 pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResult<RuleView> {
     body.normalize();
-    let category_type = check(store, user_id, &body).await?;
+    let (category_type, own) = check(store, user_id, &body).await?;
     let existing = store.list_rules(user_id).await?;
     check_patterns(&existing, None, &body)?;
     let added = patterns(&body);
@@ -176,9 +194,12 @@ pub async fn create(store: &Store, user_id: u64, mut body: RuleBody) -> AppResul
             id,
             ..stored.clone()
         };
-        async move { store.put_rule(&rule, None, tally).await.map(|()| rule) }
+        async move { store.put_rule(&rule, None, tally, own).await.map(|()| rule) }
     });
     match created.await {
+        Err(AppError::Store(StoreError::Conflict(ConflictKind::Reference(Ref::Category)))) => {
+            Err(category_changed())
+        }
         // Refused on the profile's counts: the rules' or, under it, the patterns'.
         Err(AppError::Conflict(_))
             if added > 0 && store.list_rules(user_id).await?.len() < MAX_RULES =>
@@ -203,7 +224,7 @@ pub async fn update(
         .await?
         .ok_or_else(|| AppError::not_found("rule"))?;
     // A malformed body is 400 whatever its If-Match, as on every other update.
-    let category_type = check(store, user_id, &body).await?;
+    let (category_type, own) = check(store, user_id, &body).await?;
     version_to_keep(expected, current.version)?;
     let was = view(&current).map_or(0, |v| patterns(&v.body));
     let change = delta(was, patterns(&body));
@@ -225,8 +246,14 @@ pub async fn update(
         updated_at: Timestamp::now(),
         ..current.clone()
     };
-    match store.put_rule(&next, Some(current.version), tally).await {
+    match store
+        .put_rule(&next, Some(current.version), tally, own)
+        .await
+    {
         Ok(()) => view(&next),
+        Err(StoreError::Conflict(ConflictKind::Reference(Ref::Category))) => {
+            Err(category_changed())
+        }
         Err(StoreError::Conflict(ConflictKind::Changed)) => Err(super::stale()),
         Err(StoreError::Conflict(ConflictKind::LimitReached)) => Err(too_many_patterns()),
         Err(e) => Err(e.into()),

@@ -24,6 +24,11 @@ pub const MAX_ALL_EXCEPTIONS: usize = 2_000;
 pub const MAX_MOVE_DAYS: i64 = 31;
 /// Occurrence windows (and the forecast) span at most this many days (two years).
 pub const MAX_WINDOW_DAYS: i64 = 731;
+/// Exceptions of occurrences created or passed stay this many days (a widest window)
+/// before `done`, as the list's history; older ones are pruned ([`Recurring::prune_past`]),
+/// so past edits never fill [`MAX_ALL_EXCEPTIONS`] (one a day at most: 732 past, plus
+/// [`MAX_EXCEPTIONS`] to come).
+pub const KEPT_PAST_DAYS: i64 = MAX_WINDOW_DAYS;
 
 /// What happens to one occurrence instead of the rule's plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +136,21 @@ impl Recurring {
     pub fn upcoming_exceptions(&self) -> usize {
         let upcoming = |d: &&Date| self.done.is_none_or(|done| **d > done);
         self.exceptions.keys().filter(upcoming).count()
+    }
+
+    /// Drops the exceptions of occurrences created or passed more than
+    /// [`KEPT_PAST_DAYS`] before `done`: they can change nothing any more. Answers how
+    /// many went.
+    pub fn prune_past(&mut self) -> usize {
+        let Some(cut) = self
+            .done
+            .and_then(|d| d.checked_sub(Duration::days(KEPT_PAST_DAYS)))
+        else {
+            return 0;
+        };
+        let before = self.exceptions.len();
+        self.exceptions = self.exceptions.split_off(&cut);
+        before - self.exceptions.len()
     }
 
     fn is_created(&self, nominal: Date) -> bool {

@@ -121,6 +121,27 @@ fn made_on_sunday(rule: &str, start: Date, weekend: Weekend) -> Recurring {
 }
 
 #[test]
+fn exceptions_long_past_are_pruned_and_recent_and_upcoming_ones_stay() {
+    let mut r = rent("FREQ=DAILY", date!(2020 - 01 - 01));
+    assert_eq!(r.prune_past(), 0);
+    for n in [
+        date!(2020 - 01 - 01),
+        date!(2023 - 12 - 31),
+        date!(2024 - 01 - 01),
+    ] {
+        r.exceptions.insert(n, Exception::Skip);
+    }
+    r.exceptions.insert(date!(2026 - 02 - 01), Exception::Skip);
+    assert_eq!(r.prune_past(), 0, "nothing is done yet");
+    // Two years (731 days) before 2026-01-01 is 2024-01-01.
+    r.done = Some(date!(2026 - 01 - 01));
+    assert_eq!(r.prune_past(), 2);
+    let kept: Vec<Date> = r.exceptions.keys().copied().collect();
+    assert_eq!(kept, [date!(2024 - 01 - 01), date!(2026 - 02 - 01)]);
+    assert_eq!(r.prune_past(), 0);
+}
+
+#[test]
 fn only_exceptions_still_to_come_count_against_the_limit() {
     let mut r = rent("FREQ=WEEKLY", date!(2026 - 01 - 05));
     for week in 0..10 {
