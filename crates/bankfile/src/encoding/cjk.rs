@@ -19,7 +19,7 @@ const HEAD_BYTES: usize = 8_192;
 
 /// The CJK encoding of `bytes` (not UTF-8), or `None` for Windows-1252.
 pub fn sniff(bytes: &[u8]) -> Option<&'static Encoding> {
-    let latin_hits = header_hits(&head(WINDOWS_1252, bytes)?);
+    let latin_hits = header_hits(&latin_head(bytes));
     let latin = mostly_lone(bytes);
     // In order of preference when all else ties: Korean text is valid GB18030 too (both
     // code the same byte ranges), Chinese text is not all Hangul in EUC-KR.
@@ -47,20 +47,18 @@ fn whole(encoding: &'static Encoding, bytes: &[u8]) -> Option<String> {
         .map(|t| t.into_owned())
 }
 
-/// The head of a file decoded (its bytes cut where a line ends).
-fn head(encoding: &'static Encoding, bytes: &[u8]) -> Option<String> {
+/// The head of a file decoded as Windows-1252 (its bytes cut where a line ends).
+fn latin_head(bytes: &[u8]) -> String {
     let end = bytes.len().min(HEAD_BYTES);
     let end = bytes[..end]
         .iter()
         .rposition(|&b| b == b'\n')
         .filter(|_| end < bytes.len())
         .map_or(end, |i| i + 1);
-    Some(
-        encoding
-            .decode_without_bom_handling(&bytes[..end])
-            .0
-            .into_owned(),
-    )
+    WINDOWS_1252
+        .decode_without_bom_handling(&bytes[..end])
+        .0
+        .into_owned()
 }
 
 fn head_of(text: &str) -> &str {
