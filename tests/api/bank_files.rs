@@ -5,6 +5,7 @@
 //! dates; a repetition creates nothing; broken files store nothing.
 
 mod refusals;
+mod reports;
 
 use std::collections::BTreeSet;
 
@@ -129,7 +130,8 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     assert_eq!(
         report["detected"],
         json!({
-            "format": "csv", "encoding": "windows-1252", "delimiter": ";",
+            "format": "csv", "encoding": "windows-1252",
+            "charset": {"declared": null, "used": "windows-1252"}, "delimiter": ";",
             "dateFormat": "DD.MM.YYYY", "decimal": ",",
             "columns": report["detected"]["columns"].clone(),
             "account": "DE89370400440532013000", "currency": "EUR", "invert": false,

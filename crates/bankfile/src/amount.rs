@@ -14,8 +14,8 @@ pub struct Amount {
     pub signed: bool,
 }
 
-const SYMBOLS: [char; 16] = [
-    '$', '€', '£', '¥', '₹', '₽', '₩', '₺', '₪', '₫', '₴', '₦', '₱', '฿', '¢', '₣',
+const SYMBOLS: [char; 18] = [
+    '$', '€', '£', '¥', '₹', '₽', '₩', '₺', '₪', '₫', '₴', '₦', '₱', '฿', '¢', '₣', '￥', '￦',
 ];
 const THOUSANDS: [char; 7] = ['.', ',', '\'', '’', ' ', '\u{A0}', '\u{202F}'];
 const MAX_LEN: usize = 64;
@@ -89,9 +89,29 @@ fn split(raw: &str) -> Result<Parts<'_>, String> {
     })
 }
 
+/// A cell with full-width digits, signs and separators (`１，２００`, `－５００`, as
+/// Japanese banks write them) in ASCII; other characters as they are.
+pub fn half_width(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw
+        .chars()
+        .any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}')
+    {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let ascii = |c: char| match c {
+        '０'..='９' | '，' | '．' | '－' | '＋' | '（' | '）' | '／' | '：' => {
+            char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c)
+        }
+        '\u{3000}' => ' ',
+        c => c,
+    };
+    std::borrow::Cow::Owned(raw.chars().map(ascii).collect())
+}
+
 /// Reads a cell with `decimal` (`.` or `,`) as decimal separator.
 pub fn parse(raw: &str, decimal: char) -> Result<Amount, String> {
-    let parts = split(raw)?;
+    let raw = half_width(raw);
+    let parts = split(&raw)?;
     let bad = || format!("must be an amount with {decimal:?} as decimal separator");
     let (int, frac) = match parts.core.rsplit_once(decimal) {
         Some((i, f)) => (i, Some(f)),
@@ -181,7 +201,8 @@ pub fn detect_decimal(cells: &[&str], default: char, currency: Option<&str>) -> 
     // Cells whose one separator is followed by exactly three digits.
     let (mut dot_3, mut comma_3) = (0usize, 0usize);
     for cell in cells {
-        let Ok(parts) = split(cell) else { continue };
+        let cell = half_width(cell);
+        let Ok(parts) = split(&cell) else { continue };
         let core = parts.core;
         let last_dot = core.rfind('.');
         let last_comma = core.rfind(',');

@@ -14,12 +14,17 @@
 //! `DD MMM YYYY`, `DD-MMM-YY`, `MMM DD, YYYY`, `YYYY-MMM-DD`. Such a date is read with any
 //! of space `/` `.` `-` between its parts, an optional comma after the day or month
 //! (`Jan 5, 2024`, `5. Jan. 2024`), and anything after the year ignored.
+//!
+//! Chinese, Japanese and Korean dates read as the numeric ones they are: `2024年1月5日`
+//! and `2024년 1월 5일` as `2024-1-5`, full-width digits and separators
+//! (`２０２４／０１／０５`) as ASCII.
 
 mod column;
 mod names;
 
 pub use column::{detect, looks_like_date};
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -103,6 +108,7 @@ impl DateFormat {
 
     /// Reads one cell.
     pub fn read(self, raw: &str) -> Option<Date> {
+        let raw = &*cjk_date(raw);
         let (y, month, d) = if self.named {
             self.split_named(raw)?
         } else {
@@ -178,6 +184,7 @@ impl DateFormat {
 
     /// The format with the separator a sample cell uses.
     fn shown_as(self, sample: &str) -> Self {
+        let sample = &*cjk_date(sample);
         if self.named {
             let sep = sample
                 .trim()
@@ -195,6 +202,34 @@ impl DateFormat {
             .and_then(|_| sample.chars().find(|c| matches!(c, '/' | '.' | '-')));
         Self { sep, ..self }
     }
+}
+
+/// A date in Chinese, Japanese or Korean notation as a numeric one: `2024年1月5日`,
+/// `2024년 1월 5일 12:30` as `2024-1-5`, `2024-1-5 12:30`; full-width digits and
+/// separators in ASCII. Other cells as they are.
+pub(crate) fn cjk_date(raw: &str) -> Cow<'_, str> {
+    if raw.is_ascii() {
+        return Cow::Borrowed(raw);
+    }
+    let raw = crate::amount::half_width(raw);
+    let mut out = String::with_capacity(raw.len());
+    // After a year or month mark, spaces up to the next part go.
+    let mut after_mark = false;
+    for c in raw.trim().chars() {
+        match c {
+            '年' | '月' | '년' | '월' => {
+                out.push('-');
+                after_mark = true;
+            }
+            '日' | '일' => after_mark = false,
+            ' ' if after_mark => {}
+            c => {
+                after_mark = false;
+                out.push(c);
+            }
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl fmt::Display for DateFormat {

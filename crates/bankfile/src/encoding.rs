@@ -2,11 +2,20 @@
 //! UTF-16 recognised by its zero bytes, else the charset an OFX header or an XML
 //! declaration names (but a single-byte one gives way to UTF-8 when the bytes are valid
 //! UTF-8 with multi-byte sequences: the bytes contradict it), else UTF-8 when the bytes
-//! are valid UTF-8, else Windows-1252.
+//! are valid UTF-8, else Shift_JIS, EUC-KR or GB18030 when one of them decodes the bytes
+//! into its script (see [`cjk`]), else Windows-1252.
+
+mod cjk;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
 use crate::FileError;
+
+/// What a file declares as its charset (an OFX header, an XML declaration), by its
+/// WHATWG name; `None` when it declares none (or one that names no encoding).
+pub fn declared_name(bytes: &[u8]) -> Option<&'static str> {
+    declared(bytes).map(Encoding::name)
+}
 
 /// Decodes `bytes` to text; returns the text and the WHATWG name of the encoding used.
 /// `label` is a WHATWG label that overrides detection (an unknown one is
@@ -44,10 +53,16 @@ fn detect(bytes: &[u8]) -> &'static Encoding {
         }
         return encoding;
     }
-    if std::str::from_utf8(bytes).is_ok() {
+    let utf8 = std::str::from_utf8(bytes).is_ok();
+    // An OFX header of `USASCII` without a charset: bytes above 127 are most likely
+    // Windows-1252.
+    if !utf8 && is_ofx_header(bytes) {
+        return WINDOWS_1252;
+    }
+    if utf8 {
         UTF_8
     } else {
-        WINDOWS_1252
+        cjk::sniff(bytes).unwrap_or(WINDOWS_1252)
     }
 }
 
@@ -76,7 +91,8 @@ fn utf16_by_zeros(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// The charset an OFX 1.x header (`CHARSET:1252`, `ENCODING:UTF-8`) or an XML
-/// declaration (`encoding="ISO-8859-1"`) names, read from the first 1 KB.
+/// declaration (`encoding="ISO-8859-1"`) names, read from the first 1 KB: what the file
+/// declares, nothing guessed.
 fn declared(bytes: &[u8]) -> Option<&'static Encoding> {
     let head = &bytes[..bytes.len().min(1024)];
     let head: String = head.iter().map(|&b| char::from(b)).collect();
@@ -115,12 +131,14 @@ fn declared(bytes: &[u8]) -> Option<&'static Encoding> {
         {
             return Some(UTF_8);
         }
-        // USASCII without a charset: bytes above 127 are most likely Windows-1252.
-        if std::str::from_utf8(bytes).is_err() {
-            return Some(WINDOWS_1252);
-        }
     }
     None
+}
+
+/// An OFX 1.x header (`OFXHEADER:100`) at the start.
+fn is_ofx_header(bytes: &[u8]) -> bool {
+    let start = bytes.trim_ascii_start();
+    start.len() >= 9 && start[..9].eq_ignore_ascii_case(b"OFXHEADER")
 }
 
 #[cfg(test)]

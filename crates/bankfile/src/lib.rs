@@ -30,8 +30,8 @@ mod types;
 pub use encoding::decode;
 pub use text::{escape_cell, join_tags, split_tags, unescape_cell};
 pub use types::{
-    Detected, Field, FileError, Format, Options, Row, RowError, Statement, DEFAULT_MAX_ROWS,
-    MAX_CELL_BYTES,
+    Detected, Field, FileError, Format, Options, Paired, Row, RowError, Statement,
+    DEFAULT_MAX_ROWS, MAX_CELL_BYTES,
 };
 
 /// Nesting depth of OFX and CAMT elements; deeper is [`FileError::Malformed`].
@@ -101,12 +101,14 @@ pub fn parse(bytes: &[u8], options: &Options) -> Result<Statement, FileError> {
         Some(f) => f,
         None => sniff::format(&text)?,
     };
-    match format {
+    let mut statement = match format {
         Format::Csv => csv::parse(&text, encoding, options),
         Format::Ofx => ofx::parse(&text, encoding, options),
         Format::Qif => qif::parse(&text, encoding, options),
         Format::Camt => camt::parse(&text, encoding, options),
-    }
+    }?;
+    statement.detected.declared_encoding = encoding::declared_name(bytes).map(str::to_owned);
+    Ok(statement)
 }
 
 /// `<account>:<id>` when the account is known, else the id; `None` for an empty id.

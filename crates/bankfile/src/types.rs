@@ -169,8 +169,12 @@ impl FromStr for Field {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Detected {
     pub format: Format,
-    /// WHATWG name of the encoding: `UTF-8`, `windows-1252`, `UTF-16LE`, ...
+    /// WHATWG name of the encoding: `UTF-8`, `windows-1252`, `UTF-16LE`, `Shift_JIS`, ...
     pub encoding: String,
+    /// WHATWG name of the charset the file declares (an OFX `CHARSET`/`ENCODING` header,
+    /// an XML declaration), whether or not it was used ([`Self::encoding`] is); `None`
+    /// when it declares none.
+    pub declared_encoding: Option<String>,
     /// CSV only.
     pub delimiter: Option<char>,
     /// The date format in [`Options::date_format`]'s syntax (CSV and QIF).
@@ -198,6 +202,7 @@ impl Detected {
         Self {
             format,
             encoding: encoding.to_owned(),
+            declared_encoding: None,
             delimiter: None,
             date_format: None,
             decimal: None,
@@ -257,8 +262,26 @@ pub struct Statement {
     pub total_rows: usize,
     /// Entries the bank has not booked, skipped: CAMT pending (`PDNG`), future and
     /// informational (`INFO`) entries, CSV rows whose status says so (pending, declined,
-    /// reverted, ...).
+    /// reverted, ...), and the releases of holds ([`Self::paired`]).
     pub pending_skipped: usize,
+    /// Holds paired with their releases and left out together (PayPal's pending
+    /// authorisation hold and its later `Rückbuchung allgemeiner Einbehaltung`), in the
+    /// order of the releases.
+    pub paired: Vec<Paired>,
+}
+
+/// A hold and its release, both left out: keeping the release alone would credit money
+/// that never arrived.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paired {
+    /// The hold's row (numbered as [`Row::row`]).
+    pub hold: usize,
+    /// The release's row.
+    pub release: usize,
+    /// The release's amount (the hold's, negated): positive, money back.
+    pub amount: Decimal,
+    /// The hold's transaction code, which the release names as its related one.
+    pub reference: String,
 }
 
 impl Statement {
@@ -270,6 +293,7 @@ impl Statement {
             errors: Vec::new(),
             total_rows: 0,
             pending_skipped: 0,
+            paired: Vec::new(),
         }
     }
 }

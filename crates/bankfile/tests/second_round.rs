@@ -5,7 +5,7 @@
 
 mod common;
 
-use bankfile::{parse, Options, MAX_PAYEE_CHARS};
+use bankfile::{parse, Options, Paired, MAX_PAYEE_CHARS};
 use common::{check, read_text};
 
 /// An OFX 1.x header saying `CHARSET:1252` over a UTF-8 body (Banco do Brasil): UTF-8
@@ -24,13 +24,25 @@ fn a_declared_single_byte_charset_gives_way_to_valid_utf8() {
     };
     let utf8 = parse(ofx("CRÉDITO SALÁRIO").as_bytes(), &Options::default()).unwrap();
     assert_eq!(utf8.detected.encoding, "UTF-8");
+    // What the header declared is reported beside what was used.
+    assert_eq!(
+        utf8.detected.declared_encoding.as_deref(),
+        Some("windows-1252")
+    );
     assert_eq!(utf8.rows[0].note.as_deref(), Some("CRÉDITO SALÁRIO"));
     let mut cp1252 = ofx("CR\u{0}DITO").into_bytes();
     let at = cp1252.iter().position(|&b| b == 0).unwrap();
     cp1252[at] = 0xC9; // É in Windows-1252, invalid as UTF-8
     let s = parse(&cp1252, &Options::default()).unwrap();
     assert_eq!(s.detected.encoding, "windows-1252");
+    assert_eq!(
+        s.detected.declared_encoding.as_deref(),
+        Some("windows-1252")
+    );
     assert_eq!(s.rows[0].note.as_deref(), Some("CRÉDITO"));
+    // A file that declares nothing: `None`, whatever was sniffed.
+    let csv = parse(b"Datum;Betrag\n31.01.2024;-5,00\n", &Options::default()).unwrap();
+    assert_eq!(csv.detected.declared_encoding, None);
 }
 
 /// A CAMT.052 entry whose `AcctSvcrRef` is `NONREF` (German savings banks): no id; the
@@ -212,7 +224,19 @@ fn a_holds_release_is_left_out_with_its_hold() {
         &["2025-07-14", "2025-07-19"],
     );
     assert_eq!(s.pending_skipped, 2);
-    // A credit that names no hold stays.
+    // The pair is reported: the hold's row, the release's, its amount and the code.
+    assert_eq!(
+        s.paired,
+        [Paired {
+            hold: 1,
+            release: 3,
+            amount: "13.21".parse().unwrap(),
+            reference: "80F0HOLD1".into(),
+        }]
+    );
+    // A credit that names no hold stays, and nothing is paired.
     let unpaired = csv.replace("\"80F0HOLD1\",\"89,20\"\n", "\"OTHER\",\"89,20\"\n");
-    assert_eq!(read_text(&unpaired).rows.len(), 3);
+    let s = read_text(&unpaired);
+    assert_eq!(s.rows.len(), 3);
+    assert!(s.paired.is_empty());
 }

@@ -99,8 +99,9 @@ async fn import(
         currency: Some(wallet.currency.code().to_owned()),
         ..params.options
     };
-    let statement = parse::read(&file, options)?;
+    let mut statement = parse::read(&file, options)?;
     let detected = statement.detected.clone();
+    let paired = std::mem::take(&mut statement.paired);
     let options = ImportOptions {
         default_category_id: params.default_category_id,
         dry_run: params.dry_run,
@@ -111,7 +112,7 @@ async fn import(
     let submitted = app::imports::submit(me.store(), wallet, rows, options, continuation).await?;
     Ok(match submitted {
         Submitted::Report(report) if params.dry_run => {
-            Json(DryRunReport::new(report, detected)).into_response()
+            Json(DryRunReport::new(report, detected, paired)).into_response()
         }
         Submitted::Report(report) => {
             (StatusCode::CREATED, Json(ImportResult::from(report))).into_response()

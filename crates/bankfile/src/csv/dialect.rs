@@ -219,6 +219,7 @@ pub fn prints_charges_positive(headers: &[String]) -> bool {
         || (has("karteninhaber") && has("konto"))
         || (has("trans date") && has("post date"))
         || (has("clearing date") && has("purchased by"))
+        || (has("利用店名 商品名") && has("利用金額"))
 }
 
 /// Whether a header is Chase's card export (`Transaction Date`, `Post Date`, `Category`,

@@ -80,10 +80,29 @@ pub fn is_payer(header: &str) -> bool {
     PAYERS.iter().any(|p| fold(p) == folded)
 }
 
-/// A currency a header names: `Amount (EUR)`, `Betrag (€)`, `Débit euros`.
+/// A currency a header names: `Amount (EUR)`, `Betrag (€)`, `Débit euros`, and the
+/// unit in parentheses of Chinese, Japanese and Korean headers: `金额(元)`, `入出金(円)`,
+/// `출금(원)`.
 pub fn currency_hint(header: &str) -> Option<String> {
     if header.contains('€') || fold(header).split(' ').any(|w| w == "euro" || w == "euros") {
         return Some("EUR".into());
+    }
+    let unit = header
+        .trim()
+        .strip_suffix([')', '）'])
+        .map(|h| h.trim_end());
+    for (sign, code) in [
+        ("元", "CNY"),
+        ("人民币", "CNY"),
+        ("円", "JPY"),
+        ("원", "KRW"),
+    ] {
+        if unit.is_some_and(|u| {
+            u.strip_suffix(sign)
+                .is_some_and(|rest| rest.trim_end().ends_with(['(', '（']))
+        }) {
+            return Some(code.into());
+        }
     }
     header
         .split(|c: char| !c.is_ascii_alphabetic())

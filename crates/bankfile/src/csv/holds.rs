@@ -2,12 +2,14 @@
 //! skipped as every pending row is), its release a later completed credit of the same
 //! amount (`Rückbuchung allgemeiner Einbehaltung`) whose related-transaction column names
 //! the hold's code. Keeping the release without its hold would credit money that never
-//! arrived (the file's balance column says so): the release is left out with its hold.
+//! arrived (the file's balance column says so): the release is left out with its hold,
+//! and the pair is reported ([`crate::Statement::paired`]).
 
 use rust_decimal::Decimal;
 
 use crate::amount;
 use crate::text::fold;
+use crate::Paired;
 
 /// The transaction code column and the related-code column, by their headers.
 fn columns(headers: &[String]) -> Option<(usize, usize)> {
@@ -26,7 +28,8 @@ pub struct Holds {
     related: usize,
     amount: usize,
     decimal: char,
-    holds: Vec<(String, Decimal)>,
+    /// Each hold's row, code and amount.
+    holds: Vec<(usize, String, Decimal)>,
 }
 
 impl Holds {
@@ -36,19 +39,19 @@ impl Holds {
         headers: &[String],
         amount_column: Option<usize>,
         decimal: char,
-        records: impl Iterator<Item = &'a Vec<String>>,
+        records: impl Iterator<Item = &'a (usize, Vec<String>)>,
         pending: impl Fn(&[String]) -> bool,
     ) -> Option<Self> {
         let (code, related) = columns(headers)?;
         let amount_column = amount_column?;
         let holds = records
-            .filter(|cells| pending(cells))
-            .filter_map(|cells| {
+            .filter(|(_, cells)| pending(cells))
+            .filter_map(|(row, cells)| {
                 let id = cells.get(code)?.trim();
                 let value = amount::parse(cells.get(amount_column)?, decimal)
                     .ok()?
                     .value;
-                (!id.is_empty()).then(|| (id.to_owned(), value))
+                (!id.is_empty()).then(|| (*row, id.to_owned(), value))
             })
             .collect();
         Some(Self {
@@ -59,22 +62,22 @@ impl Holds {
         })
     }
 
-    /// Whether a booked row releases a hold (its related code and the opposite amount);
-    /// each hold pairs once.
-    pub fn releases(&mut self, cells: &[String]) -> bool {
-        let Some(related) = cells.get(self.related).map(|c| c.trim()) else {
-            return false;
-        };
-        let Some(value) = cells
+    /// The pair a booked row (record `row`) makes when it releases a hold (its related
+    /// code and the opposite amount); each hold pairs once.
+    pub fn releases(&mut self, row: usize, cells: &[String]) -> Option<Paired> {
+        let related = cells.get(self.related).map(|c| c.trim())?;
+        let value = cells
             .get(self.amount)
-            .and_then(|c| amount::parse(c, self.decimal).ok())
-        else {
-            return false;
-        };
-        let found = self
-            .holds
-            .iter()
-            .position(|(id, held)| !related.is_empty() && id == related && *held == -value.value);
-        found.map(|i| self.holds.swap_remove(i)).is_some()
+            .and_then(|c| amount::parse(c, self.decimal).ok())?;
+        let found = self.holds.iter().position(|(_, id, held)| {
+            !related.is_empty() && id == related && *held == -value.value
+        })?;
+        let (hold, reference, _) = self.holds.swap_remove(found);
+        Some(Paired {
+            hold,
+            release: row,
+            amount: value.value,
+            reference,
+        })
     }
 }

@@ -3,7 +3,7 @@
 
 mod aliases;
 mod dialect;
-mod header;
+pub(crate) mod header;
 mod headerless;
 mod holds;
 mod preamble;
@@ -147,7 +147,7 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
         &layout.headers,
         columns.indexes(&[Field::Amount]).next(),
         decimal,
-        records.iter().map(|(_, cells)| cells),
+        records.iter(),
         |cells| reading.is_unbooked(cells),
     );
     for (row, cells) in &records {
@@ -156,8 +156,9 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             continue;
         }
         // The release of a hold left out (pending) goes with it, counted as pending.
-        if holds.as_mut().is_some_and(|h| h.releases(cells)) {
+        if let Some(pair) = holds.as_mut().and_then(|h| h.releases(*row, cells)) {
             statement.pending_skipped += 1;
+            statement.paired.push(pair);
             continue;
         }
         if reading.is_moneyless(cells) {

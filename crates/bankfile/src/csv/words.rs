@@ -5,7 +5,7 @@ use crate::text::fold;
 /// The sign a type cell gives: `Some(true)` for money out. Words that are neither
 /// (`ATM`, `CHECK`, `Credit Transfer`) give none.
 pub fn type_sign(cell: &str) -> Option<bool> {
-    const OUT: [&str; 22] = [
+    const OUT: [&str; 29] = [
         "debit",
         "debito",
         "dbit",
@@ -28,8 +28,15 @@ pub fn type_sign(cell: &str) -> Option<bool> {
         "saida",
         "payment",
         "sortie",
+        "支出",
+        "支",
+        "借",
+        "出金",
+        "支払",
+        "支払い",
+        "출금",
     ];
-    const IN: [&str; 20] = [
+    const IN: [&str; 25] = [
         "credit",
         "credito",
         "crdt",
@@ -50,6 +57,11 @@ pub fn type_sign(cell: &str) -> Option<bool> {
         "entrada",
         "refund",
         "entree",
+        "收入",
+        "收",
+        "贷",
+        "入金",
+        "입금",
     ];
     let word = fold(cell);
     if OUT.contains(&word.as_str()) {
@@ -66,7 +78,7 @@ pub fn type_sign(cell: &str) -> Option<bool> {
 /// reverted (Revolut), failed, cancelled. Other words (`Completed`, `Posted`, `Gebucht`)
 /// and an empty cell are booked.
 pub fn not_booked(cell: &str) -> bool {
-    const WORDS: [&str; 23] = [
+    const WORDS: [&str; 26] = [
         "pending",
         "declined",
         "reverted",
@@ -90,6 +102,9 @@ pub fn not_booked(cell: &str) -> bool {
         "venter",
         "non contabilizzato",
         "in attesa",
+        "交易关闭",
+        "支付失败",
+        "处理中",
     ];
     WORDS.contains(&fold(cell).as_str())
 }

@@ -51,6 +51,7 @@ pub fn detect(cells: &[&str]) -> Result<Option<DateFormat>, FileError> {
 /// Whether a cell has the shape of a date (digit groups and separators), valid or not:
 /// trailing lines whose date cells lack it are summaries, not rows.
 pub fn looks_like_date(raw: &str) -> bool {
+    let raw = &*super::cjk_date(raw);
     let date = raw.trim().split([' ', 'T']).next().unwrap_or("");
     let groups = date.split(['/', '.', '-']).collect::<Vec<_>>();
     let digits = |s: &&str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());

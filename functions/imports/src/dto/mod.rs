@@ -1,6 +1,7 @@
 //! Query parameters and response bodies of the import and export endpoints.
 
 mod query;
+mod read;
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use shared::app::imports::{CategoryRef, ImportReport, NameRef, Planned, RowError
 use shared::domain::time::format_date;
 
 pub use query::{ImportParams, ImportQuery};
+pub use read::{Charset, PairedDto, PAIRS_SHOWN};
 
 /// A browser's upload: one file part (`file` is conventional; a part of any name is read).
 #[derive(Debug, ToSchema)]
@@ -134,9 +136,12 @@ pub struct Detected {
     /// `csv`, `ofx` (QFX too), `qif` or `camt`: the `format` parameter's values.
     #[schema(pattern = "^(csv|ofx|qif|camt)$")]
     pub format: String,
-    /// The WHATWG name of the encoding (`UTF-8`, `windows-1252`, `UTF-16LE`, ...).
+    /// The WHATWG name of the encoding (`UTF-8`, `windows-1252`, `UTF-16LE`, `Shift_JIS`,
+    /// `EUC-KR`, `gb18030`, ...).
     #[schema(max_length = 40)]
     pub encoding: String,
+    /// The charset the file declares and the one used to read it.
+    pub charset: Charset,
     /// CSV only.
     #[schema(max_length = 1, required = true)]
     pub delimiter: Option<String>,
@@ -168,6 +173,10 @@ impl From<bankfile::Detected> for Detected {
     fn from(d: bankfile::Detected) -> Self {
         Self {
             format: d.format.as_str().to_owned(),
+            charset: Charset {
+                declared: d.declared_encoding,
+                used: d.encoding.clone(),
+            },
             encoding: d.encoding,
             delimiter: d.delimiter.map(String::from),
             date_format: d.date_format,
@@ -200,6 +209,13 @@ pub struct DryRunReport {
     /// Entries the bank has not booked, not imported: CAMT `PDNG`, CSV rows whose status
     /// is pending, declined, reverted, failed or cancelled.
     pub skipped_pending: usize,
+    /// Holds and their releases paired and left out together (both counted in
+    /// `skippedPending`): a PayPal authorisation hold (pending) and its later release, of
+    /// the same amount, naming the hold's code. All of them.
+    pub paired_count: usize,
+    /// The first 100 pairs, by the release's row.
+    #[schema(max_items = 100)]
+    pub paired: Vec<PairedDto>,
     #[schema(max_items = 20000)]
     pub errors: Vec<RowErrorDto>,
     /// The first rows that would be created.
@@ -226,7 +242,11 @@ pub struct ImportResult {
 }
 
 impl DryRunReport {
-    pub fn new(r: ImportReport, detected: bankfile::Detected) -> Self {
+    pub fn new(
+        r: ImportReport,
+        detected: bankfile::Detected,
+        paired: Vec<bankfile::Paired>,
+    ) -> Self {
         Self {
             detected: detected.into(),
             rows: r.rows,
@@ -234,6 +254,12 @@ impl DryRunReport {
             duplicates: r.duplicates,
             uncategorized: r.uncategorized,
             skipped_pending: r.skipped_pending,
+            paired_count: paired.len(),
+            paired: paired
+                .into_iter()
+                .take(PAIRS_SHOWN)
+                .map(Into::into)
+                .collect(),
             errors: r.errors.into_iter().map(Into::into).collect(),
             preview: r.preview.into_iter().map(Into::into).collect(),
         }
