@@ -80,7 +80,7 @@ if [ "${BENCH_LAMBDA:-}" = skip ]; then
   awk -F'|' '
     /^## /{on=($0 ~ /^## Lambda binaries/); next}
     on && $3 ~ /`/ {
-      req=$3; gsub(/^ *`|` *$/, "", req); ms=$8; gsub(/ /, "", ms)
+      req=$3; gsub(/^ *`|` *$/, "", req); ms=$10; gsub(/ /, "", ms)
       printf "%s{\"request\": \"%s\", \"warm_p50_ms\": %s}", (n++ ? ",\n" : "{\"rows\": [\n"), req, ms
     }
     END { print (n ? "\n]}" : "{\"rows\": []}") }' BENCHMARKS.md > "$work/lambda.json"
