@@ -79,8 +79,14 @@ if [ "${BENCH_LAMBDA:-}" = skip ]; then
   awk '/^## /{keep=($0 ~ /^## Lambda binaries/)} keep' BENCHMARKS.md > "$work/lambda.md"
   awk -F'|' '
     /^## /{on=($0 ~ /^## Lambda binaries/); next}
-    on && $3 ~ /`/ {
-      req=$3; gsub(/^ *`|` *$/, "", req); ms=$8; gsub(/ /, "", ms)
+    # The column named "warm p50" of the table whose header is this line (other tables of
+    # the section have none: their rows are skipped).
+    on && /^\| function \|/ {
+      col=0; for (i=1; i<=NF; i++) { f=$i; gsub(/^ +| +$/, "", f); if (f == "warm p50") col=i }
+      next
+    }
+    on && col && $3 ~ /`/ {
+      req=$3; gsub(/^ *`|` *$/, "", req); ms=$col; gsub(/ /, "", ms)
       printf "%s{\"request\": \"%s\", \"warm_p50_ms\": %s}", (n++ ? ",\n" : "{\"rows\": [\n"), req, ms
     }
     END { print (n ? "\n]}" : "{\"rows\": []}") }' BENCHMARKS.md > "$work/lambda.json"

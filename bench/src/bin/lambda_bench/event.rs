@@ -10,6 +10,34 @@ const DOMAIN: &str = "a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com";
 const SOURCE_IP: &str = "203.0.113.7";
 const USER_AGENT: &str = "lambda-bench/1";
 
+/// What a function is invoked with: an HTTP request through API Gateway, or another
+/// event (the import job's own, EventBridge's schedule) with the answer it must give.
+pub enum Request {
+    Api(ApiRequest),
+    Event {
+        label: &'static str,
+        payload: Value,
+        /// Whether the function's answer is the one expected.
+        expect: fn(&Value) -> bool,
+    },
+}
+
+impl From<ApiRequest> for Request {
+    fn from(request: ApiRequest) -> Self {
+        Self::Api(request)
+    }
+}
+
+impl Request {
+    /// `METHOD /route`, or the event's label, for tables.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Api(request) => request.label(),
+            Self::Event { label, .. } => (*label).to_owned(),
+        }
+    }
+}
+
 /// One HTTP request as a client sends it to API Gateway.
 #[derive(Debug, Clone)]
 pub struct ApiRequest {

@@ -1,21 +1,21 @@
-//! The data the requests need (a user with transactions, tags, providers, a rule and a
-//! schedule; users to log in) and the request each binary gets: one representative
-//! request per function.
+//! The data the requests need: a user with transactions, tags, providers, a rule and a
+//! schedule; users to log in; another user's finished import job.
 
 use anyhow::Context as _;
 use serde_json::{json, Value};
 
-use super::event::ApiRequest;
-use super::{Args, Case, FLOOR, PASSWORD, SECRET};
+use super::{PASSWORD, SECRET};
 
 /// What the requests need: a user with data, its token, and users to log in.
 pub struct Fixture {
     pub table: String,
-    token: String,
-    transaction_id: u64,
-    schedule_id: u64,
-    user_id: u64,
-    login_emails: Vec<String>,
+    pub token: String,
+    pub transaction_id: u64,
+    pub schedule_id: u64,
+    pub user_id: u64,
+    pub login_emails: Vec<String>,
+    /// A finished import job's user and id.
+    pub job: (u64, u64),
 }
 
 pub async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
@@ -86,6 +86,7 @@ pub async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
         "start": "2026-01-31", "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1"});
     let schedule = call(Method::POST, "/api/recurring", Some(&token), schedule).await?;
     let schedule_id = schedule["id"].as_u64().context("schedule id")?;
+    let job = import_job(&http, &base, &register).await?;
     let mut login_emails = Vec::with_capacity(logins);
     for i in 0..logins {
         let email = format!("login-{i}@example.com");
@@ -99,110 +100,70 @@ pub async fn fixture(endpoint: &str, logins: usize) -> anyhow::Result<Fixture> {
         schedule_id,
         user_id,
         login_emails,
+        job,
     })
 }
 
-pub fn cases(f: &Fixture, args: &Args) -> Vec<Case> {
-    let token = f.token.clone();
-    let authed = move |method, route| ApiRequest::new(method, route).bearer(&token);
-    let get = |route: &'static str| {
-        let authed = authed.clone();
-        Box::new(move |_| authed("GET", route)) as Box<dyn Fn(usize) -> ApiRequest>
-    };
-    let case = |binary, request, expect| Case {
-        binary,
-        request,
-        expect,
-        warm: args.warm,
-        extra_env: vec![],
-    };
-    let id = f.transaction_id;
-    let emails = f.login_emails.clone();
-    let create = authed.clone();
-    let insights = authed.clone();
-    let single = authed.clone();
-    let export = authed.clone();
-    let rules = authed.clone();
-    let recurring = authed.clone();
-    let schedule = f.schedule_id;
-    vec![
-        Case {
-            warm: args.login_warm,
-            ..case(
-                "auth",
-                Box::new(move |n| {
-                    ApiRequest::new("POST", "/auth/login")
-                        .json(json!({"email": emails[n % emails.len()], "password": PASSWORD}))
-                }),
-                200,
-            )
-        },
-        case(
-            "transactions",
-            Box::new(move |_| single("GET", "/api/transactions/{id}").param("id", id)),
-            200,
-        ),
-        case(
-            "transactions",
-            Box::new(move |n| {
-                create("POST", "/api/transactions").json(json!({
-                    "amount": format!("{}.50", 1 + n % 90),
-                    "categoryId": 4,
-                    "date": "2026-03-01",
-                    "note": "bench"
-                }))
-            }),
-            201,
-        ),
-        case("categories", get("/api/categories"), 200),
-        case("wallet", get("/api/wallet"), 200),
-        case("users", get("/users/me"), 200),
-        case("tags", get("/api/tags"), 200),
-        case("providers", get("/api/providers"), 200),
-        case(
-            "insights",
-            Box::new(move |_| {
-                insights("GET", "/api/insights/monthly")
-                    .query("from", "2026-01")
-                    .query("to", "2026-12")
-            }),
-            200,
-        ),
-        case("sync", get("/api/sync"), 200),
-        case(
-            "rules",
-            Box::new(move |_| {
-                rules("POST", "/api/rules/test")
-                    .json(json!({"payee": "Corner shop", "amount": "4.20", "type": "DEBIT"}))
-            }),
-            200,
-        ),
-        case(
-            "recurring",
-            Box::new(move |_| {
-                recurring("GET", "/api/recurring/{id}/occurrences")
-                    .param("id", schedule)
-                    .query("from", "2026-01-01")
-                    .query("to", "2026-12-31")
-            }),
-            200,
-        ),
-        case(
-            "imports",
-            Box::new(move |_| export("GET", "/api/export").query("format", "json")),
-            200,
-        ),
-        case(
-            "docs",
-            Box::new(|_| ApiRequest::new("GET", "/api-docs/openapi.json")),
-            200,
-        ),
-        Case {
-            extra_env: vec![
-                ("FLOOR_PK", format!("USER#{}", f.user_id)),
-                ("FLOOR_SK", format!("TXN#{id:016}")),
-            ],
-            ..case(FLOOR, Box::new(|_| ApiRequest::new("GET", "/floor")), 200)
-        },
-    ]
+/// Another user's import of 3,001 rows (a job: more than `SYNC_ROWS`), run to its end by
+/// the local server: the job an import job event names (a worker invoked again for a job
+/// that has ended, as a retried or late invocation is, reads it and stops).
+async fn import_job<F, R>(
+    http: &reqwest::Client,
+    base: &str,
+    register: &F,
+) -> anyhow::Result<(u64, u64)>
+where
+    F: Fn(String) -> R,
+    R: std::future::Future<Output = anyhow::Result<Value>>,
+{
+    let email = "job@example.com";
+    let user = register(email.into()).await?;
+    let user_id = user["id"].as_u64().context("job user's id")?;
+    let login = http
+        .post(format!("{base}/auth/login"))
+        .json(&json!({"email": email, "password": PASSWORD}))
+        .send()
+        .await?
+        .json::<Value>()
+        .await?;
+    let token = login["token"].as_str().context("job user's token")?;
+    let mut file = String::from("Date,Amount,Memo\n");
+    for i in 0..3_001 {
+        file.push_str(&format!(
+            "2026-{:02}-{:02},-{}.{:02},row {i}\n",
+            1 + i % 12,
+            1 + i % 28,
+            1 + i % 50,
+            i % 100
+        ));
+    }
+    let started = http
+        .post(format!("{base}/api/imports"))
+        .bearer_auth(token)
+        .header("content-type", "text/csv")
+        .body(file)
+        .send()
+        .await?;
+    anyhow::ensure!(
+        started.status() == 202,
+        "an import job: {}",
+        started.status()
+    );
+    let job: Value = started.json().await?;
+    let job_id = job["id"].as_u64().context("job id")?;
+    for _ in 0..600 {
+        let job: Value = http
+            .get(format!("{base}/api/imports/{job_id}"))
+            .bearer_auth(token)
+            .send()
+            .await?
+            .json()
+            .await?;
+        if job["status"] == "done" {
+            return Ok((user_id, job_id));
+        }
+        anyhow::ensure!(job["status"] == "running", "the import job ended: {job}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    anyhow::bail!("the import job did not end within a minute")
 }

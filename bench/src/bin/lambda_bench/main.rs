@@ -3,8 +3,9 @@
 //! Every function's release binary (built with the profile `make package` ships) runs as
 //! Lambda runs it: a fresh process with Lambda's environment, taking API Gateway HTTP API
 //! events from a Runtime API emulator on loopback and answering through it, against
-//! DynamoDB Local. Beside them, interleaved run by run, the floor (`bench/floor`): a bare
-//! `lambda_http` binary with aws-config, one DynamoDB client and one `GetItem` per event.
+//! DynamoDB Local. Beside them, interleaved run by run, the floors (`bench/floor`): bare
+//! `lambda_http` binaries with aws-config and one DynamoDB client, each making the same
+//! DynamoDB round trips as the functions compared with it (counted first: `census`).
 //!
 //! - Cold: spawn → first answer, `--cold` runs per binary (a new process each time).
 //! - Warm: `--warm` invocations of one process per binary (round-robin over the binaries).
@@ -13,6 +14,8 @@
 //! Prints a Markdown section and writes the raw figures as JSON (`--json PATH`). Figures
 //! are reported, never asserted. `scripts/bench-lambda.sh` builds and runs it.
 
+mod cases;
+mod census;
 mod emulator;
 mod event;
 mod fixture;
@@ -23,7 +26,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use event::ApiRequest;
+use event::Request;
 
 const SECRET: &str = "lambda-bench-secret-0123456789abcdef-0123456789";
 const PASSWORD: &str = "correct horse battery staple";
@@ -78,7 +81,11 @@ fn args() -> anyhow::Result<Args> {
 /// One binary under test and the request it gets (the n-th invocation's request).
 struct Case {
     binary: &'static str,
-    request: Box<dyn Fn(usize) -> ApiRequest>,
+    /// The row's name: the binary's, or the floor's with the calls it makes.
+    name: String,
+    /// The floor this row is compared with (a floor's own id for a floor).
+    floor: &'static str,
+    request: Box<dyn Fn(usize) -> Request>,
     expect: u16,
     /// Warm invocations (login's argon2 makes each a few tens of ms, and each needs its
     /// own user: the per-e-mail login throttle).
@@ -92,6 +99,7 @@ struct Figures {
     init: Vec<Duration>,
     warm: Vec<Duration>,
     vmhwm_kib: Option<u64>,
+    calls: census::Calls,
     failures: Vec<String>,
 }
 
@@ -106,11 +114,18 @@ async fn bench() -> anyhow::Result<()> {
     let args = args()?;
     let endpoint =
         std::env::var("DYNAMODB_ENDPOINT").map_err(|_| anyhow::anyhow!("set DYNAMODB_ENDPOINT"))?;
-    let logins = args.cold + args.login_warm + 1;
+    // The census logs in 3 times more.
+    let logins = args.cold + args.login_warm + 4;
     let fixture = fixture::fixture(&endpoint, logins).await?;
-    let mut cases = fixture::cases(&fixture, &args);
+    let mut cases = cases::cases(&fixture, &args);
     if let Some(only) = &args.only {
-        cases.retain(|c| c.binary == FLOOR || only.iter().any(|o| o == c.binary));
+        cases.retain(|c| c.binary != FLOOR && only.iter().any(|o| o == c.binary));
+        let floors: Vec<&str> = cases.iter().map(|c| c.floor).collect();
+        let all = cases::cases(&fixture, &args);
+        cases.extend(
+            all.into_iter()
+                .filter(|c| c.binary == FLOOR && floors.contains(&c.floor)),
+        );
     }
     for case in &cases {
         let path = args.bin_dir.join(case.binary);
@@ -138,6 +153,11 @@ async fn bench() -> anyhow::Result<()> {
     };
     let mut figures: Vec<Figures> = cases.iter().map(|_| Figures::default()).collect();
     let started = Instant::now();
+    let calls = census::census(&cases, &env, args.cold + args.login_warm + 1).await?;
+    for (fig, calls) in figures.iter_mut().zip(calls) {
+        fig.calls = calls;
+    }
+    eprintln!("census done in {:.1} s", started.elapsed().as_secs_f64());
 
     // Cold: run i of every binary, then run i + 1 of every binary, …
     for i in 0..args.cold {

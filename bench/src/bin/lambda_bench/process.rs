@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 
+use super::event::Request;
 use super::{emulator, Case, LIMIT, SECRET};
 
 /// A running function process and its emulator.
@@ -83,18 +84,30 @@ impl Process {
     /// One invocation: the time from queuing the event to the answer's arrival.
     pub async fn invoke(&mut self, case: &Case, n: usize) -> anyhow::Result<(Instant, Instant)> {
         let epoch_ms = time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000;
-        let event = (case.request)(n).event(self.invocations, epoch_ms as i64);
+        let request = (case.request)(n);
+        let event = match &request {
+            Request::Api(api) => api.event(self.invocations, epoch_ms as i64),
+            Request::Event { payload, .. } => payload.clone(),
+        };
         self.invocations += 1;
         let (queued, rx) = self.emulator.queue(&event);
         match self.emulator.wait(rx, LIMIT).await? {
             emulator::Outcome::Response { at, body } => {
-                let (status, text) = emulator::http_answer(&body)?;
-                anyhow::ensure!(
-                    status == case.expect,
-                    "status {status}, not {}: {}",
-                    case.expect,
-                    text.chars().take(300).collect::<String>()
-                );
+                match request {
+                    Request::Api(_) => {
+                        let (status, text) = emulator::http_answer(&body)?;
+                        anyhow::ensure!(
+                            status == case.expect,
+                            "status {status}, not {}: {}",
+                            case.expect,
+                            text.chars().take(300).collect::<String>()
+                        );
+                    }
+                    Request::Event { expect, .. } => {
+                        let answer: serde_json::Value = serde_json::from_slice(&body)?;
+                        anyhow::ensure!(expect(&answer), "unexpected answer {answer}");
+                    }
+                }
                 Ok((queued, at))
             }
             emulator::Outcome::Error { body, .. } => anyhow::bail!("invocation error: {body}"),

@@ -75,26 +75,30 @@ pub fn report(
     figures: &[Figures],
     entropy: &(Vec<Duration>, Vec<Duration>),
 ) -> anyhow::Result<()> {
-    let floor = cases
-        .iter()
-        .position(|c| c.binary == FLOOR)
-        .map(|i| &figures[i]);
-    let floor_cold = floor.and_then(|f| percentile(&f.cold, 0.5));
-    let floor_warm = floor.and_then(|f| percentile(&f.warm, 0.5));
+    // A row's floor: the floor case of its id.
+    let floor_of = |case: &Case| {
+        cases
+            .iter()
+            .position(|c| c.binary == FLOOR && c.floor == case.floor)
+            .map(|i| (&cases[i], &figures[i]))
+    };
     let mut out = String::new();
     out.push_str(&format!(
         "## Lambda binaries: cold start, warm path, memory\n\n\
          Release binaries (profile `{}`, x86_64) under a Runtime API emulator on loopback, \
          DynamoDB Local; {} cold runs (spawn → first answer) and {} warm invocations \
-         (event queued → answer) per binary, interleaved with the floor (bare \
-         `lambda_http` + aws-config + one `GetItem`). Times in ms; ratio = function / floor \
-         (budget ≤ 1.2); peak RSS (`VmHWM`) after the warm invocations (budget ≤ 12 MiB \
-         without argon2).\n\n",
+         (event queued → answer) per binary, interleaved with the floors (bare \
+         `lambda_http` + aws-config + one DynamoDB client, making the DynamoDB calls named \
+         in their row, one after the other; `+`: at once). Each row is compared with the \
+         floor named in it, which makes the same round trips (calls: init · cold \
+         invocation · warm invocation, counted through a proxy before the timed runs; \
+         `≠` where they differ). Times in ms; ratio = function / floor (budget ≤ 1.2); \
+         peak RSS (`VmHWM`) after the warm invocations (budget ≤ 12 MiB without argon2).\n\n",
         args.profile, args.cold, args.warm
     ));
     out.push_str(
-        "| function | request | init p50 | cold p50 | floor cold p50 | ratio | warm p50 | warm p99 | floor warm p50 | ratio | VmHWM MiB |\n\
-         | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "| function | request | calls | floor | init p50 | cold p50 | floor cold p50 | ratio | warm p50 | warm p99 | floor warm p50 | ratio | VmHWM MiB |\n\
+         | --- | --- | :-: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     let mut rows = Vec::new();
     for (case, fig) in cases.iter().zip(figures) {
@@ -102,14 +106,25 @@ pub fn report(
         let warm = percentile(&fig.warm, 0.5);
         let warm99 = percentile(&fig.warm, 0.99);
         let init = percentile(&fig.init, 0.5);
+        let floor = floor_of(case);
+        let floor_cold = floor.and_then(|(_, f)| percentile(&f.cold, 0.5));
+        let floor_warm = floor.and_then(|(_, f)| percentile(&f.warm, 0.5));
+        let matched = floor.is_none_or(|(_, f)| f.calls.same_round_trips(&fig.calls));
+        let mark = if matched { "" } else { " ≠" };
+        let floor_name = match floor {
+            Some((c, _)) if c.binary != case.binary => c.floor,
+            _ => "",
+        };
         let cold_ratio = ratio(cold, floor_cold);
         let warm_ratio = ratio(warm, floor_warm);
         let request = (case.request)(0).label();
         let mib = fig.vmhwm_kib.map(|k| k as f64 / 1024.0);
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            case.binary,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {}{mark} | {} | {} | {} | {}{mark} | {} |\n",
+            case.name,
             request,
+            fig.calls.counts(),
+            floor_name,
             fmt_ms(init),
             fmt_ms(cold),
             fmt_ms(floor_cold),
@@ -123,7 +138,11 @@ pub fn report(
         let samples = |v: &[Duration]| v.iter().map(|d| ms(*d)).collect::<Vec<_>>();
         rows.push(json!({
             "function": case.binary,
+            "name": case.name,
+            "floor": case.floor,
             "request": request,
+            "calls": {"init": fig.calls.init, "cold": fig.calls.cold, "warm": fig.calls.warm},
+            "calls_match_floor": matched,
             "expected_status": case.expect,
             "init_p50_ms": init.map(ms),
             "cold_p50_ms": cold.map(ms),
@@ -138,6 +157,24 @@ pub fn report(
             "warm_ms": samples(&fig.warm),
             "failures": fig.failures,
         }));
+    }
+    out.push_str("\nThe calls, in order (init; cold invocation; warm invocation):\n\n");
+    for (case, fig) in cases.iter().zip(figures) {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "–".into()
+            } else {
+                v.join(", ")
+            }
+        };
+        out.push_str(&format!(
+            "- {} `{}`: {}; {}; {}\n",
+            case.name,
+            (case.request)(0).label(),
+            list(&fig.calls.init),
+            list(&fig.calls.cold),
+            list(&fig.calls.warm),
+        ));
     }
     let (first, second) = (percentile(&entropy.0, 0.5), percentile(&entropy.1, 0.5));
     out.push_str(&format!(
