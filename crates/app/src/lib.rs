@@ -19,6 +19,13 @@ pub mod wallet;
 
 use pf_domain::Violation;
 
+/// What the functions name of the layers below the services: the store's types that
+/// requests and answers carry (never the store's calls or keys), the tokens' and
+/// cursors' keys.
+pub use pf_auth::{cursor, token};
+pub use pf_store::retry::out_of_time;
+pub use pf_store::{accounts::Purge, feed::Op, pictures::Picture, transactions::TxnFilter, Store};
+
 #[doc(hidden)]
 pub mod __pf {
     pub use pf_store as store;

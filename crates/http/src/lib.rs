@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod fields;
 pub mod ids;
+pub mod invoke;
 pub mod item;
 pub mod lambda;
 pub mod labels;
@@ -30,6 +31,10 @@ use pf_auth::token::TokenKeys;
 use pf_config::Config;
 use pf_store::Store;
 pub use error::{ApiError, FieldError, Problem};
+
+/// What a function's `main.rs` reads and installs at cold start.
+pub use pf_config as config;
+pub use pf_mail as mail;
 
 #[doc(hidden)]
 pub mod __pf {

@@ -9,10 +9,10 @@ use write::{
     __path_create, __path_read, __path_remove, __path_update, create, read, remove, update,
 };
 
-use shared::app;
-use shared::domain::{Category, CategoryType};
-use shared::http::paging::Pager;
-use shared::http::{docs, ApiError, AppState, FieldError};
+use pf_app as app;
+use pf_domain::{Category, CategoryType};
+use pf_http::paging::Pager;
+use pf_http::{docs, ApiError, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -74,7 +74,7 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-shared::item_list!(
+pf_http::item_list!(
     /// Global categories first, then the caller's own, each by key (id), one page at a time;
     /// `type` filters (a filtered page may hold fewer than `limit` while more follow).
     "/api/categories", ListQuery,

@@ -6,15 +6,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app::recurring::RecurringDraft;
-use shared::app::transactions::TransactionDraft;
-use shared::domain::recurring::{Exception, Next, Planned, Recurring};
-use shared::domain::time::{format_date, parse_date};
-use shared::domain::{CategorySource, CategoryType, Currency};
-use shared::http::fields::{parse_amount, FieldCheck};
-use shared::http::ids::parse_id;
-use shared::http::money::MoneyDto;
-use shared::http::{ApiError, FieldError};
+use pf_app::recurring::RecurringDraft;
+use pf_app::transactions::TransactionDraft;
+use pf_domain::recurring::{Exception, Next, Planned, Recurring};
+use pf_domain::time::{format_date, parse_date};
+use pf_domain::{CategorySource, CategoryType, Currency};
+use pf_http::fields::{parse_amount, FieldCheck};
+use pf_http::ids::parse_id;
+use pf_http::money::MoneyDto;
+use pf_http::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -22,7 +22,7 @@ use shared::http::{ApiError, FieldError};
 #[schema(as = RecurringInput)]
 pub struct RecurringRequest {
     /// A positive amount (JSON number or string), in the wallet's currency.
-    #[schema(schema_with = shared::http::docs::amount_input)]
+    #[schema(schema_with = pf_http::docs::amount_input)]
     pub amount: Value,
     /// A category visible to the caller; its type gives the direction.
     #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
@@ -197,7 +197,7 @@ pub struct OccurrenceRequest {
     /// occurrence still to come (the same day is no pass).
     #[schema(format = Date, min_length = 10, max_length = 10)]
     pub date: Option<String>,
-    #[schema(schema_with = shared::http::docs::amount_input)]
+    #[schema(schema_with = pf_http::docs::amount_input)]
     pub amount: Option<Value>,
 }
 

@@ -8,7 +8,7 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use shared::app::rules::RuleView;
+use pf_app::rules::RuleView;
 
 /// What a condition tests (the document's names; `rules::FieldName` parses them).
 #[allow(dead_code)]
@@ -139,7 +139,7 @@ pub struct ActionsDoc {
 #[serde(rename_all = "camelCase")]
 #[schema(as = RuleInput)]
 pub struct RuleRequest {
-    #[schema(value_type = shared::http::docs::Name, example = "Coffee")]
+    #[schema(value_type = pf_http::docs::Name, example = "Coffee")]
     pub name: String,
     /// `all` (default) or `any`.
     #[serde(rename = "match")]

@@ -4,14 +4,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app;
-use shared::app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
-use shared::auth::cursor::CursorKey;
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
-use shared::http::users::UserResponse;
-use shared::http::{docs, ApiError, ApiResult, AppState};
-use shared::store::feed::Op;
+use pf_app as app;
+use pf_app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
+use pf_app::cursor::CursorKey;
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Query};
+use pf_http::users::UserResponse;
+use pf_http::{docs, ApiError, ApiResult, AppState};
+use pf_app::Op;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

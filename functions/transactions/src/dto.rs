@@ -1,6 +1,6 @@
 //! Request and response bodies of the transaction endpoints. Parsing here is shape only
 //! (numbers, ids, dates, strings); the rules of a transaction live with
-//! [`TransactionDraft`] in `shared::app::transactions`, which this module calls so that
+//! [`TransactionDraft`] in `pf_app::transactions`, which this module calls so that
 //! a request reports every broken field at once.
 
 use rust_decimal::Decimal;
@@ -8,12 +8,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use shared::domain::time::{format_date, parse_date};
-use shared::domain::{CategoryType, Transaction};
-use shared::http::fields::{self, FieldCheck};
-use shared::http::ids::parse_optional_id;
-use shared::http::money::MoneyDto;
-use shared::http::{ApiError, FieldError};
+use pf_domain::time::{format_date, parse_date};
+use pf_domain::{CategoryType, Transaction};
+use pf_http::fields::{self, FieldCheck};
+use pf_http::ids::parse_optional_id;
+use pf_http::money::MoneyDto;
+use pf_http::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -22,10 +22,10 @@ use shared::http::{ApiError, FieldError};
 pub struct TransactionRequest {
     /// A positive amount: a JSON number, a string, or a Money object
     /// `{"amount": .., "currency": {"code": ..}}` in the wallet's currency.
-    #[schema(schema_with = shared::http::docs::amount_input)]
+    #[schema(schema_with = pf_http::docs::amount_input)]
     pub amount: Value,
     /// Optional ISO 4217 code; must be the wallet's currency.
-    #[schema(schema_with = shared::http::docs::optional_currency_code)]
+    #[schema(schema_with = pf_http::docs::optional_currency_code)]
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
     /// Optional on create: without it the caller's rules choose one (`categorySource:
@@ -47,7 +47,7 @@ pub struct TransactionRequest {
     pub tag_ids: Option<Vec<Value>>,
 }
 
-use shared::app::transactions::TransactionDraft;
+use pf_app::transactions::TransactionDraft;
 
 /// The amount and the currency it names, if any.
 fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
@@ -92,7 +92,7 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
             (None, b) => b,
         };
         let body_currency = match body_currency {
-            Some(code) if shared::domain::Currency::from_code(&code).is_none() => {
+            Some(code) if pf_domain::Currency::from_code(&code).is_none() => {
                 check.refuse("currency", "must be a supported ISO 4217 code");
                 None
             }
@@ -114,7 +114,7 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
                     note,
                     provider_id,
                     tag_ids,
-                    category_source: shared::domain::CategorySource::User,
+                    category_source: pf_domain::CategorySource::User,
                 };
                 // The draft's own rules (note, date range, ...): reported with the request.
                 let broken = draft.check();
@@ -147,7 +147,7 @@ pub struct TransactionResponse {
     /// How the category was chosen: `user` (in a create or update request), `rule`,
     /// `provider` (its default category), `file` (named in an imported file) or `default`
     /// (an import's fallback). Rules never change a category whose source is `user`.
-    pub category_source: shared::domain::CategorySource,
+    pub category_source: pf_domain::CategorySource,
     /// The recurring schedule that created it (`/api/recurring/{id}`; kept after the
     /// schedule is deleted).
     #[schema(minimum = 1, maximum = 9007199254740991.0)]
@@ -182,7 +182,7 @@ impl From<&Transaction> for TransactionResponse {
 mod tests {
     use super::*;
     use serde_json::json;
-    use shared::http::ids::parse_id;
+    use pf_http::ids::parse_id;
 
     fn request(v: Value) -> Result<TransactionDraft, ApiError> {
         TransactionDraft::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())

@@ -5,15 +5,15 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use shared::app;
-use shared::domain::{Currency, Wallet};
+use pf_app as app;
+use pf_domain::{Currency, Wallet};
 
-use shared::app::wallet::WalletChange;
-use shared::http::auth::Caller;
-use shared::http::extract::{IfMatchHeader, Json};
-use shared::http::money::{CurrencyDto, MoneyDto};
-use shared::http::respond::Versioned;
-use shared::http::{decimal, docs, ApiError, ApiResult, AppState};
+use pf_app::wallet::WalletChange;
+use pf_http::auth::Caller;
+use pf_http::extract::{IfMatchHeader, Json};
+use pf_http::money::{CurrencyDto, MoneyDto};
+use pf_http::respond::Versioned;
+use pf_http::{decimal, docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -56,7 +56,7 @@ impl TryFrom<&Wallet> for WalletResponse {
     }
 }
 
-shared::own_read!(
+pf_http::own_read!(
     /// The caller's wallet and its current balance.
     read "/api/wallet", "The wallet" => WalletResponse,
     "Version (every transaction write moves it), for If-Match";
@@ -81,7 +81,7 @@ pub struct WalletRequest {
     #[schema(schema_with = signed_amount)]
     pub initial_balance: Value,
     /// An ISO 4217 code.
-    #[schema(schema_with = shared::http::docs::required_currency_code)]
+    #[schema(schema_with = pf_http::docs::required_currency_code)]
     pub currency: Value,
 }
 

@@ -237,7 +237,7 @@ pub enum Submitted {
 
 /// Imports a file within the request when at most [`job::SYNC_ROWS`] of its rows are
 /// valid (and always in a dry run), else starts a job that goes on outside it, through
-/// `continuation` (the process's: [`job::continuation`]).
+/// `continuation` (the process's, handed in by the handler).
 pub async fn submit(
     store: &Store,
     wallet: Wallet,

@@ -12,6 +12,7 @@ pub use record::{
 
 pub use super::rules::RulesOnce;
 pub use super::IfMatch;
+pub use pf_store::transactions::position_after;
 use super::{stale, AppError, AppResult};
 use pf_domain::time::Timestamp;
 use pf_domain::Transaction;

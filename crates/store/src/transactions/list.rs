@@ -41,6 +41,12 @@ fn encode_cursor(key: &Item) -> Option<String> {
     Some(format!("{lsi}|{sk}"))
 }
 
+/// The position after `t`, as the list issues positions (an export's pages end on one).
+pub fn position_after(t: &Transaction) -> String {
+    let date = pf_domain::time::format_date(t.date);
+    format!("{}|{}", crate::keys::txn_lsi(&date, t.id), crate::keys::txn_sk(t.id))
+}
+
 /// Decodes a position into the start key of the caller's own partition: the partition is
 /// never taken from the position.
 fn decode_cursor(user_id: u64, cursor: &str) -> Option<Item> {

@@ -16,7 +16,7 @@ use super::{Store, StoreResult};
 pub use counters::{
     counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS, MAX_TRANSACTIONS,
 };
-pub use list::{TxnFilter, TxnPage};
+pub use list::{position_after, TxnFilter, TxnPage};
 pub use refs::{IdempotencyRecord, RefKeys, Refs};
 
 use pf_domain::Transaction;

@@ -1,9 +1,9 @@
 //! Where a job goes on once the request that started it has answered: a port with two
 //! implementations. Locally (the local server, the tests) [`Background`] runs it on a
 //! spawned task; in AWS the imports function installs one that invokes itself
-//! asynchronously with [`JobRef::event`] (`functions/imports/src/job.rs`).
+//! asynchronously with [`JobRef::event`] (`pf_http::invoke`). The service is handed the
+//! one to take; it looks none up.
 
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
@@ -71,20 +71,6 @@ pub async fn run_to_end(store: Store, job: JobRef) {
             }
         }
     }
-}
-
-static CONTINUATION: OnceLock<Box<dyn Continuation>> = OnceLock::new();
-
-/// Installs how jobs go on in this process (once, at start-up); [`Background`] if never.
-pub fn set_continuation(continuation: Box<dyn Continuation>) {
-    if CONTINUATION.set(continuation).is_err() {
-        tracing::warn!("the import jobs' continuation was already set");
-    }
-}
-
-/// How jobs go on in this process.
-pub fn continuation() -> &'static dyn Continuation {
-    CONTINUATION.get().map_or(&Background, |c| c.as_ref())
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub use continuation::{
-    continuation, run_to_end, set_continuation, Background, Continuation, JobRef,
+    run_to_end, Background, Continuation, JobRef,
 };
 pub use work::{work, work_chunks};
 
