@@ -8,18 +8,20 @@
 /// `Tag` is the [`LabelKind`](pf_domain::LabelKind) and `tagName` its `field()`.
 ///
 /// A kind with more fields than its name lists them, with how a body gives the default
-/// category patch (`None` keeps, `Some(None)` clears) and how a record fills the output:
-/// `..., Input { fields } |body| patch, Output { fields } |record| { field: value, })`,
-/// where `patch` is an `ApiResult<Option<Option<u64>>>`.
+/// category patch (`None` keeps, `Some(None)` clears):
+/// `..., Input { fields } |body| patch, Output)`, where `patch` is an
+/// `ApiResult<Option<Option<u64>>>`. The output is [`label_output!`](crate::label_output)'s,
+/// in `crate::dto::labels`.
 #[macro_export]
 macro_rules! label_api {
     ($kind:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt, $input:ident, $output:ident) => {
         $crate::label_api!($kind, $path, $item_path, $field, $tag,
-            $input {} |_body| Ok(None), $output {} |record| {});
+            $input {} |_body| Ok(None), $output);
     };
     ($kind:ident, $path:tt, $item_path:tt, $field:tt, $tag:tt,
      $input:ident { $($in_extra:tt)* } |$b:ident| $patch:expr,
-     $output:ident { $($out_extra:tt)* } |$r:ident| { $($init:tt)* }) => {
+     $output:ident) => {
+        pub use $crate::dto::labels::$output;
         use $crate::__pf::app::labels;
         use $crate::__pf::domain::{Label, LabelKind};
         use $crate::auth::Caller;
@@ -45,28 +47,6 @@ macro_rules! label_api {
             fn default_category(&self) -> ApiResult<Option<Option<u64>>> {
                 let $b = self;
                 $patch
-            }
-        }
-
-        #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-        pub struct $output {
-            pub id: u64,
-            #[serde(rename = $field)]
-            pub name: String,
-            /// Transactions using it (it cannot be deleted while any do).
-            #[serde(rename = "transactionCount")]
-            pub transaction_count: u64,
-            $($out_extra)*
-            /// UTC, `YYYY-MM-DDTHH:MM:SS`.
-            #[serde(rename = "createdAt")]
-            pub created_at: String,
-            #[serde(rename = "updatedAt")]
-            pub updated_at: String,
-        }
-
-        impl From<Label> for $output {
-            fn from($r: Label) -> Self {
-                Self { $($init)* id: $r.id, name: $r.name, transaction_count: $r.use_count, created_at: $r.created_at.to_string(), updated_at: $r.updated_at.to_string() }
             }
         }
 
@@ -134,5 +114,36 @@ macro_rules! label_api {
                 .routes(utoipa_axum::routes!(read, update, remove));
             docs::protected($tag, routes)
         }
+    };
+}
+
+/// The answer of one kind of label (`crate::dto::labels`: the sync and the export speak it
+/// too): `label_output!("tagName", Tag {} |record| {})`, or with the kind's extra fields
+/// and how a record fills them, as [`label_api!`](crate::label_api) took them.
+#[macro_export]
+macro_rules! label_output {
+    ($field:tt, $output:ident { $($out_extra:tt)* } |$r:ident| { $($init:tt)* }) => {
+        #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+        pub struct $output {
+            pub id: u64,
+            #[serde(rename = $field)]
+            pub name: String,
+            /// Transactions using it (it cannot be deleted while any do).
+            #[serde(rename = "transactionCount")]
+            pub transaction_count: u64,
+            $($out_extra)*
+            /// UTC, `YYYY-MM-DDTHH:MM:SS`.
+            #[serde(rename = "createdAt")]
+            pub created_at: String,
+            #[serde(rename = "updatedAt")]
+            pub updated_at: String,
+        }
+
+        impl From<$crate::__pf::domain::Label> for $output {
+            fn from($r: $crate::__pf::domain::Label) -> Self {
+                Self { $($init)* id: $r.id, name: $r.name, transaction_count: $r.use_count, created_at: $r.created_at.to_string(), updated_at: $r.updated_at.to_string() }
+            }
+        }
+
     };
 }

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod client;
 pub mod decimal;
 pub mod docs;
+pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod fields;

@@ -17,10 +17,5 @@ pf_http::label_api!(
         #[schema(value_type = Option<u64>, nullable, minimum = 1, maximum = 9007199254740991.0)]
         pub default_category_id: Option<serde_json::Value>,
     } |body| parse_id_patch("defaultCategoryId", body.default_category_id.as_ref()),
-    Provider {
-        /// The provider's default category, if any.
-        #[serde(rename = "defaultCategoryId")]
-        #[schema(nullable, minimum = 1, maximum = 9007199254740991.0)]
-        pub default_category_id: Option<u64>,
-    } |record| { default_category_id: record.default_category_id, }
+    Provider
 );

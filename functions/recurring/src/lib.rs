@@ -3,7 +3,7 @@
 //! the job that creates due occurrences exactly once (run hourly by a scheduled event in
 //! AWS, every `RECURRING_JOB_SECONDS` by the local server).
 
-pub mod dto;
+pub use pf_http::dto::recurring as dto;
 mod forecast;
 
 use std::time::{Duration, Instant};

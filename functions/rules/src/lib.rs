@@ -4,7 +4,7 @@
 //! they run are `pf_app::rules`.
 
 mod apply;
-pub mod dto;
+pub use pf_http::dto::rules as dto;
 
 use axum::http::StatusCode;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Transaction endpoints (`/api/transactions`) and the wallet balance they move.
 
 pub mod batch;
-pub mod dto;
+pub use pf_http::dto::transactions as dto;
 pub mod list;
 
 use axum::http::{HeaderMap, StatusCode};

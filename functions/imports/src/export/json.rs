@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use recurring_fn::dto::RecurringResponse;
-use rules_fn::dto::RuleResponse;
+use pf_http::dto::recurring::RecurringResponse;
+use pf_http::dto::rules::RuleResponse;
 use pf_app as app;
 use pf_domain::recurring::{Exception, Recurring};
 use pf_domain::time::format_date;

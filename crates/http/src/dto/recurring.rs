@@ -11,10 +11,10 @@ use pf_app::transactions::TransactionDraft;
 use pf_domain::recurring::{Exception, Next, Planned, Recurring};
 use pf_domain::time::{format_date, parse_date};
 use pf_domain::{CategorySource, CategoryType, Currency};
-use pf_http::fields::{parse_amount, FieldCheck};
-use pf_http::ids::parse_id;
-use pf_http::money::MoneyDto;
-use pf_http::{ApiError, FieldError};
+use crate::fields::{parse_amount, FieldCheck};
+use crate::ids::parse_id;
+use crate::money::MoneyDto;
+use crate::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -22,7 +22,7 @@ use pf_http::{ApiError, FieldError};
 #[schema(as = RecurringInput)]
 pub struct RecurringRequest {
     /// A positive amount (JSON number or string), in the wallet's currency.
-    #[schema(schema_with = pf_http::docs::amount_input)]
+    #[schema(schema_with = crate::docs::amount_input)]
     pub amount: Value,
     /// A category visible to the caller; its type gives the direction.
     #[schema(value_type = u64, minimum = 1, maximum = 9007199254740991.0)]
@@ -197,7 +197,7 @@ pub struct OccurrenceRequest {
     /// occurrence still to come (the same day is no pass).
     #[schema(format = Date, min_length = 10, max_length = 10)]
     pub date: Option<String>,
-    #[schema(schema_with = pf_http::docs::amount_input)]
+    #[schema(schema_with = crate::docs::amount_input)]
     pub amount: Option<Value>,
 }
 

@@ -139,7 +139,7 @@ pub struct ActionsDoc {
 #[serde(rename_all = "camelCase")]
 #[schema(as = RuleInput)]
 pub struct RuleRequest {
-    #[schema(value_type = pf_http::docs::Name, example = "Coffee")]
+    #[schema(value_type = crate::docs::Name, example = "Coffee")]
     pub name: String,
     /// `all` (default) or `any`.
     #[serde(rename = "match")]

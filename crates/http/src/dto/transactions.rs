@@ -10,10 +10,10 @@ use utoipa::ToSchema;
 
 use pf_domain::time::{format_date, parse_date};
 use pf_domain::{CategoryType, Transaction};
-use pf_http::fields::{self, FieldCheck};
-use pf_http::ids::parse_optional_id;
-use pf_http::money::MoneyDto;
-use pf_http::{ApiError, FieldError};
+use crate::fields::{self, FieldCheck};
+use crate::ids::parse_optional_id;
+use crate::money::MoneyDto;
+use crate::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -22,10 +22,10 @@ use pf_http::{ApiError, FieldError};
 pub struct TransactionRequest {
     /// A positive amount: a JSON number, a string, or a Money object
     /// `{"amount": .., "currency": {"code": ..}}` in the wallet's currency.
-    #[schema(schema_with = pf_http::docs::amount_input)]
+    #[schema(schema_with = crate::docs::amount_input)]
     pub amount: Value,
     /// Optional ISO 4217 code; must be the wallet's currency.
-    #[schema(schema_with = pf_http::docs::optional_currency_code)]
+    #[schema(schema_with = crate::docs::optional_currency_code)]
     pub currency: Option<String>,
     /// A category visible to the caller (global or own); its type gives the direction.
     /// Optional on create: without it the caller's rules choose one (`categorySource:
@@ -182,7 +182,7 @@ impl From<&Transaction> for TransactionResponse {
 mod tests {
     use super::*;
     use serde_json::json;
-    use pf_http::ids::parse_id;
+    use crate::ids::parse_id;
 
     fn request(v: Value) -> Result<TransactionDraft, ApiError> {
         TransactionDraft::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())
