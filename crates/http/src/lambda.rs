@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use crate::AppState;
 use pf_auth::token::TokenKeys;
 use pf_config::{Config, Secret};
-use crate::AppState;
 use pf_store::{aws_error, Store};
 
 /// JSON logs for CloudWatch, level from `RUST_LOG` (default `info`).
@@ -210,9 +210,9 @@ where
     R: serde::Serialize,
     E: std::fmt::Display,
 {
-    use pf_store::retry::within;
     use lambda_http::request::LambdaRequest;
     use lambda_http::{Adapter, LambdaEvent, Service};
+    use pf_store::retry::within;
     use serde_json::Value;
 
     /// A job stops this long before the invocation's deadline.

@@ -11,8 +11,8 @@ pub mod fields;
 pub mod ids;
 pub mod invoke;
 pub mod item;
-pub mod lambda;
 pub mod labels;
+pub mod lambda;
 pub mod money;
 pub mod paging;
 pub mod respond;
@@ -28,10 +28,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 
+pub use error::{ApiError, FieldError, Problem};
 use pf_auth::token::TokenKeys;
 use pf_config::Config;
 use pf_store::Store;
-pub use error::{ApiError, FieldError, Problem};
 
 /// What a function's `main.rs` reads and installs at cold start.
 pub use pf_config as config;

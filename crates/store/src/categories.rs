@@ -4,13 +4,13 @@
 
 mod names;
 
-use crate::FromItem;
 use super::attr::s;
 use super::feed::{Change, Entity, Feed};
 use super::items::category::{category_pk, partitions, to_item};
 use super::keys::{cat_sk, user_pk, CAT_PREFIX, SHARDS};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
+use crate::FromItem;
 use pf_domain::{Category, CategoryType};
 
 /// Global categories every user starts with: (id, name, icon, color, type).

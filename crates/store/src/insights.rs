@@ -196,11 +196,7 @@ impl Store {
     }
 
     /// The keys of every budget that refers to an own category (one `Query` on the index per page).
-    pub async fn category_refs(
-        &self,
-        user_id: u64,
-        category_id: u64,
-    ) -> StoreResult<Vec<Item>> {
+    pub async fn category_refs(&self, user_id: u64, category_id: u64) -> StoreResult<Vec<Item>> {
         let prefix = cat_ref_prefix(false, category_id);
         self.keys_beginning(user_id, Some(LSI1), &prefix).await
     }

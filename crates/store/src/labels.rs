@@ -1,12 +1,12 @@
 //! Labels (tags and providers): names a user owns, unique by name (case-insensitively) per
 //! user, counted on the profile (bounded), and undeletable while a transaction uses them.
 
-use crate::FromItem;
 use super::attr::{get_opt_u64, get_s, get_timestamp, get_u64, n, s, Item};
 use super::feed::Entity;
 use super::keys::user_pk;
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult};
+use crate::FromItem;
 use pf_domain::time::Timestamp;
 use pf_domain::{Label, LabelKind};
 

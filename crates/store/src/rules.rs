@@ -5,7 +5,6 @@
 //! rules and their `matches` conditions (`patternCount`), in the same transaction as each
 //! write, so that concurrent writes never pass either cap.
 
-use crate::FromItem;
 use super::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
 use super::caps::{Tally, PATTERN_COUNT};
 use super::feed::Entity;
@@ -13,6 +12,7 @@ use super::items::{get_owner, get_times, get_version, stamps};
 use super::keys::user_pk;
 use super::versioned::Versioned;
 use super::{Store, StoreResult};
+use crate::FromItem;
 use pf_domain::time::Timestamp;
 use pf_domain::CategoryType;
 

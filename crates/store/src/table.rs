@@ -172,10 +172,7 @@ mod tests {
     fn the_table_definition_parses() {
         let def = TableDefinition::load().unwrap();
         assert_eq!(def.key_schema.len(), 2);
-        assert_eq!(
-            def.local_secondary_indexes[0].index_name,
-            crate::keys::LSI1
-        );
+        assert_eq!(def.local_secondary_indexes[0].index_name, crate::keys::LSI1);
         assert_eq!(def.billing_mode, "PAY_PER_REQUEST");
     }
 }

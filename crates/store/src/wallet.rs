@@ -3,13 +3,13 @@
 //! `txnSum` and `txnCount` change in the same transaction as every transaction item,
 //! so `amountBalance = initialBalance + txnSum` is always exact and current (O(1) read).
 
-use crate::FromItem;
 use super::attr::{n, s, Item};
 use super::caps::RECURRING_COUNT;
 use super::feed::{head_seq, Entity, Feed};
 use super::keys::{user_pk, PROFILE, WALLET};
 use super::transact::TxItems;
 use super::{ConflictKind, Store, StoreError, StoreResult, NEXT_VERSION};
+use crate::FromItem;
 
 use pf_domain::Wallet;
 

@@ -9,8 +9,8 @@
 //! answer. The invocation is `pf_http::invoke::SelfInvoke`'s, which the imports
 //! function takes too.
 
-use serde_json::Value;
 use pf_http::mail::{Mail, Mailer};
+use serde_json::Value;
 
 /// Whether an invocation's event is a mail to send (else it is an API Gateway request).
 pub fn is_mail_event(event: &Value) -> bool {

@@ -5,11 +5,11 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
 use pf_app as app;
 use pf_app::imports::job::JobRef;
 use pf_app::AppResult;
 use pf_app::Store;
+use serde_json::Value;
 
 /// Whether an invocation's event is a job's (else it is an API Gateway request).
 pub fn is_job_event(event: &Value) -> bool {

@@ -16,6 +16,7 @@ use dto::{
 };
 use pf_app as app;
 use pf_app::recurring::{JobReport, RecurringDraft};
+use pf_app::Store;
 use pf_domain::recurring::{Exception, Recurring};
 use pf_domain::time::parse_date;
 use pf_http::auth::Caller;
@@ -23,7 +24,6 @@ use pf_http::extract::{IfMatchHeader, Json, Path, Query};
 use pf_http::paging::{PageQuery, Pager};
 use pf_http::respond::{Created, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState};
-use pf_app::Store;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

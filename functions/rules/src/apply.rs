@@ -10,12 +10,12 @@ use utoipa::{IntoParams, ToSchema};
 use pf_app as app;
 use pf_app::rules::Ruleset;
 use pf_app::transactions::TransactionDraft;
+use pf_app::TxnFilter;
 use pf_domain::time::{format_date, parse_date};
 use pf_http::auth::Caller;
 use pf_http::extract::{Json, Query};
 use pf_http::fields::FieldCheck;
 use pf_http::{decimal, docs, ApiResult};
-use pf_app::TxnFilter;
 
 /// A transaction as the test describes it; every field optional.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -5,13 +5,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use pf_app as app;
-use pf_app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
 use pf_app::cursor::CursorKey;
+use pf_app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
+use pf_app::Op;
 use pf_http::auth::Caller;
 use pf_http::extract::{Json, Query};
 use pf_http::users::UserResponse;
 use pf_http::{docs, ApiError, ApiResult, AppState};
-use pf_app::Op;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -102,7 +102,9 @@ impl TryFrom<Resource> for Data {
     fn try_from(resource: Resource) -> ApiResult<Self> {
         Ok(match resource {
             Resource::User(u) => Data::User(UserResponse::from(&u)),
-            Resource::Wallet(w) => Data::Wallet(pf_http::dto::wallet::WalletResponse::try_from(&w)?),
+            Resource::Wallet(w) => {
+                Data::Wallet(pf_http::dto::wallet::WalletResponse::try_from(&w)?)
+            }
             Resource::Category(c) => Data::Category(c.into()),
             Resource::Tag(t) => Data::Tag(t.into()),
             Resource::Provider(p) => Data::Provider(p.into()),

@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::IntoParams;
 
+use pf_app::TxnFilter;
 use pf_domain::time::{format_date, parse_date};
 use pf_domain::CategoryType;
 use pf_http::{decimal, ApiError, FieldError};
-use pf_app::TxnFilter;
 
 use pf_http::ids::parse_id;
 

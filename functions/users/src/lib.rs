@@ -13,6 +13,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use pf_app as app;
 use pf_app::accounts::ProfileUpdate;
+use pf_app::Purge;
 use pf_domain::{Role, User};
 use pf_http::auth::{require_admin, require_self_or_admin, Caller};
 use pf_http::client::ClientAddr;
@@ -20,7 +21,6 @@ use pf_http::extract::{IfMatchHeader, Path};
 use pf_http::respond::{Page, Versioned};
 use pf_http::users::UserResponse;
 use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
-use pf_app::Purge;
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

@@ -6,10 +6,10 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use pf_app as app;
+use pf_app::Picture;
 use pf_http::auth::{require_self_or_admin, Caller};
 use pf_http::extract::Path;
 use pf_http::{docs, ApiError, ApiResult};
-use pf_app::Picture;
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
 

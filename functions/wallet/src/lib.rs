@@ -3,10 +3,10 @@
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use serde::Deserialize;
-use serde_json::Value;
 use pf_app as app;
 use pf_domain::{Currency, Wallet};
+use serde::Deserialize;
+use serde_json::Value;
 
 use pf_app::wallet::WalletChange;
 use pf_http::auth::Caller;

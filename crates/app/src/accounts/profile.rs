@@ -150,8 +150,7 @@ async fn recent_login(store: &Store, actor: Actor<'_>, target: &User) -> AppResu
         target.session_epoch
     } else {
         let me = store.get_user(actor.id).await?;
-        me.ok_or_else(crate::users::account_gone)?
-            .session_epoch
+        me.ok_or_else(crate::users::account_gone)?.session_epoch
     };
     Ok(actor.login.is_recent(epoch))
 }

@@ -36,9 +36,9 @@ use time::Date;
 pub use bankfile::Row as ImportRow;
 
 use super::{AppError, AppResult};
+use names::Names;
 use pf_domain::{Category, CategorySource, CategoryType, Wallet};
 use pf_store::Store;
-use names::Names;
 use plan::plan;
 use write::{create, not_imported};
 

@@ -4,11 +4,11 @@ use super::Position;
 use crate::rules::{self, RuleView};
 use pf_domain::recurring::Recurring;
 use pf_domain::{Category, Label, Transaction, User, Wallet};
-use pf_store::FromItem;
 use pf_store::feed::{Entity, Op};
 use pf_store::keys::{PROFILE, WALLET};
 use pf_store::recurring::RECUR_PREFIX;
 use pf_store::rules::{StoredRule, RULE_PREFIX};
+use pf_store::FromItem;
 use pf_store::Item;
 
 /// An item as it is now.

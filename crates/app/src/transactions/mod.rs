@@ -12,10 +12,10 @@ pub use record::{
 
 pub use super::rules::RulesOnce;
 pub use super::IfMatch;
-pub use pf_store::transactions::position_after;
 use super::{stale, AppError, AppResult};
 use pf_domain::time::Timestamp;
 use pf_domain::Transaction;
+pub use pf_store::transactions::position_after;
 use pf_store::transactions::{IdempotencyRecord, RefKeys, Refs, TxnFilter, TxnPage};
 use pf_store::{retry, Again, ConflictKind, Store, StoreError};
 use refusals::write_error;

@@ -131,9 +131,7 @@ pub const NAME_PATTERN: &str =
 pub fn currency_enum() -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(SchemaType::new(Type::String))
-        .enum_values(Some(
-            pf_domain::Currency::all().iter().map(|c| c.code()),
-        ))
+        .enum_values(Some(pf_domain::Currency::all().iter().map(|c| c.code())))
         .description(Some("ISO 4217 currency code (supported ones)"))
 }
 

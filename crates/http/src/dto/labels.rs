@@ -1,6 +1,6 @@
 //! A tag's and a provider's answers (their functions', the sync's and the export's).
 
-crate::label_output!("tagName", Tag {} |record| {});
+crate::label_output!("tagName", Tag {} | record | {});
 
 crate::label_output!(
     "providerName",

@@ -6,15 +6,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::fields::{parse_amount, FieldCheck};
+use crate::ids::parse_id;
+use crate::money::MoneyDto;
+use crate::{ApiError, FieldError};
 use pf_app::recurring::RecurringDraft;
 use pf_app::transactions::TransactionDraft;
 use pf_domain::recurring::{Exception, Next, Planned, Recurring};
 use pf_domain::time::{format_date, parse_date};
 use pf_domain::{CategorySource, CategoryType, Currency};
-use crate::fields::{parse_amount, FieldCheck};
-use crate::ids::parse_id;
-use crate::money::MoneyDto;
-use crate::{ApiError, FieldError};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, ToSchema)]

@@ -8,12 +8,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use pf_domain::time::{format_date, parse_date};
-use pf_domain::{CategoryType, Transaction};
 use crate::fields::{self, FieldCheck};
 use crate::ids::parse_optional_id;
 use crate::money::MoneyDto;
 use crate::{ApiError, FieldError};
+use pf_domain::time::{format_date, parse_date};
+use pf_domain::{CategoryType, Transaction};
 
 /// Body of create and update (PUT replaces every field).
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -181,8 +181,8 @@ impl From<&Transaction> for TransactionResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
     use crate::ids::parse_id;
+    use serde_json::json;
 
     fn request(v: Value) -> Result<TransactionDraft, ApiError> {
         TransactionDraft::try_from(serde_json::from_value::<TransactionRequest>(v).unwrap())

@@ -6,11 +6,11 @@
 //! reservations existed have none either: they stay as they are (duplicates too), and
 //! `app::categories` refuses a name that one of them already has by reading them.
 
-use crate::FromItem;
 use super::super::attr::{get_u64, n, s, Item};
 use super::super::keys::{cat_name_sk, cat_sk, user_pk};
 use super::super::transact::TxItems;
 use super::super::{ConflictKind, Store, StoreResult};
+use crate::FromItem;
 use pf_domain::{Category, CategoryType};
 
 /// The reservation's key of an own category of that type and name.

@@ -5,9 +5,9 @@ use crate::FromItem;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{get_category_type, get_owner, get_string, get_times, get_version, stamps};
-use pf_domain::Category;
 use crate::attr::{get_opt_u64, get_s, get_u64, n, s, Item};
 use crate::keys::{cat_sk, global_pk, shard_of, user_pk, GLOBAL_PK, SHARDS};
+use pf_domain::Category;
 
 /// Where `user_id` reads a category: their own partition, or their shard's copy of the
 /// global categories.

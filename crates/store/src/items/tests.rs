@@ -6,10 +6,10 @@ use rust_decimal::Decimal;
 
 use super::category::{self, category_pk, partitions};
 use super::{transaction, user, wallet};
-use pf_domain::time::Timestamp;
-use pf_domain::{Category, CategoryType, Role, Transaction, User, Wallet};
 use crate::attr::s;
 use crate::keys::SHARDS;
+use pf_domain::time::Timestamp;
+use pf_domain::{Category, CategoryType, Role, Transaction, User, Wallet};
 
 fn new_year() -> Timestamp {
     Timestamp::parse("2026-01-01T00:00:00").unwrap()

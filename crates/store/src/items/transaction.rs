@@ -6,12 +6,10 @@ use crate::FromItem;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{get_category_type, get_currency, get_owner, get_times, stamps};
+use crate::attr::{get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item};
+use crate::keys::{txn_lsi, txn_sk, user_pk};
 use pf_domain::time::{format_date, parse_date};
 use pf_domain::{CategorySource, Details, Money, Transaction};
-use crate::attr::{
-    get_decimal, get_opt_s, get_opt_u64, get_s, get_u64, get_u64_list, n, s, Item,
-};
-use crate::keys::{txn_lsi, txn_sk, user_pk};
 
 /// The item of a transaction.
 pub fn to_item(t: &Transaction) -> Item {

@@ -1,12 +1,12 @@
 //! A user's profile item: `PK = USER#<id>`, `SK = PROFILE`, and the keys of the admins'
 //! user list (`GSI1PK = USERS#<shard>`, `GSI1SK = USER#<id>`).
 
-use crate::FromItem;
 use super::{get_string, get_times, get_version, stamps};
-use pf_domain::{Role, User};
 use crate::attr::{get_opt_s, get_opt_u64, get_s, get_u64, n, s, Item};
 use crate::keys::{user_pk, users_index_pk, PROFILE};
+use crate::FromItem;
 use aws_sdk_dynamodb::types::AttributeValue;
+use pf_domain::{Role, User};
 
 pub fn to_item(u: &User) -> Item {
     let mut item = Item::from([

@@ -1,10 +1,10 @@
 //! A wallet's item: `PK = USER#<id>`, `SK = WALLET`.
 
-use crate::FromItem;
 use super::{get_currency, get_owner, get_string, get_times, get_version, stamps};
-use pf_domain::Wallet;
 use crate::attr::{get_decimal, get_u64, n, s, Item};
 use crate::keys::{user_pk, WALLET};
+use crate::FromItem;
+use pf_domain::Wallet;
 
 pub fn to_item(w: &Wallet) -> Item {
     let mut item = Item::from([

@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 
 use super::Transaction;
-use pf_domain::{CategoryType, Currency, Month};
 use crate::attr::{n, s, Item};
 use crate::insights::MonthTotals;
 use crate::keys::{cat_sk, provider_sk, tag_sk, user_pk, WALLET};
 use crate::transact::TxItems;
 use crate::{ConflictKind, Ref};
+use pf_domain::{CategoryType, Currency, Month};
 
 /// Transactions one user may hold: the wallet's `txnCount`, moved in the same
 /// transaction as every create and delete, bounds every create (a request's, a batch's,

@@ -7,10 +7,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use rust_decimal::Decimal;
 
 use super::Transaction;
-use pf_domain::CategoryType;
 use crate::attr::{n, s, Item};
 use crate::keys::{user_pk, LSI1};
 use crate::{Store, StoreError, StoreResult};
+use pf_domain::CategoryType;
 
 /// Filters of the transaction list; all optional and combined with AND.
 #[derive(Debug, Default, Clone)]
@@ -44,7 +44,11 @@ fn encode_cursor(key: &Item) -> Option<String> {
 /// The position after `t`, as the list issues positions (an export's pages end on one).
 pub fn position_after(t: &Transaction) -> String {
     let date = pf_domain::time::format_date(t.date);
-    format!("{}|{}", crate::keys::txn_lsi(&date, t.id), crate::keys::txn_sk(t.id))
+    format!(
+        "{}|{}",
+        crate::keys::txn_lsi(&date, t.id),
+        crate::keys::txn_sk(t.id)
+    )
 }
 
 /// Decodes a position into the start key of the caller's own partition: the partition is

@@ -9,9 +9,9 @@ mod list;
 mod refs;
 mod write;
 
-use crate::FromItem;
 use super::keys::{txn_sk, user_pk};
 use super::{Store, StoreResult};
+use crate::FromItem;
 
 pub use counters::{
     counters, Counter, Use, IMPORT_TXN_ITEMS, IMPORT_WRITE_ITEMS, MAX_TRANSACTIONS,

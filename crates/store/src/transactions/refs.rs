@@ -6,7 +6,6 @@ use crate::FromItem;
 use std::collections::BTreeSet;
 
 use super::Transaction;
-use pf_domain::{Category, Wallet};
 use crate::attr::{get_opt_u64, get_s, get_u64};
 use crate::batch::key;
 use crate::categories::pick_category;
@@ -14,6 +13,7 @@ use crate::feed::head_seq;
 use crate::items::category::category_pk;
 use crate::keys::{cat_sk, idem_sk, provider_sk, tag_sk, txn_sk, user_pk, WALLET};
 use crate::{Store, StoreResult};
+use pf_domain::{Category, Wallet};
 
 /// A stored idempotency key: which request (by hash) created which transaction.
 #[derive(Debug, Clone, PartialEq)]

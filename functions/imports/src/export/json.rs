@@ -7,11 +7,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use pf_http::dto::recurring::RecurringResponse;
-use pf_http::dto::rules::RuleResponse;
 use pf_app as app;
 use pf_domain::recurring::{Exception, Recurring};
 use pf_domain::time::format_date;
+use pf_http::dto::recurring::RecurringResponse;
+use pf_http::dto::rules::RuleResponse;
 use pf_http::money::MoneyDto;
 use pf_http::users::UserResponse;
 use pf_http::{ApiError, ApiResult, AppState};

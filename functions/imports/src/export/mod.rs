@@ -9,14 +9,14 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use pf_app as app;
-use pf_app::transactions::invalid_cursor;
 use pf_app::cursor::CursorKey;
+use pf_app::transactions::invalid_cursor;
+use pf_app::transactions::position_after;
+use pf_app::TxnFilter;
 use pf_domain::time::format_date;
 use pf_domain::{LabelKind, Transaction};
 use pf_http::money::MoneyDto;
 use pf_http::{ApiError, ApiResult, AppState};
-use pf_app::transactions::position_after;
-use pf_app::TxnFilter;
 
 use bankfile::{escape_cell as escape, join_tags};
 

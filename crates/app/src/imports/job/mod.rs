@@ -22,9 +22,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use continuation::{
-    run_to_end, Background, Continuation, JobRef,
-};
+pub use continuation::{run_to_end, Background, Continuation, JobRef};
 pub use work::{work, work_chunks};
 
 use super::{ImportRow, Prepared, RowError};
