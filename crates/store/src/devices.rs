@@ -11,7 +11,7 @@
 
 use super::attr::{get_opt_u64, n, s, Item};
 use super::keys::{email_pk, user_pk};
-use super::throttle::{window, Throttled, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS};
+use super::throttle::{device_counter_sk, window, Throttled, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS};
 use super::{sdk_error, Store, StoreResult};
 
 /// Device tokens live a year.
@@ -29,12 +29,6 @@ pub fn device_item(user_id: u64, hash: &str, epoch: u64, now: i64) -> Item {
         ("epoch".into(), n(epoch)),
         ("expiresAt".into(), n(now + DEVICE_TTL_SECS)),
     ])
-}
-
-pub(super) fn device_counter_sk(hash: &str, now: i64) -> String {
-    // A prefix of the hash keeps the key short; collisions only share a counter.
-    let short = hash.get(..16).unwrap_or(hash);
-    format!("LOGIN#DEV#{short}#{}", window(now, PAIR_WINDOW_SECS))
 }
 
 fn address_key(address: &str, now: i64) -> (String, String) {

@@ -11,15 +11,24 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 use super::names::{fold, Names};
-use super::write::Record;
 use super::{CategoryRef, NameRef, Planned, RowError, REPEAT_MESSAGE};
 use crate::transactions::{build_record, Stamp, TransactionDraft};
 use crate::{categories, labels};
 use crate::{AppError, AppResult};
 use pf_domain::time::Timestamp;
-use pf_domain::{Category, CategoryType, LabelKind};
+use pf_domain::{Category, CategoryType, LabelKind, Transaction};
 use pf_store::transactions::Refs;
 use pf_store::Store;
+
+/// A row to write.
+#[derive(Debug, Clone)]
+pub(super) struct Record {
+    pub(super) row: usize,
+    pub(super) txn: Transaction,
+    pub(super) import_id: String,
+    /// In a seeded `Uncategorized` category.
+    pub(super) uncategorized: bool,
+}
 
 /// What the import knows by name: the caller's names and those it created.
 struct Made {

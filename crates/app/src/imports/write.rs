@@ -4,7 +4,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
-use super::build::build_all;
+use super::build::{build_all, Record};
 use super::names::Names;
 use super::{Planned, RowError, REPEAT_MESSAGE};
 use crate::AppError;
@@ -20,16 +20,6 @@ use pf_store::{retry, Again, ConflictKind, Store, StoreError, StoreResult};
 /// written whole, in chunks that share counters ([`grouped`]), so the rows left at the
 /// deadline are those of the later windows, in file order.
 const WINDOW: usize = 256;
-
-/// A row to write.
-#[derive(Debug, Clone)]
-pub(super) struct Record {
-    pub(super) row: usize,
-    pub(super) txn: Transaction,
-    pub(super) import_id: String,
-    /// In a seeded `Uncategorized` category.
-    pub(super) uncategorized: bool,
-}
 
 /// What [`write`] (or [`create`]) did.
 #[derive(Debug, Default)]
