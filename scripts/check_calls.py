@@ -2,7 +2,7 @@
 """Holds the DynamoDB calls the API tests made against each function's IAM policy.
 
 The API tests record, per function, every IAM action their calls needed (the store's call
-counter: `shared/src/store/counter.rs`; a `TransactWriteItems` needs the action of each of
+counter: `crates/store/src/counter.rs`; a `TransactWriteItems` needs the action of each of
 its items, a `Query` of an index is a `Query` of `<table>/index/<name>`) into a JSON list of
 `[function, action, resource]`, resource `table` or `index/<name>`. `make test` sets
 `DYNAMODB_CALLS_OUT` for them, then runs this. It fails when:

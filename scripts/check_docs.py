@@ -21,7 +21,7 @@ lines between are allowed); docs/TESTING.md explains them for writers:
   <!-- check: function-config -->    Function | Memory (MB) | Timeout (s) | ..., against
                                      the template (Globals included)
   <!-- check: keys -->               Item | PK | SK | LSI1SK: each row's PK, SK and LSI1SK
-                                     are a row of the key table in shared/src/store/keys.rs
+                                     are a row of the key table in crates/store/src/keys.rs
   <!-- no-run: why -->               the next ```sh/```bash block is not run (needs AWS,
                                      SAM, Docker, a running `make run`, a value to paste)
   <!-- expect: TEXT -->              the next block's output must contain TEXT (repeatable)
@@ -289,9 +289,9 @@ def template_functions(template):
 
 
 def key_rows():
-    """(PK, SK, LSI1SK) of each row of the `//!` key table in shared/src/store/keys.rs."""
+    """(PK, SK, LSI1SK) of each row of the `//!` key table in crates/store/src/keys.rs."""
     rows = set()
-    for line in (ROOT / "shared/src/store/keys.rs").read_text().splitlines():
+    for line in (ROOT / "crates/store/src/keys.rs").read_text().splitlines():
         text = line.removeprefix("//!").strip()
         if text.startswith("|") and not text.startswith("|---"):
             c = cells(text)
@@ -421,7 +421,7 @@ def check_tables(routes_json):
                     for line, row in body:
                         got = tuple(plain(c) for c in row[1:4])
                         if got not in known:
-                            errors.append(f"{where_of(line)}: PK/SK/LSI1SK {' | '.join(got)} is no row of shared/src/store/keys.rs")
+                            errors.append(f"{where_of(line)}: PK/SK/LSI1SK {' | '.join(got)} is no row of crates/store/src/keys.rs")
                 else:
                     errors.append(f"{where_of(block.line)}: unknown marker check: {arg}")
     for group in sorted(set(routes) - set(documented)):

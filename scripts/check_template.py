@@ -186,12 +186,12 @@ def as_list(value):
 
 def verifies_tokens(binary):
     """A function whose main builds the state from the environment reads the JWT secret
-    (`state_from_env`, or `shared::lambda::serve*`, which build it so)."""
+    (`state_from_env`, or `pf_http::lambda::serve*`, which build it so)."""
     main = ROOT / "functions" / binary / "src" / "main.rs"
     if not main.exists():
         return True
     text = main.read_text()
-    return "state_from_env" in text or re.search(r"\bshared::lambda::serve(_with_global_categories)?\(", text) is not None
+    return "state_from_env" in text or re.search(r"\b(?:pf_http|shared)::lambda::serve(_with_global_categories)?\(", text) is not None
 
 
 def serves_schedule(binary):
@@ -200,7 +200,7 @@ def serves_schedule(binary):
     return main.exists() and "run_with_schedule" in main.read_text()
 
 
-# The functions that mail links (reset, verification); see shared/src/mail.rs.
+# The functions that mail links (reset, verification); see crates/mail/src/lib.rs.
 MAIL_SENDERS = {"auth", "users"}
 
 # The functions that invoke themselves to go on with work after a request (large

@@ -1,13 +1,16 @@
-//! Shared code of every function: domain, DynamoDB store, HTTP glue, auth, config.
-//!
-//! Layers point inward: `http` parses and responds, `app` holds the rules and calls
-//! `store`; all of them use `domain`, which uses none of them.
+//! The facade of the layer crates (`crates/domain`, `config`, `auth`, `store`, `mail`,
+//! `app`, `http`), re-exported under their old names for the tests, the local server and
+//! the benches. The layers themselves live in their crates, each depending only on those
+//! below it (docs/ARCHITECTURE.md).
 
-pub mod app;
-pub mod auth;
-pub mod config;
-pub mod domain;
-pub mod http;
-pub mod lambda;
-pub mod mail;
-pub mod store;
+pub use pf_app as app;
+pub use pf_auth as auth;
+pub use pf_config as config;
+pub use pf_domain as domain;
+pub use pf_http as http;
+pub use pf_http::lambda;
+pub use pf_http::{
+    item_create, item_delete, item_list, item_read, item_update, label_api, own_read,
+};
+pub use pf_mail as mail;
+pub use pf_store as store;

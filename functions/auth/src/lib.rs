@@ -46,17 +46,17 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app;
-use shared::app::accounts::{Registration, Session};
-use shared::auth::token::ACCESS_TTL_SECS;
-use shared::domain::text::{parse_name, NAME_MAX_LEN};
-use shared::domain::{Email, Password};
-use shared::http::auth::Caller;
-use shared::http::client::ClientAddr;
-use shared::http::extract::Json;
-use shared::http::respond::Created;
-use shared::http::users::UserResponse;
-use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
+use pf_app as app;
+use pf_app::accounts::{Registration, Session};
+use pf_app::token::ACCESS_TTL_SECS;
+use pf_domain::text::{parse_name, NAME_MAX_LEN};
+use pf_domain::{Email, Password};
+use pf_http::auth::Caller;
+use pf_http::client::ClientAddr;
+use pf_http::extract::Json;
+use pf_http::respond::Created;
+use pf_http::users::UserResponse;
+use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

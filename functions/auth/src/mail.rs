@@ -6,51 +6,11 @@
 //! answers, and the sandbox stays frozen until one arrives, so the send would wait for
 //! the next request (or never run). Handing over is one Lambda API call, alike for every
 //! mail, well within the reset's 600 ms floor; the mail server's time is no longer in the
-//! answer.
+//! answer. The invocation is `pf_http::invoke::SelfInvoke`'s, which the imports
+//! function takes too.
 
-use aws_sdk_lambda::primitives::Blob;
-use aws_sdk_lambda::types::InvocationType;
-use futures::future::BoxFuture;
+use pf_http::mail::{Mail, Mailer};
 use serde_json::Value;
-use shared::mail::{Mail, Mailer, Outbox};
-
-/// Invokes this function (its own name, `AWS_LAMBDA_FUNCTION_NAME`) with a mail's event.
-pub struct SelfInvoke {
-    client: aws_sdk_lambda::Client,
-    function_name: String,
-}
-
-impl SelfInvoke {
-    /// The client of the function's own region and credentials, and its name.
-    pub async fn from_env() -> anyhow::Result<Self> {
-        let function_name = std::env::var("AWS_LAMBDA_FUNCTION_NAME")
-            .map_err(|_| anyhow::anyhow!("AWS_LAMBDA_FUNCTION_NAME is not set"))?;
-        let sdk = shared::store::sdk_defaults().load().await;
-        Ok(Self {
-            client: aws_sdk_lambda::Client::new(&sdk),
-            function_name,
-        })
-    }
-}
-
-impl Outbox for SelfInvoke {
-    fn post<'a>(&'a self, _mailer: &'a Mailer, mail: Mail) -> BoxFuture<'a, anyhow::Result<()>> {
-        Box::pin(async move {
-            self.client
-                .invoke()
-                .function_name(&self.function_name)
-                .invocation_type(InvocationType::Event)
-                .payload(Blob::new(mail.event().to_string()))
-                .send()
-                .await
-                .map_err(|e| {
-                    let e = aws_sdk_lambda::error::DisplayErrorContext(e);
-                    anyhow::anyhow!("invoking {}: {e}", self.function_name)
-                })?;
-            Ok(())
-        })
-    }
-}
 
 /// Whether an invocation's event is a mail to send (else it is an API Gateway request).
 pub fn is_mail_event(event: &Value) -> bool {

@@ -4,17 +4,17 @@
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
     fixed_mmap_threshold();
-    shared::lambda::init_tracing();
-    let state = shared::lambda::state_from_env().await?;
-    let invoke = auth_fn::mail::SelfInvoke::from_env().await?;
-    shared::mail::set_outbox(Box::new(invoke));
+    pf_http::lambda::init_tracing();
+    let state = pf_http::lambda::state_from_env().await?;
+    let invoke = pf_http::invoke::SelfInvoke::from_env().await?;
+    pf_http::mail::set_outbox(Box::new(invoke));
     let mailer = state.mail.clone();
     let on_event = move |event, _deadline| {
         let mailer = mailer.clone();
         async move { auth_fn::mail::on_event(&mailer, event).await }
     };
-    let router = shared::http::router(auth_fn::api(), state);
-    shared::lambda::run_with_events(router, auth_fn::mail::is_mail_event, on_event).await
+    let router = pf_http::router(auth_fn::api(), state);
+    pf_http::lambda::run_with_events(router, auth_fn::mail::is_mail_event, on_event).await
 }
 
 /// Every login and registration runs argon2 over 19 MiB, allocated and freed at once.

@@ -17,7 +17,7 @@ use axum::routing::get;
 use base64::Engine;
 use utoipa_axum::router::OpenApiRouter;
 
-use shared::http::AppState;
+use pf_http::AppState;
 
 /// The password-reset page (the path of the link `POST /auth/password-reset` mails).
 pub const RESET_PATH: &str = "/reset-password";

@@ -6,10 +6,10 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app;
-use shared::http::auth::Caller;
-use shared::http::extract::Json;
-use shared::http::{docs, ApiResult, AppState};
+use pf_app as app;
+use pf_http::auth::Caller;
+use pf_http::extract::Json;
+use pf_http::{docs, ApiResult, AppState};
 
 pub fn public(open: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
     open.routes(routes!(request_reset))
@@ -37,8 +37,8 @@ auth_post!(
     (status = 202, description = "If the address has an account, a link is on its way");
     |state, body| {
         if body.email.chars().count() > 254 {
-            let e = shared::http::FieldError::new("email", "must be at most 254 characters");
-            return Err(shared::http::ApiError::validation(vec![e]));
+            let e = pf_http::FieldError::new("email", "must be at most 254 characters");
+            return Err(pf_http::ApiError::validation(vec![e]));
         }
         app::accounts::request_password_reset(&state.store, state.links(), &body.email).await?;
         StatusCode::ACCEPTED

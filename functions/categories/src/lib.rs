@@ -2,17 +2,17 @@
 
 mod write;
 
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use write::{
     __path_create, __path_read, __path_remove, __path_update, create, read, remove, update,
 };
 
-use shared::app;
-use shared::domain::{Category, CategoryType};
-use shared::http::paging::Pager;
-use shared::http::{docs, ApiError, AppState, FieldError};
+use pf_app as app;
+use pf_domain::CategoryType;
+use pf_http::paging::Pager;
+use pf_http::{docs, ApiError, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -22,41 +22,7 @@ pub fn api() -> OpenApiRouter<AppState> {
     docs::protected("categories", routes)
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = Category)]
-pub struct CategoryResponse {
-    pub id: u64,
-    pub category_name: String,
-    pub icon: String,
-    /// `#RRGGBB`
-    pub color: String,
-    /// Global categories are shared by everyone; the others belong to the caller.
-    pub is_global: bool,
-    /// DEBIT subtracts from the balance, CREDIT adds.
-    #[serde(rename = "type")]
-    pub category_type: CategoryType,
-    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
-    #[schema(example = "2026-11-22T10:00:00")]
-    pub created_at: String,
-    #[schema(example = "2026-11-22T10:00:00")]
-    pub updated_at: String,
-}
-
-impl From<Category> for CategoryResponse {
-    fn from(c: Category) -> Self {
-        Self {
-            is_global: c.is_global(),
-            id: c.id,
-            category_name: c.name,
-            icon: c.icon,
-            color: c.color,
-            category_type: c.category_type,
-            created_at: c.created_at.to_string(),
-            updated_at: c.updated_at.to_string(),
-        }
-    }
-}
+pub use pf_http::dto::categories::CategoryResponse;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -74,7 +40,7 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-shared::item_list!(
+pf_http::item_list!(
     /// Global categories first, then the caller's own, each by key (id), one page at a time;
     /// `type` filters (a filtered page may hold fewer than `limit` while more follow).
     "/api/categories", ListQuery,

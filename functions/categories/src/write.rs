@@ -9,11 +9,11 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 
 use super::CategoryResponse;
-use shared::app;
-use shared::app::categories::{parse_fields, CategoryFields};
-use shared::domain::CategoryType;
-use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, ApiResult};
+use pf_app as app;
+use pf_app::categories::{parse_fields, CategoryFields};
+use pf_domain::CategoryType;
+use pf_http::respond::{Created, Versioned};
+use pf_http::{docs, ApiResult};
 use utoipa::ToSchema;
 
 /// A category body: the fields a create and an update share, then `$extra` ones. Both
@@ -67,11 +67,11 @@ category_body!(
     CategoryUpdateRequest {}
 );
 
-fn versioned(c: shared::domain::Category) -> Versioned<CategoryResponse> {
+fn versioned(c: pf_domain::Category) -> Versioned<CategoryResponse> {
     Versioned::new(c.version, c.into())
 }
 
-shared::item_create!(
+pf_http::item_create!(
     /// Creates an own category, or (admins, `isGlobal: true`) a global one.
     "/api/categories", CategoryRequest => CategoryResponse, "URL of the new category";
     |me, body: CategoryRequest| {
@@ -82,13 +82,13 @@ shared::item_create!(
     }
 );
 
-shared::item_read!(
+pf_http::item_read!(
     /// A global category or one of the caller's own.
     "/api/categories/{id}", "The category" => CategoryResponse;
     |me, id| versioned(app::categories::get(me.store(), me.id, id).await?)
 );
 
-shared::item_update!(
+pf_http::item_update!(
     /// Replaces name, icon, colour and type (the type only while no transaction, rule or
     /// budget uses the category).
     "/api/categories/{id}", CategoryUpdateRequest => CategoryResponse, "Updated";
@@ -98,7 +98,7 @@ shared::item_update!(
     }
 );
 
-shared::item_delete!(
+pf_http::item_delete!(
     /// Deletes one of the caller's own categories unless transactions or a rule use it.
     "/api/categories/{id}", "Deleted";
     |me, id, expected| {

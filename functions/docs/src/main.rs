@@ -2,8 +2,8 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::init_tracing();
-    let config = shared::config::Config::from_env()?;
+    pf_http::lambda::init_tracing();
+    let config = pf_http::config::Config::from_env()?;
     let router = docs_fn::router(&config.doc_path, docs_fn::Sort::parse(&config.sort));
-    lambda_http::run(shared::http::with_fallback(router)).await
+    lambda_http::run(pf_http::with_fallback(router)).await
 }

@@ -17,12 +17,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{DryRunReport, ExportQuery, FileUpload, ImportJob, ImportQuery, ImportResult};
 use export::ExportFormat;
-use shared::app;
-use shared::app::imports::{ImportOptions, Submitted};
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Path, Query};
-use shared::http::respond::with_next;
-use shared::http::{docs, ApiError, ApiResult, AppState};
+use pf_app as app;
+use pf_app::imports::{ImportOptions, Submitted};
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Path, Query};
+use pf_http::respond::with_next;
+use pf_http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -108,7 +108,7 @@ async fn import(
         deadline,
     };
     let rows = parse::rows(statement);
-    let continuation = app::imports::job::continuation();
+    let continuation = pf_http::invoke::continuation();
     let submitted = app::imports::submit(me.store(), wallet, rows, options, continuation).await?;
     Ok(match submitted {
         Submitted::Report(report) if params.dry_run => {

@@ -3,12 +3,12 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::init_tracing();
-    let state = shared::lambda::state_from_env().await?;
-    let invoke = imports_fn::job::SelfInvoke::from_env().await?;
-    shared::app::imports::job::set_continuation(Box::new(invoke));
+    pf_http::lambda::init_tracing();
+    let state = pf_http::lambda::state_from_env().await?;
+    let invoke = pf_http::invoke::SelfInvoke::from_env().await?;
+    pf_http::invoke::set_continuation(Box::new(invoke));
     let store = state.store.clone();
     let on_event = move |event, deadline| imports_fn::job::on_event(store.clone(), event, deadline);
-    let router = shared::http::router(imports_fn::api(), state);
-    shared::lambda::run_with_events(router, imports_fn::job::is_job_event, on_event).await
+    let router = pf_http::router(imports_fn::api(), state);
+    pf_http::lambda::run_with_events(router, imports_fn::job::is_job_event, on_event).await
 }

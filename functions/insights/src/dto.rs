@@ -6,10 +6,10 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
-use shared::app::insights::{BudgetStatus, Insights, MAX_MONTHS};
-use shared::domain::{CategoryType, Currency};
-use shared::http::docs;
-use shared::http::money::MoneyDto;
+use pf_app::insights::{BudgetStatus, Insights, MAX_MONTHS};
+use pf_domain::{CategoryType, Currency};
+use pf_http::docs;
+use pf_http::money::MoneyDto;
 
 /// `YYYY-MM`.
 const MONTH_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])$";

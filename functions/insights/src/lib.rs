@@ -8,10 +8,10 @@ use axum::http::StatusCode;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{BudgetRequest, BudgetResponse, MonthInsightResponse, MonthlyQuery};
-use shared::app;
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Path, Query};
-use shared::http::{decimal, docs, ApiResult, AppState};
+use pf_app as app;
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Path, Query};
+use pf_http::{decimal, docs, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {

@@ -3,13 +3,13 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app;
-use shared::app::recurring::Forecast;
-use shared::domain::time::{format_date, parse_date};
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
-use shared::http::money::MoneyDto;
-use shared::http::{docs, ApiError, ApiResult, FieldError};
+use pf_app as app;
+use pf_app::recurring::Forecast;
+use pf_domain::time::{format_date, parse_date};
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Query};
+use pf_http::money::MoneyDto;
+use pf_http::{docs, ApiError, ApiResult, FieldError};
 
 /// Today's balance and the balance after every scheduled occurrence (not skipped, not
 /// yet created) up to `to`, at most two years ahead: one point per day that changes.

@@ -3,7 +3,7 @@
 //! the job that creates due occurrences exactly once (run hourly by a scheduled event in
 //! AWS, every `RECURRING_JOB_SECONDS` by the local server).
 
-pub mod dto;
+pub use pf_http::dto::recurring as dto;
 mod forecast;
 
 use std::time::{Duration, Instant};
@@ -14,16 +14,16 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use dto::{
     OccurrenceRequest, OccurrenceResponse, RecurringRequest, RecurringResponse, WindowQuery,
 };
-use shared::app;
-use shared::app::recurring::{JobReport, RecurringDraft};
-use shared::domain::recurring::{Exception, Recurring};
-use shared::domain::time::parse_date;
-use shared::http::auth::Caller;
-use shared::http::extract::{IfMatchHeader, Json, Path, Query};
-use shared::http::paging::{PageQuery, Pager};
-use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, ApiError, ApiResult, AppState};
-use shared::store::Store;
+use pf_app as app;
+use pf_app::recurring::{JobReport, RecurringDraft};
+use pf_app::Store;
+use pf_domain::recurring::{Exception, Recurring};
+use pf_domain::time::parse_date;
+use pf_http::auth::Caller;
+use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::paging::{PageQuery, Pager};
+use pf_http::respond::{Created, Versioned};
+use pf_http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -52,7 +52,7 @@ fn versioned(r: &Recurring) -> Versioned<RecurringResponse> {
     Versioned::new(r.version, RecurringResponse::from(r))
 }
 
-shared::item_create!(
+pf_http::item_create!(
     /// Creates a recurring transaction (at most 100 per user). Its due occurrences become
     /// transactions through the job, within a minute locally and an hour in AWS.
     "/api/recurring", RecurringRequest => RecurringResponse, "URL of the new schedule";
@@ -62,7 +62,7 @@ shared::item_create!(
     }
 );
 
-shared::item_list!(
+pf_http::item_list!(
     /// The caller's recurring transactions, oldest first, one page at a time.
     "/api/recurring", PageQuery, "One page" => RecurringResponse;
     |me, query| {
@@ -81,13 +81,13 @@ shared::item_list!(
     }
 );
 
-shared::item_read!(
+pf_http::item_read!(
     /// One of the caller's recurring transactions; someone else's is 404.
     "/api/recurring/{id}", "The schedule" => RecurringResponse;
     |me, id| versioned(&app::recurring::get(me.store(), me.id, id).await?)
 );
 
-shared::item_update!(
+pf_http::item_update!(
     /// Replaces every field of a schedule. Occurrences already created stay as they are.
     "/api/recurring/{id}", RecurringRequest => RecurringResponse, "Updated";
     |me, id, body: RecurringRequest, expected| {
@@ -96,7 +96,7 @@ shared::item_update!(
     }
 );
 
-shared::item_delete!(
+pf_http::item_delete!(
     /// Deletes a schedule. The transactions it created stay.
     "/api/recurring/{id}", "Deleted";
     |me, id, expected| {

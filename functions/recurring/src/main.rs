@@ -3,9 +3,9 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::init_tracing();
-    let state = shared::lambda::state_from_env().await?;
+    pf_http::lambda::init_tracing();
+    let state = pf_http::lambda::state_from_env().await?;
     let store = state.store.clone();
     let job = move |deadline| recurring_fn::run_job(store.clone(), deadline);
-    shared::lambda::run_with_schedule(shared::http::router(recurring_fn::api(), state), job).await
+    pf_http::lambda::run_with_schedule(pf_http::router(recurring_fn::api(), state), job).await
 }

@@ -7,15 +7,15 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app;
-use shared::app::rules::Ruleset;
-use shared::app::transactions::TransactionDraft;
-use shared::domain::time::{format_date, parse_date};
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
-use shared::http::fields::FieldCheck;
-use shared::http::{decimal, docs, ApiResult};
-use shared::store::transactions::TxnFilter;
+use pf_app as app;
+use pf_app::rules::Ruleset;
+use pf_app::transactions::TransactionDraft;
+use pf_app::TxnFilter;
+use pf_domain::time::{format_date, parse_date};
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Query};
+use pf_http::fields::FieldCheck;
+use pf_http::{decimal, docs, ApiResult};
 
 /// A transaction as the test describes it; every field optional.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -32,7 +32,7 @@ pub struct TestRequest {
     /// `DEBIT` or `CREDIT`; absent: as for a create without category (`type` conditions
     /// do not match).
     #[serde(rename = "type")]
-    #[schema(value_type = Option<shared::domain::CategoryType>, nullable)]
+    #[schema(value_type = Option<pf_domain::CategoryType>, nullable)]
     pub kind: Option<String>,
 }
 

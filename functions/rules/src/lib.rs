@@ -1,10 +1,10 @@
 //! Rule endpoints (`/api/rules`): the caller's ordered categorisation rules, a dry test of
 //! what they would do, and a run over existing transactions. The rules themselves
 //! (conditions, folding, regexes, evaluation) are the `rules` crate; storage and where
-//! they run are `shared::app::rules`.
+//! they run are `pf_app::rules`.
 
 mod apply;
-pub mod dto;
+pub use pf_http::dto::rules as dto;
 
 use axum::http::StatusCode;
 use serde_json::Value;
@@ -12,10 +12,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
 use dto::{RuleRequest, RuleResponse};
-use shared::app;
-use shared::http::paging::{PageQuery, Pager};
-use shared::http::respond::{Created, Versioned};
-use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
+use pf_app as app;
+use pf_http::paging::{PageQuery, Pager};
+use pf_http::respond::{Created, Versioned};
+use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -43,7 +43,7 @@ fn versioned(v: app::rules::RuleView) -> Versioned<RuleResponse> {
     Versioned::new(v.version, RuleResponse::from(v))
 }
 
-shared::item_list!(
+pf_http::item_list!(
     /// The caller's rules in the order they run (by `position`; equal positions in creation
     /// order), a page at a time (all of them, at most 200, read with one `Query`).
     "/api/rules", PageQuery, "Rules in order" => RuleResponse;
@@ -65,7 +65,7 @@ shared::item_list!(
     }
 );
 
-shared::item_create!(
+pf_http::item_create!(
     /// Creates a rule. Without `position` it goes after the last one. At most 200 per user,
     /// with at most 50 `matches` conditions in all (`409` beyond); categories, providers
     /// and tags it names must be the caller's (`404`).
@@ -78,13 +78,13 @@ shared::item_create!(
     }
 );
 
-shared::item_read!(
+pf_http::item_read!(
     /// One of the caller's rules.
     "/api/rules/{id}", "The rule" => RuleResponse;
     |me, id| versioned(app::rules::get(me.store(), me.id, id).await?)
 );
 
-shared::item_update!(
+pf_http::item_update!(
     /// Replaces a rule; without `position` it keeps its place.
     "/api/rules/{id}", RuleRequest => RuleResponse, "Updated";
     |me, id, value: Value, expected| {
@@ -92,7 +92,7 @@ shared::item_update!(
     }
 );
 
-shared::item_delete!(
+pf_http::item_delete!(
     /// Deletes a rule (transactions it categorised keep their category).
     "/api/rules/{id}", "Deleted";
     |me, id, expected| {

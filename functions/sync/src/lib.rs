@@ -4,14 +4,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app;
-use shared::app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
-use shared::auth::cursor::CursorKey;
-use shared::http::auth::Caller;
-use shared::http::extract::{Json, Query};
-use shared::http::users::UserResponse;
-use shared::http::{docs, ApiError, ApiResult, AppState};
-use shared::store::feed::Op;
+use pf_app as app;
+use pf_app::cursor::CursorKey;
+use pf_app::sync::{Position, Resource, SyncChange, DEFAULT_LIMIT, MAX_LIMIT};
+use pf_app::Op;
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Query};
+use pf_http::users::UserResponse;
+use pf_http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -87,13 +87,13 @@ pub struct SyncResponse {
 #[serde(untagged)]
 pub enum Data {
     User(UserResponse),
-    Wallet(wallet_fn::WalletResponse),
-    Category(categories_fn::CategoryResponse),
-    Tag(tags_fn::Tag),
-    Provider(providers_fn::Provider),
-    Transaction(transactions_fn::dto::TransactionResponse),
-    Rule(rules_fn::dto::RuleResponse),
-    Recurring(recurring_fn::dto::RecurringResponse),
+    Wallet(pf_http::dto::wallet::WalletResponse),
+    Category(pf_http::dto::categories::CategoryResponse),
+    Tag(pf_http::dto::labels::Tag),
+    Provider(pf_http::dto::labels::Provider),
+    Transaction(pf_http::dto::transactions::TransactionResponse),
+    Rule(pf_http::dto::rules::RuleResponse),
+    Recurring(pf_http::dto::recurring::RecurringResponse),
 }
 
 impl TryFrom<Resource> for Data {
@@ -102,7 +102,9 @@ impl TryFrom<Resource> for Data {
     fn try_from(resource: Resource) -> ApiResult<Self> {
         Ok(match resource {
             Resource::User(u) => Data::User(UserResponse::from(&u)),
-            Resource::Wallet(w) => Data::Wallet(wallet_fn::WalletResponse::try_from(&w)?),
+            Resource::Wallet(w) => {
+                Data::Wallet(pf_http::dto::wallet::WalletResponse::try_from(&w)?)
+            }
             Resource::Category(c) => Data::Category(c.into()),
             Resource::Tag(t) => Data::Tag(t.into()),
             Resource::Provider(p) => Data::Provider(p.into()),

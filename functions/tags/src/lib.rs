@@ -1,6 +1,6 @@
 //! Tag endpoints (`/api/tags`): the caller's own tags, unique by name.
 
-shared::label_api!(
+pf_http::label_api!(
     Tag,
     "/api/tags",
     "/api/tags/{id}",

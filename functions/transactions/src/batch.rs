@@ -10,11 +10,11 @@ use utoipa::ToSchema;
 
 use crate::dto::{TransactionRequest, TransactionResponse};
 use crate::{is_idempotency_key, Keyed};
-use shared::app;
-use shared::app::transactions::{IfMatch, RulesOnce, TransactionDraft};
-use shared::http::auth::Caller;
-use shared::http::extract::Json;
-use shared::http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
+use pf_app as app;
+use pf_app::transactions::{IfMatch, RulesOnce, TransactionDraft};
+use pf_http::auth::Caller;
+use pf_http::extract::Json;
+use pf_http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
 
 /// Operations per batch.
 pub const MAX_OPERATIONS: usize = 100;
@@ -115,7 +115,7 @@ pub async fn batch(
     for (i, operation) in request.operations.into_iter().enumerate() {
         let outcome = match check(operation) {
             // Near the invocation's end, what is left is answered unapplied, in time.
-            Ok(_) if shared::store::retry::out_of_time() => Err(ApiError::NotNow(
+            Ok(_) if pf_app::out_of_time() => Err(ApiError::NotNow(
                 "not applied: the batch ran out of time before it; send it again".into(),
             )),
             Ok(c) => apply(&me.state, me.id, c, &rules).await,
@@ -156,7 +156,7 @@ fn check(operation: Value) -> Result<Checked, Vec<FieldError>> {
     let mut errors = Vec::new();
     let mut keyed =
         Keyed::new(None, &operation).map_err(|_| vec![FieldError::new("body", "unreadable")])?;
-    let id = match operation.id.as_ref().map(shared::http::ids::parse_id) {
+    let id = match operation.id.as_ref().map(pf_http::ids::parse_id) {
         Some(Ok(id)) => Some(id),
         Some(Err(e)) => {
             errors.push(FieldError::new("id", e));
@@ -262,7 +262,7 @@ fn input_of(c: &mut Checked) -> ApiResult<TransactionDraft> {
 
 fn transaction(
     status: StatusCode,
-    t: &shared::domain::Transaction,
+    t: &pf_domain::Transaction,
     replayed: bool,
 ) -> ApiResult<OperationResult> {
     let body = serde_json::to_value(TransactionResponse::from(t))

@@ -1,7 +1,7 @@
 //! Transaction endpoints (`/api/transactions`) and the wallet balance they move.
 
 pub mod batch;
-pub mod dto;
+pub use pf_http::dto::transactions as dto;
 pub mod list;
 
 use axum::http::{HeaderMap, StatusCode};
@@ -10,11 +10,11 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use dto::{TransactionRequest, TransactionResponse};
 use list::ListQuery;
-use shared::app;
-use shared::app::transactions::{Idempotency, TransactionDraft};
-use shared::domain::Transaction;
-use shared::http::respond::{replayed, Created, Page, Versioned};
-use shared::http::{docs, ApiError, ApiResult, AppState};
+use pf_app as app;
+use pf_app::transactions::{Idempotency, TransactionDraft};
+use pf_domain::Transaction;
+use pf_http::respond::{replayed, Created, Page, Versioned};
+use pf_http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -83,7 +83,7 @@ impl Keyed {
     }
 }
 
-shared::item_create!(
+pf_http::item_create!(
     /// Creates a transaction in the caller's wallet and moves its balance.
     "/api/transactions", TransactionRequest => TransactionResponse, "URL of the new transaction",
         params: [IdempotencyKey], responses: [(status = 422, response = docs::Unprocessable)];
@@ -99,7 +99,7 @@ shared::item_create!(
     }
 );
 
-shared::item_list!(
+pf_http::item_list!(
     /// Lists the caller's transactions, newest date first, one page at a time.
     "/api/transactions", ListQuery, "One page, newest date first" => TransactionResponse;
     |me, query| {
@@ -123,14 +123,14 @@ shared::item_list!(
     }
 );
 
-shared::item_read!(
+pf_http::item_read!(
     /// One of the caller's transactions; someone else's is 404, as if it did not exist.
     "/api/transactions/{id}", "The transaction" => TransactionResponse,
         responses: [(status = 405, response = docs::MethodNotAllowed)];
     |me, id| versioned(&app::transactions::get(me.store(), me.id, id).await?)
 );
 
-shared::item_update!(
+pf_http::item_update!(
     /// Replaces every field of one of the caller's transactions.
     "/api/transactions/{id}", TransactionRequest => TransactionResponse, "Updated",
         params: [IdempotencyKey],
@@ -148,7 +148,7 @@ shared::item_update!(
     }
 );
 
-shared::item_delete!(
+pf_http::item_delete!(
     /// Deletes one of the caller's transactions and reverts its effect on the balance.
     "/api/transactions/{id}", "Deleted; the balance no longer counts it",
         params: [IdempotencyKey],

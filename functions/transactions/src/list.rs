@@ -5,14 +5,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::IntoParams;
 
-use shared::domain::time::{format_date, parse_date};
-use shared::domain::CategoryType;
-use shared::http::{decimal, ApiError, FieldError};
-use shared::store::transactions::TxnFilter;
+use pf_app::TxnFilter;
+use pf_domain::time::{format_date, parse_date};
+use pf_domain::CategoryType;
+use pf_http::{decimal, ApiError, FieldError};
 
-use shared::http::ids::parse_id;
+use pf_http::ids::parse_id;
 
-pub use shared::http::paging::{parse_limit, DEFAULT_LIMIT, MAX_LIMIT};
+pub use pf_http::paging::{parse_limit, DEFAULT_LIMIT, MAX_LIMIT};
 
 /// Query of `GET /api/transactions`; unknown parameters are refused.
 #[derive(Debug, Deserialize, Serialize, IntoParams)]

@@ -3,5 +3,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::serve_with_global_categories(transactions_fn::api()).await
+    pf_http::lambda::serve_with_global_categories(transactions_fn::api()).await
 }

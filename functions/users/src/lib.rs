@@ -11,16 +11,16 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use shared::app;
-use shared::app::accounts::ProfileUpdate;
-use shared::domain::{Role, User};
-use shared::http::auth::{require_admin, require_self_or_admin, Caller};
-use shared::http::client::ClientAddr;
-use shared::http::extract::{IfMatchHeader, Path};
-use shared::http::respond::{Page, Versioned};
-use shared::http::users::UserResponse;
-use shared::http::{docs, ApiError, ApiResult, AppState, FieldError};
-use shared::store::accounts::Purge;
+use pf_app as app;
+use pf_app::accounts::ProfileUpdate;
+use pf_app::Purge;
+use pf_domain::{Role, User};
+use pf_http::auth::{require_admin, require_self_or_admin, Caller};
+use pf_http::client::ClientAddr;
+use pf_http::extract::{IfMatchHeader, Path};
+use pf_http::respond::{Page, Versioned};
+use pf_http::users::UserResponse;
+use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -51,7 +51,7 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-shared::item_list!(
+pf_http::item_list!(
     /// All users, by id, a page at a time (administrators only).
     "/users", ListQuery, "One page of users" => UserResponse;
     |me, q| {
@@ -88,13 +88,13 @@ shared::item_list!(
     }
 );
 
-shared::own_read!(
+pf_http::own_read!(
     /// The caller's own profile.
     me "/users/me", "The caller" => UserResponse, "Version, for If-Match";
     |me| versioned(&app::users::get(me.store(), me.id).await?)
 );
 
-shared::item_read!(
+pf_http::item_read!(
     /// A profile: one's own, or anyone's for an admin.
     "/users/{id}", "The user" => UserResponse;
     |me, id| {
@@ -130,7 +130,7 @@ pub struct UpdateRequest {
     pub role: Option<Role>,
 }
 
-shared::item_update!(
+pf_http::item_update!(
     /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
     /// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
     /// or a recent login; an admin changing another user's e-mail, password or role a recent

@@ -5,11 +5,11 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use shared::app;
-use shared::http::auth::{require_self_or_admin, Caller};
-use shared::http::extract::Path;
-use shared::http::{docs, ApiError, ApiResult};
-use shared::store::pictures::Picture;
+use pf_app as app;
+use pf_app::Picture;
+use pf_http::auth::{require_self_or_admin, Caller};
+use pf_http::extract::Path;
+use pf_http::{docs, ApiError, ApiResult};
 
 pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
 

@@ -3,60 +3,25 @@
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use serde::{Deserialize, Serialize};
+use pf_app as app;
+use pf_domain::{Currency, Wallet};
+use serde::Deserialize;
 use serde_json::Value;
-use shared::app;
-use shared::domain::{Currency, Wallet};
 
-use shared::app::wallet::WalletChange;
-use shared::http::auth::Caller;
-use shared::http::extract::{IfMatchHeader, Json};
-use shared::http::money::{CurrencyDto, MoneyDto};
-use shared::http::respond::Versioned;
-use shared::http::{decimal, docs, ApiError, ApiResult, AppState};
+use pf_app::wallet::WalletChange;
+use pf_http::auth::Caller;
+use pf_http::extract::{IfMatchHeader, Json};
+use pf_http::respond::Versioned;
+use pf_http::{decimal, docs, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
     docs::protected("wallet", OpenApiRouter::new().routes(routes!(read, update)))
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = Wallet)]
-pub struct WalletResponse {
-    pub id: u64,
-    pub name: String,
-    pub currency: CurrencyDto,
-    pub initial_balance: MoneyDto,
-    /// Initial balance plus credits minus debits.
-    pub amount_balance: MoneyDto,
-    pub transaction_count: u64,
-    /// UTC, `YYYY-MM-DDTHH:MM:SS`.
-    #[schema(example = "2026-11-22T10:00:00")]
-    pub created_at: String,
-    #[schema(example = "2026-11-22T10:00:00")]
-    pub updated_at: String,
-}
+pub use pf_http::dto::wallet::WalletResponse;
 
-impl TryFrom<&Wallet> for WalletResponse {
-    type Error = ApiError;
-
-    fn try_from(w: &Wallet) -> ApiResult<Self> {
-        let money = |amount| -> ApiResult<MoneyDto> { Ok(MoneyDto::total(amount, w.currency)) };
-        Ok(Self {
-            id: w.id,
-            name: w.name.clone(),
-            currency: w.currency.into(),
-            initial_balance: money(w.initial_balance)?,
-            amount_balance: money(w.balance())?,
-            transaction_count: w.txn_count,
-            created_at: w.created_at.to_string(),
-            updated_at: w.updated_at.to_string(),
-        })
-    }
-}
-
-shared::own_read!(
+pf_http::own_read!(
     /// The caller's wallet and its current balance.
     read "/api/wallet", "The wallet" => WalletResponse,
     "Version (every transaction write moves it), for If-Match";
@@ -81,7 +46,7 @@ pub struct WalletRequest {
     #[schema(schema_with = signed_amount)]
     pub initial_balance: Value,
     /// An ISO 4217 code.
-    #[schema(schema_with = shared::http::docs::required_currency_code)]
+    #[schema(schema_with = pf_http::docs::required_currency_code)]
     pub currency: Value,
 }
 

@@ -2,5 +2,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::lambda::serve(wallet_fn::api()).await
+    pf_http::lambda::serve(wallet_fn::api()).await
 }

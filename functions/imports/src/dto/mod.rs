@@ -9,9 +9,9 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use shared::app::imports::job::{Job, JobStatus};
-use shared::app::imports::{CategoryRef, ImportReport, NameRef, Planned, RowError};
-use shared::domain::time::format_date;
+use pf_app::imports::job::{Job, JobStatus};
+use pf_app::imports::{CategoryRef, ImportReport, NameRef, Planned, RowError};
+use pf_domain::time::format_date;
 
 pub use query::{ImportParams, ImportQuery};
 pub use read::{Charset, PairedDto, PAIRS_SHOWN};
@@ -66,7 +66,7 @@ pub struct PreviewRow {
     pub category_id: Option<u64>,
     /// `DEBIT` (money out) or `CREDIT` (money in).
     #[schema(value_type = String, pattern = "^(DEBIT|CREDIT)$")]
-    pub category_type: shared::domain::CategoryType,
+    pub category_type: pf_domain::CategoryType,
     /// A category of the caller's own that the import creates.
     #[schema(max_length = 100, required = true)]
     pub new_category: Option<String>,

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use bankfile::{Field, Format, Options};
-use shared::http::{ApiError, FieldError};
+use pf_http::{ApiError, FieldError};
 
 /// How to read the file and what to do with it. Every setting is detected when absent;
 /// a dry run's `detected` shows the values to send back.
@@ -210,7 +210,7 @@ impl ImportQuery {
         let default_category_id = match self.default_category_id.as_deref() {
             None => None,
             Some(raw) => match raw.parse::<u64>() {
-                Ok(id) if (1..=shared::domain::ids::MAX_SAFE_ID).contains(&id) => Some(id),
+                Ok(id) if (1..=pf_domain::ids::MAX_SAFE_ID).contains(&id) => Some(id),
                 _ => {
                     bad("defaultCategoryId", "must be a positive integer id");
                     None

@@ -7,14 +7,14 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use recurring_fn::dto::RecurringResponse;
-use rules_fn::dto::RuleResponse;
-use shared::app;
-use shared::domain::recurring::{Exception, Recurring};
-use shared::domain::time::format_date;
-use shared::http::money::MoneyDto;
-use shared::http::users::UserResponse;
-use shared::http::{ApiError, ApiResult, AppState};
+use pf_app as app;
+use pf_domain::recurring::{Exception, Recurring};
+use pf_domain::time::format_date;
+use pf_http::dto::recurring::RecurringResponse;
+use pf_http::dto::rules::RuleResponse;
+use pf_http::money::MoneyDto;
+use pf_http::users::UserResponse;
+use pf_http::{ApiError, ApiResult, AppState};
 
 use super::{each_transaction, ExportPage, Names};
 
@@ -127,7 +127,7 @@ struct TransactionJson<'a> {
     date: String,
     note: Option<&'a str>,
     category_id: u64,
-    category_type: shared::domain::CategoryType,
+    category_type: pf_domain::CategoryType,
     provider_id: Option<u64>,
     tag_ids: &'a [u64],
     created_at: String,

@@ -8,15 +8,15 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use shared::app;
-use shared::app::transactions::invalid_cursor;
-use shared::auth::cursor::CursorKey;
-use shared::domain::time::format_date;
-use shared::domain::{LabelKind, Transaction};
-use shared::http::money::MoneyDto;
-use shared::http::{ApiError, ApiResult, AppState};
-use shared::store::keys::{txn_lsi, txn_sk};
-use shared::store::transactions::TxnFilter;
+use pf_app as app;
+use pf_app::cursor::CursorKey;
+use pf_app::transactions::invalid_cursor;
+use pf_app::transactions::position_after;
+use pf_app::TxnFilter;
+use pf_domain::time::format_date;
+use pf_domain::{LabelKind, Transaction};
+use pf_http::money::MoneyDto;
+use pf_http::{ApiError, ApiResult, AppState};
 
 use bankfile::{escape_cell as escape, join_tags};
 
@@ -48,7 +48,7 @@ impl ExportFormat {
         match raw {
             None | Some("json") => Ok(Self::Json),
             Some("csv") => Ok(Self::Csv),
-            Some(_) => Err(ApiError::validation(vec![shared::http::FieldError::new(
+            Some(_) => Err(ApiError::validation(vec![pf_http::FieldError::new(
                 "format",
                 "must be csv or json",
             )])),
@@ -116,7 +116,7 @@ impl Names {
             app::labels::list_all(store, user_id, LabelKind::Provider),
             app::labels::list_all(store, user_id, LabelKind::Tag),
         )?;
-        let label = |l: &shared::domain::Label| json!({"id": l.id, "name": l.name});
+        let label = |l: &pf_domain::Label| json!({"id": l.id, "name": l.name});
         let lists = json!({
             "categories": cats.iter().map(|c| json!({
                 "id": c.id, "categoryName": c.name, "categoryType": c.category_type,
@@ -142,11 +142,6 @@ impl Names {
 pub struct ExportPage {
     pub body: Vec<u8>,
     pub next: Option<String>,
-}
-
-/// The position after `t`, as the transaction list issues positions.
-fn position_after(t: &Transaction) -> String {
-    format!("{}|{}", txn_lsi(&format_date(t.date), t.id), txn_sk(t.id))
 }
 
 /// Reads transactions from `position` and hands each to `emit` (which returns the output

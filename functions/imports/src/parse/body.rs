@@ -6,7 +6,7 @@ use std::convert::Infallible;
 
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap};
-use shared::http::ApiError;
+use pf_http::ApiError;
 
 /// The file's bytes.
 pub async fn file_bytes(headers: &HeaderMap, body: Bytes) -> Result<Bytes, ApiError> {

@@ -8,9 +8,9 @@ mod body;
 pub use body::file_bytes;
 
 use bankfile::{FileError, Options, Statement};
-use shared::app::imports::{ImportRow, ParsedFile, RowError};
-use shared::domain::text::NOTE_MAX_LEN;
-use shared::http::{ApiError, FieldError};
+use pf_app::imports::{ImportRow, ParsedFile, RowError};
+use pf_domain::text::NOTE_MAX_LEN;
+use pf_http::{ApiError, FieldError};
 
 /// Files are at most 4 MB (4,194,304 bytes): Lambda takes a 6 MB event, and API Gateway
 /// base64-encodes a body it does not know as text (a browser's `multipart/form-data`
