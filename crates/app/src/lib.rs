@@ -12,6 +12,7 @@ pub mod labels;
 mod named;
 pub mod recurring;
 pub mod rules;
+mod ruleset;
 pub mod sync;
 pub mod transactions;
 pub mod users;
@@ -84,10 +85,15 @@ impl AppError {
     }
 }
 
+/// A cursor that is not one this service issued to the caller.
+pub fn invalid_cursor() -> AppError {
+    AppError::invalid("cursor", "is not a cursor this service issued")
+}
+
 /// A list page's store error: a position the store did not write is an invalid cursor.
 pub(crate) fn page_error(e: StoreError) -> AppError {
     match e {
-        StoreError::NotFound => transactions::invalid_cursor(),
+        StoreError::NotFound => invalid_cursor(),
         e => AppError::Store(e),
     }
 }

@@ -49,8 +49,8 @@ pub(crate) async fn refuse_if_named(store: &Store, user_id: u64, target: Named) 
             )));
         }
     }
-    for stored in super::rules::ordered(store, user_id).await? {
-        let body = super::rules::view(&stored)?.body;
+    for stored in crate::ruleset::ordered(store, user_id).await? {
+        let body = crate::ruleset::view(&stored)?.body;
         let a = &body.actions;
         if let Some(noun) = target.among(a.category_id, a.provider_id, &a.tag_ids) {
             return Err(AppError::Conflict(format!(

@@ -92,6 +92,21 @@ pub enum MoneyError {
     OutOfRange,
 }
 
+/// What a field out of range is told: the one message of the 10^13 bound.
+pub const OUT_OF_RANGE: &str = "must be below 10^13";
+
+impl MoneyError {
+    /// The refusal as a field's message (`amount`: "must be below 10^13", …).
+    pub fn field_message(&self) -> String {
+        match self {
+            MoneyError::TooManyDecimals { code, allowed } => {
+                format!("{code} amounts have at most {allowed} decimals")
+            }
+            MoneyError::OutOfRange => OUT_OF_RANGE.to_owned(),
+        }
+    }
+}
+
 /// An exact amount of a currency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Money {

@@ -37,20 +37,28 @@ impl<S: Send + Sync> FromRequestParts<S> for IfMatchHeader {
         parts: &mut axum::http::request::Parts,
         _: &S,
     ) -> Result<Self, ApiError> {
-        use pf_app::IfMatch;
         let Some(value) = parts.headers.get(axum::http::header::IF_MATCH) else {
             return Ok(Self(None));
         };
-        let text = value.to_str().unwrap_or_default().trim();
-        if text.len() > 64 {
-            return Err(ApiError::bad_request("If-Match is at most 64 characters"));
-        }
-        if text == "*" {
-            return Ok(Self(Some(IfMatch::Any)));
-        }
-        let text = text.strip_prefix("W/").unwrap_or(text);
-        Ok(Self(Some(IfMatch::Version(
-            text.trim_matches('"').parse().ok(),
-        ))))
+        let text = value.to_str().unwrap_or_default();
+        parse_if_match(text)
+            .map(|m| Self(Some(m)))
+            .map_err(|e| ApiError::bad_request(format!("If-Match {e}")))
     }
+}
+
+/// The one reading of an `If-Match` value (the header, a batch operation's `ifMatch`):
+/// `*`, else an ETag, weak or strong, quoted or bare, of a version; a tag this service
+/// never issued matches no version. Longer than 64 characters: refused with the message.
+pub fn parse_if_match(text: &str) -> Result<pf_app::IfMatch, &'static str> {
+    use pf_app::IfMatch;
+    let text = text.trim();
+    if text.chars().count() > 64 {
+        return Err("is at most 64 characters");
+    }
+    if text == "*" {
+        return Ok(IfMatch::Any);
+    }
+    let text = text.strip_prefix("W/").unwrap_or(text);
+    Ok(IfMatch::Version(text.trim_matches('"').parse().ok()))
 }

@@ -80,7 +80,7 @@ fn amount_schema() -> utoipa::openapi::schema::Schema {
 
 /// The amount of a test: what [`amount_schema`] allows, exactly.
 fn test_amount(v: &serde_json::Value) -> Option<Decimal> {
-    let limit = Decimal::new(10_000_000_000_000, 0);
+    let limit = pf_domain::money::MAX_AMOUNT_EXCLUSIVE;
     match v {
         serde_json::Value::String(s) => {
             let (int, frac) = s.split_once('.').unwrap_or((s, "0"));

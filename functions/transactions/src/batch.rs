@@ -3,7 +3,6 @@
 
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -12,8 +11,9 @@ use crate::dto::{TransactionRequest, TransactionResponse};
 use crate::{is_idempotency_key, Keyed};
 use pf_app as app;
 use pf_app::transactions::{IfMatch, RulesOnce, TransactionDraft};
+use pf_domain::money::{MAX_AMOUNT_EXCLUSIVE, OUT_OF_RANGE};
 use pf_http::auth::Caller;
-use pf_http::extract::Json;
+use pf_http::extract::{parse_if_match, Json};
 use pf_http::{docs, ApiError, ApiResult, AppState, FieldError, Problem};
 
 /// Operations per batch.
@@ -174,24 +174,20 @@ fn check(operation: Value) -> Result<Checked, Vec<FieldError>> {
         }
         other => other,
     };
-    let if_match = match operation.if_match.as_deref().map(str::trim) {
-        Some(t) if t.chars().count() > 64 => {
-            errors.push(FieldError::new("ifMatch", "is at most 64 characters"));
+    let if_match = match operation.if_match.as_deref().map(parse_if_match) {
+        Some(Err(e)) => {
+            errors.push(FieldError::new("ifMatch", e));
             None
         }
-        Some("*") => Some(IfMatch::Any),
-        Some(t) => {
-            let t = t.strip_prefix("W/").unwrap_or(t);
-            Some(IfMatch::Version(t.trim_matches('"').parse().ok()))
-        }
+        Some(Ok(m)) => Some(m),
         None => None,
     };
     let input = match operation.body.filter(|b| !b.is_null()) {
         Some(body) => match serde_json::from_value::<TransactionRequest>(body) {
             Ok(request) => match TransactionDraft::try_from(request) {
                 // The document bounds amounts below 10^13, as the single request does.
-                Ok(input) if input.amount >= Decimal::new(10_000_000_000_000, 0) => {
-                    errors.push(FieldError::new("body.amount", "must be below 10^13"));
+                Ok(input) if input.amount >= MAX_AMOUNT_EXCLUSIVE => {
+                    errors.push(FieldError::new("body.amount", OUT_OF_RANGE));
                     None
                 }
                 Ok(input) => Some(input),

@@ -201,7 +201,7 @@ async fn prepare(
     // The caller's rules, loaded and compiled once for the whole file (one Query).
     let (names, rules) = tokio::try_join!(
         Names::of_wallet(store, wallet),
-        crate::rules::Ruleset::load(store, user_id),
+        crate::ruleset::Ruleset::load(store, user_id),
     )?;
     let default_category = default_category(&names, default_category_id)?;
     let (rows, skipped_pending) = (file.rows, file.pending_skipped);

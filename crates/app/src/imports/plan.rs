@@ -9,7 +9,7 @@ use time::Date;
 
 use super::names::{fold, Names};
 use super::{CategoryRef, ImportRow, NameRef, ParsedFile, Planned, RowError, IMPORT_ID_MAX_LEN};
-use crate::rules::Ruleset;
+use crate::ruleset::Ruleset;
 use crate::transactions::{check_money, check_tag_count, MAX_TAGS};
 use pf_domain::text::{parse_name, parse_note, NAME_MAX_LEN, NOTE_MAX_LEN};
 use pf_domain::time::format_date;
@@ -106,7 +106,7 @@ fn rules_on(row: &ImportRow, kind: CategoryType, rules: &Ruleset, names: &Names)
         payee: row.payee.as_deref().map(str::trim),
         note: row.note.as_deref().map(str::trim),
         amount: Some(row.amount.abs()),
-        kind: Some(crate::rules::kind_of(kind)),
+        kind: Some(crate::ruleset::kind_of(kind)),
     };
     let o = rules.evaluate(&subject);
     RuleEffect {

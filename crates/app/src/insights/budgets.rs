@@ -85,10 +85,7 @@ pub fn check_amount(amount: Option<Decimal>, currency: Currency) -> AppResult<De
         None => "must be a decimal number".to_owned(),
         Some((a, _)) if a.is_sign_negative() && !a.is_zero() => "must be at least 0".to_owned(),
         Some((_, Ok(m))) => return Ok(m.amount()),
-        Some((_, Err(MoneyError::TooManyDecimals { code, allowed }))) => {
-            format!("{code} amounts have at most {allowed} decimals")
-        }
-        Some((_, Err(MoneyError::OutOfRange))) => "must be below 10^13".to_owned(),
+        Some((_, Err(e))) => e.field_message(),
     };
     Err(AppError::invalid("amount", message))
 }

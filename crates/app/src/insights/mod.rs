@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 
 use super::{AppError, AppResult};
-use pf_domain::{Category, CategoryType, Currency, Money, MoneyError, Month, Violation};
+use pf_domain::{Category, CategoryType, Currency, Money, Month, Violation};
 use pf_store::budgets::Budget;
 use pf_store::insights::MonthTotal;
 use pf_store::{ConflictKind, Ref, Store, StoreError};

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use rules::{Outcome, Subject};
 
-use super::{kind_of, Ruleset};
+use crate::ruleset::{kind_of, Ruleset};
 use crate::transactions::{self, TransactionDraft};
 use crate::{AppError, AppResult, IfMatch};
 use pf_domain::{CategorySource, LabelKind, Transaction};
@@ -32,7 +32,7 @@ pub fn changes(t: &Transaction, o: &Outcome) -> Option<TransactionDraft> {
         draft.provider_id = o.actions.provider_id;
         changed = true;
     }
-    if super::add_tags(&mut draft.tag_ids, &o.actions.tag_ids) {
+    if crate::transactions::add_tags(&mut draft.tag_ids, &o.actions.tag_ids) {
         changed = true;
     }
     if draft.note.is_none() && o.actions.note.is_some() {

@@ -4,58 +4,21 @@
 //! `categoryId` ([`categorize`]) and over existing transactions on request ([`apply`]),
 //! and never change a category the user chose (`categorySource: user`).
 
-use std::collections::HashMap;
+use rules::RuleBody;
 
-use rules::{CompiledRule, Kind, Outcome, RuleBody, Subject};
-
-use super::transactions::{TransactionDraft, MAX_TAGS};
 use super::{kept, version_to_keep, AppError, AppResult, IfMatch};
 use pf_domain::time::Timestamp;
-use pf_domain::{CategorySource, CategoryType, Violation};
+use pf_domain::{CategoryType, Violation};
 use pf_store::rules::StoredRule;
 use pf_store::transactions::RefKeys;
 use pf_store::{ConflictKind, Ref, Store, StoreError};
 
 mod apply;
 
+use crate::ruleset::{ordered, view};
+pub use crate::ruleset::{RuleView, Ruleset};
 pub use apply::{apply, changes, ApplyReport, Change};
 pub use rules::MAX_RULES;
-
-/// A rule as the API shows it.
-#[derive(Debug, Clone)]
-pub struct RuleView {
-    pub id: u64,
-    pub body: RuleBody,
-    pub version: u64,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-}
-
-pub(crate) fn kind_of(t: CategoryType) -> Kind {
-    match t {
-        CategoryType::Debit => Kind::Debit,
-        CategoryType::Credit => Kind::Credit,
-    }
-}
-
-pub(crate) fn view(r: &StoredRule) -> AppResult<RuleView> {
-    let body: RuleBody = serde_json::from_str(&r.rule)
-        .map_err(|e| AppError::from(anyhow::anyhow!("stored rule {} unreadable: {e}", r.id)))?;
-    Ok(RuleView {
-        id: r.id,
-        body,
-        version: r.version,
-        created_at: r.created_at,
-        updated_at: r.updated_at,
-    })
-}
-
-/// The user's rules in their order: by position, equal positions in creation order.
-pub(crate) async fn ordered(store: &Store, user_id: u64) -> AppResult<Vec<StoredRule>> {
-    let mut all = store.list_rules(user_id).await?;
-    all.sort_by_key(|r| (r.position, r.created_at, r.id));
-    Ok(all)
-}
 
 /// A rule's body checked: it compiles, and what its actions name is the caller's (another
 /// user's object is a 404). Gives the type of its category, if it names one, and the
@@ -260,22 +223,6 @@ pub async fn update(
     }
 }
 
-/// Adds the rules' tags to `tags` that are not there yet, as long as the transaction's
-/// limit leaves room: the tags beyond it are left out, never an error of the transaction.
-pub(crate) fn add_tags(tags: &mut Vec<u64>, from_rules: &[u64]) -> bool {
-    let mut added = false;
-    for tag in from_rules {
-        if tags.len() >= MAX_TAGS {
-            break;
-        }
-        if !tags.contains(tag) {
-            tags.push(*tag);
-            added = true;
-        }
-    }
-    added
-}
-
 /// Deletes a rule (`If-Match` honoured), leaving a tombstone in the change feed; the
 /// profile's pattern count loses the rule's (as read with its version: a version that
 /// moved fails the delete, which reads again).
@@ -297,79 +244,4 @@ pub async fn delete(
         store.delete_rule(user_id, id, version, tally).await
     };
     super::delete_at_read_version("rule", expected, read, delete).await
-}
-
-/// The user's rules compiled, in order, with the types of the categories they name.
-pub struct Ruleset {
-    compiled: Vec<CompiledRule>,
-    kinds: HashMap<u64, Kind>,
-}
-
-impl Ruleset {
-    /// Loads and compiles the user's rules (one Query).
-    pub async fn load(store: &Store, user_id: u64) -> AppResult<Self> {
-        let mut compiled = Vec::new();
-        let mut kinds = HashMap::new();
-        for stored in ordered(store, user_id).await? {
-            let body = view(&stored)?.body;
-            if let (Some(c), Some(t)) = (body.actions.category_id, stored.category_type) {
-                kinds.insert(c, kind_of(t));
-            }
-            // A rule that no longer compiles (limits tightened since) is left out.
-            if let Ok(rule) = body.compile() {
-                compiled.push(rule.with_id(stored.id));
-            }
-        }
-        Ok(Self { compiled, kinds })
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.compiled.is_empty()
-    }
-
-    pub fn evaluate(&self, subject: &Subject<'_>) -> Outcome {
-        rules::evaluate(&self.compiled, subject, |c| self.kinds.get(&c).copied())
-    }
-}
-
-/// The caller's rules for one request: loaded by its first create that needs them, so a
-/// batch of creates loads them once.
-#[derive(Default)]
-pub struct RulesOnce(tokio::sync::OnceCell<Ruleset>);
-
-impl RulesOnce {
-    pub async fn get(&self, store: &Store, user_id: u64) -> AppResult<&Ruleset> {
-        self.0
-            .get_or_try_init(|| Ruleset::load(store, user_id))
-            .await
-    }
-}
-
-/// A create without `categoryId`: the rules decide its category (and may add a provider,
-/// tags and a note); `payee` is the name of the provider the request names. Without a
-/// matching rule the draft stays without category.
-pub fn categorize(ruleset: &Ruleset, payee: Option<&str>, draft: &mut TransactionDraft) {
-    if ruleset.is_empty() {
-        return;
-    }
-    let subject = Subject {
-        payee,
-        note: draft.note.as_deref(),
-        amount: Some(draft.amount),
-        kind: None,
-    };
-    let o = ruleset.evaluate(&subject);
-    if let Some(c) = o.actions.category_id {
-        draft.category_id = Some(c);
-        draft.category_source = CategorySource::Rule;
-    }
-    if draft.provider_id.is_none() {
-        draft.provider_id = o.actions.provider_id;
-    }
-    draft.tag_ids.sort_unstable();
-    draft.tag_ids.dedup();
-    add_tags(&mut draft.tag_ids, &o.actions.tag_ids);
-    if draft.note.is_none() {
-        draft.note = o.actions.note;
-    }
 }

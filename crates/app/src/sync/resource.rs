@@ -1,7 +1,7 @@
 //! What a sync page carries: each change with the item as it is now.
 
 use super::Position;
-use crate::rules::{self, RuleView};
+use crate::ruleset::{self, RuleView};
 use pf_domain::recurring::Recurring;
 use pf_domain::{Category, Label, Transaction, User, Wallet};
 use pf_store::feed::{Entity, Op};
@@ -71,7 +71,7 @@ impl Resource {
         } else if sk.starts_with("TXN#") {
             Resource::Transaction(Transaction::from_item(item)?)
         } else if sk.starts_with(RULE_PREFIX) {
-            Resource::Rule(rules::view(&StoredRule::from_item(item)?)?)
+            Resource::Rule(ruleset::view(&StoredRule::from_item(item)?)?)
         } else if sk.starts_with(RECUR_PREFIX) {
             Resource::Recurring(Recurring::from_item(item)?)
         } else {

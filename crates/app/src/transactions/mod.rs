@@ -10,9 +10,11 @@ pub use record::{
     MAX_TAGS, YEARS, YEARS_MESSAGE,
 };
 
-pub use super::rules::RulesOnce;
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult};
+pub use crate::invalid_cursor;
+pub use crate::ruleset::RulesOnce;
+pub(crate) use choose::add_tags;
 use pf_domain::time::Timestamp;
 use pf_domain::Transaction;
 pub use pf_store::transactions::position_after;
@@ -256,11 +258,6 @@ pub async fn list(
         .list_transactions(user_id, filter, limit, position)
         .await
         .map_err(super::page_error)
-}
-
-/// A cursor that is not one this service issued to the caller.
-pub fn invalid_cursor() -> AppError {
-    AppError::invalid("cursor", "is not a cursor this service issued")
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use time::Date;
 use crate::{AppError, AppResult};
 use pf_domain::text::{parse_note, NOTE_MAX_LEN};
 use pf_domain::time::Timestamp;
-use pf_domain::{CategorySource, Currency, Details, Money, MoneyError, Transaction, Violation};
+use pf_domain::{CategorySource, Currency, Details, Money, Transaction, Violation};
 use pf_store::transactions::Refs;
 
 /// At most this many tags per transaction.
@@ -64,12 +64,7 @@ pub fn check_amount(amount: Decimal) -> Result<Decimal, String> {
 
 /// An amount in the wallet's currency: no finer than its minor unit, below 10^13.
 pub fn check_money(amount: Decimal, currency: Currency) -> Result<Money, String> {
-    Money::new(amount, currency).map_err(|e| match e {
-        MoneyError::TooManyDecimals { code, allowed } => {
-            format!("{code} amounts have at most {allowed} decimals")
-        }
-        MoneyError::OutOfRange => "must be below 10^13".into(),
-    })
+    Money::new(amount, currency).map_err(|e| e.field_message())
 }
 
 /// At most [`MAX_TAGS`] tags; duplicates are ignored (the ids come back sorted, once each).

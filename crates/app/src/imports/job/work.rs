@@ -118,7 +118,7 @@ async fn chunk_rows(
 ) -> AppResult<ChunkDone> {
     let (names, rules) = tokio::try_join!(
         Names::load(store, user_id),
-        crate::rules::Ruleset::load(store, user_id),
+        crate::ruleset::Ruleset::load(store, user_id),
     )?;
     let now = names.wallet.currency.code();
     if let Some(was) = p.currency.as_deref().filter(|was| *was != now) {
