@@ -15,6 +15,7 @@
 //! reversal's direction is checked against its statement's balances (`balance.rs`).
 
 mod balance;
+mod detail;
 mod entry;
 
 use quick_xml::events::{BytesStart, Event};

@@ -3,33 +3,21 @@
 //! date is the first column of dates; the amount the first column of money (amounts in
 //! every row, some with cents or a sign; a later one is a balance), or a debit and a
 //! credit column side by side (each row fills one); every other column with words in it
-//! is the note. `col.<field>=#N` names a column by its number instead.
+//! is the note. Balance columns beside the amount are told apart in [`balances`];
+//! `col.<field>=#N` names a column by its number instead ([`numbered`]).
 
-use std::collections::BTreeMap;
-
-use rust_decimal::Decimal;
+mod balances;
+mod numbered;
 
 use crate::amount;
 use crate::date::looks_like_date;
-use crate::{Field, FileError};
+use crate::Field;
+
+pub use numbered::{apply_numbered, column_name, column_number, refuse_names};
 
 /// Share of the rows up to the last date (in percent) whose cell must look like a date
 /// in the date column; the rest are lines between transactions (subtotals).
 const DATE_SHARE: usize = 90;
-
-/// Money columns beyond which no two are tried as balances around a third.
-const MAX_MONEY_COLUMNS: usize = 12;
-
-/// The 0-based column a `#N` override names (`#1` is the first).
-pub fn column_number(name: &str) -> Option<usize> {
-    let n: usize = name.trim().strip_prefix('#')?.parse().ok()?;
-    (1..=1000).contains(&n).then(|| n - 1)
-}
-
-/// The name a headerless column is reported as, which `col.<field>` takes back.
-pub fn column_name(index: usize) -> String {
-    format!("#{}", index + 1)
-}
 
 /// The value of an amount cell (no letters), with either decimal separator.
 fn amount_of(cell: &str) -> Option<amount::Amount> {
@@ -88,101 +76,6 @@ impl Records<'_> {
         self.amounts(i) && self.cells(i).any(money_like)
     }
 
-    /// The amount between two balance columns: `start + amount = end` in every row for
-    /// three columns of `money` (ABN AMRO's start balance, end balance and amount). Of
-    /// the two that add up, the start balance is the one whose values recur as end
-    /// balances (one row's start is the previous one's end); with no such chain, the
-    /// later column. `None` when no three columns fit, or too many are money to try.
-    fn between_balances(&self, money: &[usize]) -> Option<usize> {
-        if money.len() < 3 || money.len() > MAX_MONEY_COLUMNS {
-            return None;
-        }
-        // Each column's values, read once.
-        let values: Vec<Vec<Option<Decimal>>> = money
-            .iter()
-            .map(|&i| {
-                self.cells(i)
-                    .map(|c| amount_of(c).map(|a| a.value))
-                    .collect()
-            })
-            .collect();
-        let sums = |a: &[Option<Decimal>], c: &[Option<Decimal>], b: &[Option<Decimal>]| {
-            a.iter().zip(c).zip(b).all(|((a, c), b)| {
-                matches!((a, c, b), (Some(a), Some(c), Some(b)) if a.checked_add(*c) == Some(*b))
-            })
-        };
-        for a in 0..money.len() {
-            for c in a + 1..money.len() {
-                let others = (0..money.len()).filter(|&b| b != a && b != c);
-                let Some(end) = others
-                    .into_iter()
-                    .find(|&b| sums(&values[a], &values[c], &values[b]))
-                else {
-                    continue;
-                };
-                let chained = |i: usize| {
-                    values[i]
-                        .iter()
-                        .filter(|v| v.is_some() && values[end].contains(v))
-                        .count()
-                };
-                return Some(money[if chained(c) > chained(a) { a } else { c }]);
-            }
-        }
-        None
-    }
-
-    /// Of several money columns, the amount that a balance column chains with: from one
-    /// row to the next, the balance moves by the amount (a balance before the booking,
-    /// `balance + amount = next balance`, or after it, in either row order), in most of
-    /// the rows. A column with signs beats one without; `None` when no pair chains.
-    fn chained(&self, money: &[usize]) -> Option<usize> {
-        if money.len() < 2 || money.len() > MAX_MONEY_COLUMNS || self.0.len() < 3 {
-            return None;
-        }
-        let values: Vec<Vec<Option<Decimal>>> = money
-            .iter()
-            .map(|&i| {
-                self.cells(i)
-                    .map(|c| amount_of(c).map(|a| a.value))
-                    .collect()
-            })
-            .collect();
-        let steps = self.0.len() - 1;
-        let chains = |b: &[Option<Decimal>], a: &[Option<Decimal>]| {
-            let fits = |k: usize, moved: Step| {
-                let (from, by, to) = moved(k);
-                matches!((b[from], a[by], b[to]), (Some(f), Some(x), Some(t)) if f.checked_add(x) == Some(t))
-            };
-            // Before the booking, oldest first; after it, oldest first; and newest first.
-            let orders: [Step; 4] = [
-                |k| (k, k, k + 1),
-                |k| (k, k + 1, k + 1),
-                |k| (k + 1, k + 1, k),
-                |k| (k + 1, k, k),
-            ];
-            orders
-                .iter()
-                .map(|o| (0..steps).filter(|&k| fits(k, *o)).count())
-                .max()
-                .unwrap_or(0)
-        };
-        let signed = |i: usize| {
-            self.cells(money[i])
-                .any(|c| c.trim_start().starts_with(['-', '+']))
-        };
-        (0..money.len())
-            .filter_map(|a| {
-                let best = (0..money.len())
-                    .filter(|&b| b != a)
-                    .map(|b| chains(&values[b], &values[a]))
-                    .max()?;
-                (best * 5 >= steps * 4 && best >= 2).then_some((signed(a), best, a))
-            })
-            .max_by_key(|&(signed, best, a)| (signed, best, std::cmp::Reverse(a)))
-            .map(|(_, _, a)| money[a])
-    }
-
     /// Every cell is a currency's ISO 4217 code (not `POS` or `ATM` of a type column).
     fn codes(&self, i: usize) -> bool {
         self.cells(i).all(|c| amount::is_currency_code(c.trim()))
@@ -199,10 +92,6 @@ impl Records<'_> {
             && self.cells(i + 1).any(filled)
     }
 }
-
-/// Where a balance step reads, for step `k`: the balance it starts from, the amount,
-/// the balance it ends at (row indexes).
-type Step = fn(usize) -> (usize, usize, usize);
 
 /// The field of each column of `rows` (the first records of the file, from the first
 /// data record on), or `None` when the first record is no transaction (a header that
@@ -267,35 +156,10 @@ pub fn infer(rows: &[Vec<String>]) -> Option<Vec<Option<Field>>> {
     Some(fields)
 }
 
-/// Refuses an override by header name: a file without a header has none.
-pub fn refuse_names(overrides: &BTreeMap<Field, String>) -> Result<(), FileError> {
-    match overrides.iter().find(|(_, n)| column_number(n).is_none()) {
-        Some((field, name)) => Err(FileError::bad(
-            &format!("col.{field}"),
-            format!("the file has no header: name the column by its number, e.g. #2, not {name:?}"),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Applies the `#N` overrides: a field named by number moves to that column.
-pub fn apply_numbered(fields: &mut Vec<Option<Field>>, overrides: &BTreeMap<Field, String>) {
-    for (field, index) in overrides
-        .iter()
-        .filter_map(|(f, n)| Some((*f, column_number(n)?)))
-    {
-        for f in fields.iter_mut().filter(|f| **f == Some(field)) {
-            *f = None;
-        }
-        if fields.len() <= index {
-            fields.resize(index + 1, None);
-        }
-        fields[index] = Some(field);
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     fn rows(text: &str) -> Vec<Vec<String>> {
