@@ -29,6 +29,32 @@ pub struct User {
 }
 
 impl User {
+    /// A user as registration makes one: role `user`, first session epoch, address not
+    /// yet verified, version 1.
+    pub fn new(
+        id: u64,
+        email: String,
+        first_name: String,
+        last_name: String,
+        password_hash: String,
+        now: Timestamp,
+    ) -> Self {
+        Self {
+            id,
+            email,
+            first_name,
+            last_name,
+            password_hash,
+            role: Role::User,
+            session_epoch: 0,
+            email_verified: false,
+            previous_email: None,
+            version: 1,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
     /// The e-mail as the uniqueness rule compares it.
     pub fn normalized_email(&self) -> String {
         self.email.to_lowercase()
@@ -53,20 +79,14 @@ mod tests {
     #[test]
     fn resets_go_to_the_previous_address_until_the_new_one_is_verified() {
         let now = Timestamp::parse("2026-01-01T00:00:00").unwrap();
-        let mut u = User {
-            id: 1,
-            email: "new@example.com".into(),
-            first_name: "A".into(),
-            last_name: "B".into(),
-            password_hash: String::new(),
-            role: Role::User,
-            session_epoch: 0,
-            email_verified: false,
-            previous_email: None,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        };
+        let mut u = User::new(
+            1,
+            "new@example.com".into(),
+            "A".into(),
+            "B".into(),
+            String::new(),
+            now,
+        );
         assert_eq!(u.reset_address(), "new@example.com", "never changed");
         u.previous_email = Some("old@example.com".into());
         assert_eq!(u.reset_address(), "old@example.com");

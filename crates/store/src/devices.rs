@@ -12,7 +12,7 @@
 use super::attr::{get_opt_u64, n, s, Item};
 use super::keys::{email_pk, user_pk};
 use super::throttle::{device_counter_sk, window, Throttled, PAIR_MAX_ATTEMPTS, PAIR_WINDOW_SECS};
-use super::{sdk_error, Store, StoreResult};
+use super::{Store, StoreResult};
 
 /// Device tokens live a year.
 pub const DEVICE_TTL_SECS: i64 = 365 * 24 * 3600;
@@ -81,19 +81,6 @@ impl Store {
 
     /// Gives back the reservation of a check that matched: only failures count.
     pub async fn refund_address_attempt(&self, address: &str, now: i64) -> StoreResult<()> {
-        let (pk, sk) = address_key(address, now);
-        let out = self
-            .update_at(&pk, &sk)
-            .update_expression("ADD attempts :minus")
-            .condition_expression("attempts > :zero")
-            .expression_attribute_values(":minus", n(-1i64))
-            .expression_attribute_values(":zero", n(0))
-            .send()
-            .await;
-        match out {
-            Ok(_) => Ok(()),
-            Err(e) if super::is_condition_failure(&e) => Ok(()),
-            Err(e) => Err(sdk_error(e)),
-        }
+        self.refund_slot(address_key(address, now)).await
     }
 }

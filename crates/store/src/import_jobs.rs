@@ -80,24 +80,8 @@ impl Store {
             ("claimedAt".into(), n(now)),
             ("expiresAt".into(), n(expires_at)),
         ]);
-        let put = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item));
-        let put = match was {
-            None => put.condition_expression("attribute_not_exists(PK)"),
-            Some(was) => put
-                .condition_expression("jobId = :was")
-                .expression_attribute_values(":was", n(was)),
-        };
-        match put.send().await {
-            Ok(_) => Ok(()),
-            Err(e) if is_condition_failure(&e) => {
-                Err(StoreError::Conflict(super::ConflictKind::Changed))
-            }
-            Err(e) => Err(sdk_error(e)),
-        }
+        self.put_unless_moved(item, was.map(|was| ("jobId", was)))
+            .await
     }
 
     /// Removes the marker if it names `job_id` (a job that could not start).
@@ -112,11 +96,7 @@ impl Store {
             .expression_attribute_values(":id", n(job_id))
             .send()
             .await;
-        match out {
-            Ok(_) => Ok(()),
-            Err(e) if is_condition_failure(&e) => Ok(()),
-            Err(e) => Err(sdk_error(e)),
-        }
+        super::error::done_unless_other_error(out)
     }
 
     /// One chunk's rows; `None` once it expired.
@@ -152,16 +132,28 @@ impl Store {
             ("step".into(), n(step)),
             ("expiresAt".into(), n(expires_at)),
         ]);
+        self.put_unless_moved(item, step.checked_sub(1).map(|before| ("step", before)))
+            .await
+    }
+
+    /// Puts `item` only if it is new (`None`) or its `attr` still holds the value read
+    /// (`Some((attr, was))`); `Conflict` when another worker wrote meanwhile.
+    async fn put_unless_moved(
+        &self,
+        item: std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>,
+        was: Option<(&str, u64)>,
+    ) -> StoreResult<()> {
         let put = self
             .client
             .put_item()
             .table_name(&self.table)
             .set_item(Some(item));
-        let put = match step.checked_sub(1) {
+        let put = match was {
             None => put.condition_expression("attribute_not_exists(PK)"),
-            Some(before) => put
-                .condition_expression("step = :before")
-                .expression_attribute_values(":before", n(before)),
+            Some((attr, was)) => put
+                .condition_expression("#moved = :was")
+                .expression_attribute_names("#moved", attr)
+                .expression_attribute_values(":was", n(was)),
         };
         match put.send().await {
             Ok(_) => Ok(()),

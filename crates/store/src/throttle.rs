@@ -253,7 +253,12 @@ impl Store {
 
     /// Gives back the reservation of a registration that did not answer `409`.
     pub async fn refund_registration_conflict(&self, address: &str, now: i64) -> StoreResult<()> {
-        let (pk, sk) = Self::conflict_key(address, now);
+        self.refund_slot(Self::conflict_key(address, now)).await
+    }
+
+    /// Gives back one slot that [`Store::take_slot`] took (never below zero: a window
+    /// that expired meanwhile has nothing to give back).
+    pub(super) async fn refund_slot(&self, (pk, sk): (String, String)) -> StoreResult<()> {
         let out = self
             .update_at(&pk, &sk)
             .update_expression("ADD attempts :minus")
@@ -262,11 +267,7 @@ impl Store {
             .expression_attribute_values(":zero", n(0))
             .send()
             .await;
-        match out {
-            Ok(_) => Ok(()),
-            Err(e) if is_condition_failure(&e) => Ok(()),
-            Err(e) => Err(sdk_error(e)),
-        }
+        super::error::done_unless_other_error(out)
     }
 }
 

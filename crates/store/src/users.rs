@@ -30,20 +30,14 @@ impl Store {
 
     async fn try_create_user(&self, new: &NewUser, id: u64) -> StoreResult<(User, Wallet)> {
         let now = pf_domain::time::Timestamp::parse(&new.now).map_err(anyhow::Error::msg)?;
-        let user = User {
+        let user = User::new(
             id,
-            email: new.email.clone(),
-            first_name: new.first_name.clone(),
-            last_name: new.last_name.clone(),
-            password_hash: new.password_hash.clone(),
-            role: Role::User,
-            session_epoch: 0,
-            email_verified: false,
-            previous_email: None,
-            version: 1,
-            created_at: now,
-            updated_at: now,
-        };
+            new.email.clone(),
+            new.first_name.clone(),
+            new.last_name.clone(),
+            new.password_hash.clone(),
+            now,
+        );
         let wallet = Wallet::new_default(id, new_id(), now);
         let reservation = Item::from([
             ("PK".into(), s(email_pk(&new.normalized_email))),

@@ -20,6 +20,7 @@
 //! chunk outside the request.
 
 mod build;
+mod grouping;
 pub mod job;
 mod names;
 mod plan;
