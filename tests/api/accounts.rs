@@ -26,13 +26,13 @@ pub(crate) fn client_from(ip: &str) -> Client {
         .unwrap()
 }
 
+/// `POST path` with a JSON body from `client` (its own address).
+async fn post_from(app: &TestApp, client: &Client, path: &str, body: &Value) -> Response {
+    client.post(app.url(path)).json(body).send().await.unwrap()
+}
+
 pub(crate) async fn login_with(app: &TestApp, client: &Client, body: Value) -> Response {
-    client
-        .post(app.url("/auth/login"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
+    post_from(app, client, "/auth/login", &body).await
 }
 
 pub(crate) async fn post(app: &TestApp, path: &str, body: Value) -> Response {
@@ -96,6 +96,15 @@ pub(crate) async fn mails_to(to: &str, at_least: usize) -> Vec<Value> {
     found
 }
 
+/// How many reset mails the catcher holds for `to`, waiting up to 10 s for `at_least` mails.
+pub(crate) async fn reset_mails_to(to: &str, at_least: usize) -> usize {
+    mails_to(to, at_least)
+        .await
+        .iter()
+        .filter(|m| m["subject"] == "Reset your password")
+        .count()
+}
+
 /// The token of the link in the latest mail to `to` whose link goes to `page`.
 pub(crate) async fn link_token(to: &str, page: &str, at_least: usize) -> String {
     let mails = mails_to(to, at_least).await;
@@ -112,6 +121,22 @@ pub(crate) async fn link_token(to: &str, page: &str, at_least: usize) -> String 
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .collect()
+}
+
+/// Asks for a reset of `email`'s password (202), reads the link of the newest reset mail
+/// (waiting for `mails` mails to `email`) and sets `NEW_PASSWORD` through it from `client`:
+/// the confirmation's answer.
+pub(crate) async fn reset_password_from(
+    app: &TestApp,
+    client: &Client,
+    email: &str,
+    mails: usize,
+) -> Response {
+    assert_eq!(request_reset(app, email).await.status(), 202);
+    let token = link_token(email, "reset-password", mails).await;
+    let confirm =
+        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
+    post_from(app, client, "/auth/password-reset/confirm", &confirm).await
 }
 
 /// A new user at a unique address starting with `prefix`: the address and the user.
@@ -351,16 +376,7 @@ async fn a_password_reset_lifts_the_lockout_its_owner_caused_by_mistyping() {
     assert_problem(login_with(&app, &laptop, new.clone()).await, 429).await;
 
     // The link is opened on the phone; the laptop gets in with the new password.
-    assert_eq!(request_reset(&app, &email).await.status(), 202);
-    let token = link_token(&email, "reset-password", 2).await;
-    let confirm =
-        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
-    let r = phone
-        .post(app.url("/auth/password-reset/confirm"))
-        .json(&confirm)
-        .send()
-        .await
-        .unwrap();
+    let r = reset_password_from(&app, &phone, &email, 2).await;
     assert_eq!(r.status(), 200);
     assert_eq!(login_with(&app, &laptop, new).await.status(), 200);
     // The counting starts again from nothing: mistakes are allowed again.
@@ -443,11 +459,7 @@ async fn reset_requests_answer_alike_for_unknown_addresses_and_bad_or_expired_to
         assert_eq!(request_reset(&app, &email).await.status(), 202);
     }
     // The verification mail of the registration and three resets (waits for them all).
-    let resets = mails_to(&email, 4)
-        .await
-        .into_iter()
-        .filter(|m| m["subject"] == "Reset your password")
-        .count();
+    let resets = reset_mails_to(&email, 4).await;
     assert_eq!(resets, 3);
 }
 

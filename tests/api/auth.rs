@@ -1,14 +1,24 @@
 use std::time::{Duration, Instant};
 
-use reqwest::Method;
+use reqwest::{Method, Response};
 use serde_json::{json, Value};
 
 use crate::accounts::{
-    client_from, link_token, login_with, request_reset, unique_email, NEW_PASSWORD,
+    client_from, login_with, request_reset, reset_password_from, unique_email, NEW_PASSWORD,
 };
 use crate::helpers::{
-    assert_problem, error_fields, spawn_app, spawn_app_and_user, spawn_app_with, PASSWORD,
+    assert_problem, error_fields, spawn_app, spawn_app_and_user, spawn_app_with, TestApp, PASSWORD,
 };
+
+/// `GET /users/me` with an access token.
+async fn me_with(app: &TestApp, token: &str) -> Response {
+    app.client
+        .get(app.url("/users/me"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+}
 
 fn registration(email: &str) -> Value {
     json!({"firstname": "Ann", "lastname": "Lee", "email": email, "password": PASSWORD, "confirmPassword": PASSWORD})
@@ -203,13 +213,7 @@ async fn refresh_tokens_rotate_and_a_replayed_one_revokes_the_login() {
     let rotated: Value = r.json().await.unwrap();
     let second = rotated["refreshToken"].as_str().unwrap().to_owned();
     assert_ne!(second, first);
-    let me = app
-        .client
-        .get(app.url("/users/me"))
-        .bearer_auth(rotated["token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
+    let me = me_with(&app, rotated["token"].as_str().unwrap()).await;
     assert_eq!(me.status(), 200);
 
     // Replaying the used token is refused and revokes its successor too.
@@ -294,25 +298,10 @@ async fn a_reset_lets_the_owner_in_at_once_while_the_strangers_guesses_stay_thro
     let r = login_with(&app, &owner, right).await;
     assert_eq!(r.status(), 429, "the owner is kept out");
 
-    assert_eq!(request_reset(&app, &email).await.status(), 202);
-    let token = link_token(&email, "reset-password", 2).await;
-    let confirm =
-        json!({"token": token, "password": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD});
-    let r = owner
-        .post(app.url("/auth/password-reset/confirm"))
-        .json(&confirm)
-        .send()
-        .await
-        .unwrap();
+    let r = reset_password_from(&app, &owner, &email, 2).await;
     assert_eq!(r.status(), 200);
     let reset: Value = r.json().await.unwrap();
-    let me = app
-        .client
-        .get(app.url("/users/me"))
-        .bearer_auth(reset["token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
+    let me = me_with(&app, reset["token"].as_str().unwrap()).await;
     assert_eq!(me.status(), 200, "the reset's answer is a session");
     let device = reset["deviceToken"].as_str().unwrap();
     let again = json!({"email": email, "password": NEW_PASSWORD, "deviceToken": device});

@@ -39,6 +39,12 @@ impl TestApp {
         r.json().await.unwrap()
     }
 
+    /// The report of a dry run, whatever its status.
+    async fn dry_run_report(&self, user: &TestUser, content_type: &str, file: Vec<u8>) -> Value {
+        self.upload_report(user, "?dryRun=true", content_type, file)
+            .await
+    }
+
     /// A user whose wallet is in `currency`.
     async fn user_in(&self, currency: &str) -> TestUser {
         let user = self.new_user().await;
@@ -118,12 +124,7 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     let app = spawn_app().await;
     let user = app.new_user().await;
     let r = app
-        .upload(
-            &user,
-            "?dryRun=true",
-            "text/csv",
-            fixture("de_ing_diba_latin1.csv"),
-        )
+        .dry_run(&user, "text/csv", fixture("de_ing_diba_latin1.csv"))
         .await;
     assert_eq!(r.status(), 200);
     let report: Value = r.json().await.unwrap();
@@ -183,12 +184,7 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     // counted; its fee is part of the amount (an exchange of 100.00 with 0.50 fee).
     let revolut = app.user_in("GBP").await;
     let report = app
-        .upload_report(
-            &revolut,
-            "?dryRun=true",
-            "text/csv",
-            fixture("revolut_gbp_states_fees.csv"),
-        )
+        .dry_run_report(&revolut, "text/csv", fixture("revolut_gbp_states_fees.csv"))
         .await;
     assert_eq!(
         (&report["rows"], &report["skippedPending"]),
@@ -206,9 +202,7 @@ async fn a_dry_run_shows_what_was_detected_and_counts_pending_and_uncategorized_
     let amex = "Date,Description,Card Member,Account #,Amount\n\
                 01/28/2024,WHOLEFDS MKT,JANE DOE,-12345,87.43\n\
                 01/25/2024,AUTOPAY PAYMENT - THANK YOU,JANE DOE,-12345,-1500.00\n";
-    let report = app
-        .upload_report(&revolut, "?dryRun=true", "text/csv", amex.into())
-        .await;
+    let report = app.dry_run_report(&revolut, "text/csv", amex.into()).await;
     assert_eq!(report["detected"]["invert"], true, "{report}");
     let types: Vec<&Value> = (0..2)
         .map(|i| &report["preview"][i]["categoryType"])
@@ -234,9 +228,7 @@ async fn a_file_without_a_header_is_read_by_its_columns_content_and_numbers() {
     let user = app.new_user().await;
     let file = "05 Jan 24,-45.50,,,EFTPOS PURCHASE,WOOLWORTHS 1234 SYDNEY,1234.56,\n\
                 17 Jan 24,900.00,,,TRANSFER CREDIT,ANN LEE,2134.56,\n";
-    let report = app
-        .upload_report(&user, "?dryRun=true", "text/csv", file.into())
-        .await;
+    let report = app.dry_run_report(&user, "text/csv", file.into()).await;
     assert_eq!(report["detected"]["dateFormat"], "DD MMM YY", "{report}");
     assert_eq!(
         report["detected"]["columns"],
@@ -509,7 +501,7 @@ async fn a_file_of_several_currencies_imports_the_wallets_rows_whatever_is_most_
     // Into a dollar wallet the dollar rows are imported and the pound row is the error.
     let usd = app.user_in("USD").await;
     let report = app
-        .upload_report(&usd, "?dryRun=true", "text/csv", paypal.as_bytes().to_vec())
+        .dry_run_report(&usd, "text/csv", paypal.as_bytes().to_vec())
         .await;
     assert_eq!(report["detected"]["currency"], "USD", "{report}");
     assert_eq!(report["errors"].as_array().unwrap().len(), 2, "{report}");
@@ -566,12 +558,7 @@ async fn bank_ids_longer_than_an_import_id_import_once_under_their_digest() {
         entry(5, "-12.50", fitid('b')),
     );
     let dry = app
-        .upload_report(
-            &user,
-            "?dryRun=true",
-            "application/x-ofx",
-            ofx.clone().into(),
-        )
+        .dry_run_report(&user, "application/x-ofx", ofx.clone().into())
         .await;
     assert_eq!(dry["valid"], 2, "{dry}");
     let ids: Vec<&str> = pluck(

@@ -25,12 +25,7 @@ async fn an_exported_notes_spaces_come_back_through_a_re_import() {
 
     let fresh = app.new_user().await;
     let dry = app
-        .upload(
-            &fresh,
-            "?dryRun=true",
-            "text/csv",
-            file.clone().into_bytes(),
-        )
+        .dry_run(&fresh, "text/csv", file.clone().into_bytes())
         .await;
     assert_eq!(dry.status(), 200);
     let report: Value = dry.json().await.unwrap();

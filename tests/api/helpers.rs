@@ -246,6 +246,14 @@ impl TestApp {
     }
 }
 
+/// The path of the next page, from `Link: <path>; rel="next"`.
+pub fn next_link(r: &Response) -> Option<String> {
+    let link = r.headers().get("link")?.to_str().ok()?;
+    let (url, rel) = link.strip_prefix('<')?.split_once('>')?;
+    assert_eq!(rel, "; rel=\"next\"", "{link}");
+    Some(url.to_owned())
+}
+
 /// Checks the problem+json shape every error shares and returns the body.
 pub async fn assert_problem(r: Response, status: u16) -> Value {
     assert_eq!(r.status(), status);
@@ -465,6 +473,16 @@ impl TestApp {
         let path = format!("/api/imports{query}");
         self.call_raw(Method::POST, &path, Some(user), content_type, file)
             .await
+    }
+
+    /// `POST /api/imports?dryRun=true` of a file of `content_type`, as `user`.
+    pub async fn dry_run(
+        &self,
+        user: &TestUser,
+        content_type: &str,
+        file: impl Into<reqwest::Body>,
+    ) -> Response {
+        self.upload(user, "?dryRun=true", content_type, file).await
     }
 
     pub async fn put_picture(

@@ -188,7 +188,7 @@ impl Continuation for Stopped {
 }
 
 /// A job started as a request starts it, but that nothing goes on with: its reference.
-async fn stopped_job(app: &TestApp, user: &TestUser, file: &str) -> JobRef {
+pub(crate) async fn stopped_job(app: &TestApp, user: &TestUser, file: &str) -> JobRef {
     let store = &app.state.store;
     let statement = imports_fn::parse::read(file.as_bytes(), Default::default()).unwrap();
     let options = ImportOptions {

@@ -8,13 +8,12 @@ use std::time::{Duration, Instant};
 use reqwest::Response;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
-use shared::app::imports::job::{self, Continuation, JobRef};
-use shared::app::imports::{self, ImportOptions, Submitted, REPEAT_MESSAGE};
-use shared::app::AppResult;
+use shared::app::imports::job;
+use shared::app::imports::REPEAT_MESSAGE;
 use shared::store::import_jobs::StoredJob;
-use shared::store::Store;
 
-use crate::helpers::{spawn_app_and_user, TestApp, TestUser};
+use crate::helpers::{next_link, spawn_app_and_user, TestApp, TestUser};
+use crate::import_jobs::stopped_job;
 
 /// New names per file.
 const NAMES: usize = 20;
@@ -41,13 +40,7 @@ async fn all_pages(app: &TestApp, user: &TestUser, first: &str) -> Vec<Value> {
     while let Some(path) = next.take() {
         let r: Response = app.get(user, &path).await;
         assert_eq!(r.status(), 200, "{path}");
-        next = r
-            .headers()
-            .get("link")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|l| l.strip_prefix('<'))
-            .and_then(|l| l.split_once(">; rel=\"next\""))
-            .map(|(url, _)| url.to_owned());
+        next = next_link(&r);
         all.extend(r.json::<Vec<Value>>().await.expect("a list"));
         assert!(all.len() < 10_000, "the list does not end");
     }
@@ -141,19 +134,6 @@ async fn concurrent_imports_naming_the_same_new_categories_and_providers_make_ea
     }
 }
 
-/// A continuation that never goes on: the test works on the job itself.
-struct Stopped;
-
-impl Continuation for Stopped {
-    fn resume<'a>(
-        &'a self,
-        _store: &'a Store,
-        _job: JobRef,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = AppResult<()>> + Send + 'a>> {
-        Box::pin(async { Ok(()) })
-    }
-}
-
 /// A job's file: `rows` rows, each its own amount; the balance they make.
 fn job_file(rows: usize) -> (String, Decimal) {
     let mut file = String::from("Date,Amount,Memo\n");
@@ -176,34 +156,19 @@ async fn a_job_retried_after_writing_part_of_a_chunk_counts_every_row_once() {
     let (app, user) = spawn_app_and_user().await;
     let store = &app.state.store;
     let (file, balance) = job_file(4_000);
-    let statement = imports_fn::parse::read(file.as_bytes(), Default::default()).unwrap();
-    let options = ImportOptions {
-        default_category_id: None,
-        dry_run: false,
-        deadline: Instant::now() + imports::TIME_BUDGET,
-    };
-    let rows = imports_fn::parse::rows(statement);
-    let wallet = store.get_wallet(user.id).await.unwrap().unwrap();
-    let submitted = imports::submit(store, wallet, rows, options, &Stopped).await;
-    let Ok(Submitted::Job(started)) = submitted else {
-        panic!("not a job: {submitted:?}");
-    };
-    let job_ref = JobRef {
-        user_id: user.id,
-        job_id: started.id,
-    };
-    let location = format!("/api/imports/{}", started.id);
+    let job_ref = stopped_job(&app, &user, &file).await;
+    let location = format!("/api/imports/{}", job_ref.job_id);
 
     // The job as it was before its first chunk, and that chunk.
     let before = store
-        .get_import_job(user.id, started.id)
+        .get_import_job(user.id, job_ref.job_id)
         .await
         .unwrap()
         .unwrap();
     let doc: Value = serde_json::from_str(&before.doc).unwrap();
     let expires_at = doc["progress"]["expiresAt"].as_i64().unwrap();
     let chunk = store
-        .get_import_chunk(user.id, started.id, 0)
+        .get_import_chunk(user.id, job_ref.job_id, 0)
         .await
         .unwrap()
         .unwrap();
@@ -213,7 +178,7 @@ async fn a_job_retried_after_writing_part_of_a_chunk_counts_every_row_once() {
     // The worker writes part of the chunk (its first 400 rows) ...
     let part = serde_json::to_string(&chunk_rows[..400]).unwrap();
     store
-        .put_import_chunks(user.id, started.id, &[part], expires_at)
+        .put_import_chunks(user.id, job_ref.job_id, &[part], expires_at)
         .await
         .unwrap();
     let far = Instant::now() + Duration::from_secs(3600);
@@ -223,11 +188,11 @@ async fn a_job_retried_after_writing_part_of_a_chunk_counts_every_row_once() {
 
     // ... and is retried from the progress it had before (its save never happened).
     store
-        .put_import_chunks(user.id, started.id, &[chunk], expires_at)
+        .put_import_chunks(user.id, job_ref.job_id, &[chunk], expires_at)
         .await
         .unwrap();
     let now = store
-        .get_import_job(user.id, started.id)
+        .get_import_job(user.id, job_ref.job_id)
         .await
         .unwrap()
         .unwrap();
@@ -236,7 +201,7 @@ async fn a_job_retried_after_writing_part_of_a_chunk_counts_every_row_once() {
         step: now.step + 1,
     };
     store
-        .put_import_job(user.id, started.id, &retried, expires_at)
+        .put_import_job(user.id, job_ref.job_id, &retried, expires_at)
         .await
         .unwrap();
     assert!(!job::work_chunks(store, job_ref, far, usize::MAX)

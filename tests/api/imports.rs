@@ -14,7 +14,9 @@ use shared::domain::LabelKind;
 
 use bankfile::{split_tags, unescape_cell};
 
-use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_and_user, TestApp, TestUser};
+use crate::helpers::{
+    assert_problem, next_link, pluck, spawn_app, spawn_app_and_user, TestApp, TestUser,
+};
 use crate::import_jobs::Months;
 
 /// The bank file crate's malformed CSV.
@@ -43,13 +45,7 @@ impl TestApp {
         while let Some(path) = next.take() {
             let r = self.get(user, &path).await;
             assert_eq!(r.status(), 200, "{path}");
-            next = r
-                .headers()
-                .get("link")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|l| l.strip_prefix('<'))
-                .and_then(|l| l.split_once(">; rel=\"next\""))
-                .map(|(url, _)| url.to_owned());
+            next = next_link(&r);
             pages.push(r.text().await.expect("body"));
             assert!(pages.len() < 50, "the export does not end");
         }

@@ -5,22 +5,15 @@
 
 use std::collections::HashSet;
 
-use reqwest::Response;
 use serde_json::{json, Value};
 use shared::config::Limits;
 
-use crate::helpers::{assert_problem, pluck, spawn_app, spawn_app_with, TestApp, TestUser};
+use crate::helpers::{
+    assert_problem, next_link, pluck, spawn_app, spawn_app_with, TestApp, TestUser,
+};
 
 const GROCERIES: u64 = 4;
 const SALARY: u64 = 1;
-
-/// The path of the next page, from `Link: <path>; rel="next"`.
-fn next_link(r: &Response) -> Option<String> {
-    let link = r.headers().get("link")?.to_str().ok()?;
-    let (url, rel) = link.strip_prefix('<')?.split_once('>')?;
-    assert_eq!(rel, "; rel=\"next\"", "{link}");
-    Some(url.to_owned())
-}
 
 /// Every page of a list at `limit`, following `Link`: the ids in order and the number of
 /// pages. Each page is a bare JSON array of at most `limit` items.

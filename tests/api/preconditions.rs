@@ -65,15 +65,8 @@ async fn every_write_under_if_match_refuses_a_malformed_body_before_a_stale_vers
             .create(&user, &format!("/api/{collection}"), &json!({field: "Old"}))
             .await;
         let path = format!("/api/{collection}/{id}");
-        stale(
-            &app,
-            &user,
-            put.clone(),
-            &path,
-            json!({field: " "}),
-            json!({field: "New"}),
-        )
-        .await;
+        let (bad, good) = (json!({field: " "}), json!({field: "New"}));
+        stale(&app, &user, put.clone(), &path, bad, good).await;
     }
 
     let rule = |value: &str| {
@@ -91,15 +84,8 @@ async fn every_write_under_if_match_refuses_a_malformed_body_before_a_stale_vers
         .create(&user, "/api/recurring", &schedule("FREQ=MONTHLY"))
         .await;
     let path = format!("/api/recurring/{id}");
-    stale(
-        &app,
-        &user,
-        put.clone(),
-        &path,
-        schedule("FREQ=SOMETIMES"),
-        schedule("FREQ=WEEKLY"),
-    )
-    .await;
+    let (bad, good) = (schedule("FREQ=SOMETIMES"), schedule("FREQ=WEEKLY"));
+    stale(&app, &user, put.clone(), &path, bad, good).await;
     // An occurrence moved too far, or to a non-positive amount, needs no stored schedule
     // to be refused.
     let path = format!("/api/recurring/{id}/occurrences/{start}");

@@ -264,38 +264,28 @@ async fn every_authenticated_answer_is_no_store() {
         id: user.id,
         token: String::new(),
     };
+    let (profile, picture) = (
+        format!("/users/{}", user.id),
+        format!("/users/{}/picture", user.id),
+    );
+    let transaction = format!("/api/transactions/{id}");
     let cases = [
-        (&user, Method::GET, "/users/me".to_owned(), 200),
-        (&user, Method::GET, format!("/users/{}", user.id), 200),
-        (
-            &user,
-            Method::GET,
-            format!("/users/{}/picture", user.id),
-            200,
-        ),
-        (
-            &user,
-            Method::GET,
-            "/api/export?format=json".to_owned(),
-            200,
-        ),
-        (&user, Method::GET, "/api/export?format=csv".to_owned(), 200),
-        (&user, Method::GET, "/api/sync".to_owned(), 200),
-        (&user, Method::GET, "/api/transactions".to_owned(), 200),
-        (&user, Method::GET, format!("/api/transactions/{id}"), 200),
-        (&user, Method::GET, "/api/wallet".to_owned(), 200),
-        (
-            &user,
-            Method::GET,
-            "/api/transactions/999999".to_owned(),
-            404,
-        ),
-        (&user, Method::PATCH, "/api/wallet".to_owned(), 405),
-        (&anonymous, Method::GET, "/users/me".to_owned(), 403),
-        (&anonymous, Method::GET, "/api/transactions".to_owned(), 403),
+        (&user, Method::GET, "/users/me", 200),
+        (&user, Method::GET, profile.as_str(), 200),
+        (&user, Method::GET, picture.as_str(), 200),
+        (&user, Method::GET, "/api/export?format=json", 200),
+        (&user, Method::GET, "/api/export?format=csv", 200),
+        (&user, Method::GET, "/api/sync", 200),
+        (&user, Method::GET, "/api/transactions", 200),
+        (&user, Method::GET, transaction.as_str(), 200),
+        (&user, Method::GET, "/api/wallet", 200),
+        (&user, Method::GET, "/api/transactions/999999", 404),
+        (&user, Method::PATCH, "/api/wallet", 405),
+        (&anonymous, Method::GET, "/users/me", 403),
+        (&anonymous, Method::GET, "/api/transactions", 403),
     ];
     for (who, method, path, status) in cases {
-        let r = app.call(method.clone(), &path, Some(who), None).await;
+        let r = app.call(method.clone(), path, Some(who), None).await;
         assert_eq!(r.status(), status, "{method} {path}");
         let cache = r
             .headers()

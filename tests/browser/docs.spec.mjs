@@ -15,19 +15,12 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BASE_URL, SCREENSHOTS, UI_TIMEOUT, api, closeBrowser, launchBrowser } from './stack.mjs';
 
-const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/+$/, '');
 const DOC_PATH = process.env.DOC_PATH || '/swagger-ui';
 const OPENAPI_URL = `${BASE_URL}/api-docs/openapi.json`;
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SCREENSHOTS = join(REPO, '.local', 'screenshots');
-const UI_TIMEOUT = 30_000;
 
 // The methods Swagger UI shows as operations (its `validOperationMethods`).
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -39,25 +32,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const byMethod = (a, b) => a.method.localeCompare(b.method);
 
 const opLabel = (op) => `${op.method.toUpperCase()} ${op.path}`;
-
-async function api(method, path, { token, body } = {}) {
-  const headers = { accept: 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
 
 /** The operations of the document, per tag, in document order ("default" for untagged ones). */
 function operationsByTag(doc) {
@@ -132,44 +106,20 @@ describe('interactive documentation in a real browser', { timeout: 180_000 }, ()
     });
     assert.equal(created.status, 201, `create transaction: ${created.status} ${created.text}`);
 
-    profile = await mkdtemp(join(tmpdir(), 'pf-chromium-'));
-    // A fresh profile and no background traffic: this machine reaches nothing but itself.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
     // The page may only talk to the API under test; anything else (e.g. an online
     // validator badge) is refused and reported.
-    await context.route(
-      (url) => url.origin !== new URL(BASE_URL).origin,
-      (route) => {
-        blocked.push(route.request().url());
-        return route.abort();
-      },
-    );
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ profile, context, page } = await launchBrowser({
+      viewport: { width: 1280, height: 900 },
+      blocked,
+      pageErrors,
+    }));
   });
 
   after(async () => {
     if (blocked.length) console.log(`requests to other origins refused: ${[...new Set(blocked)].join(', ')}`);
     if (pageErrors.length) console.log(`page errors: ${pageErrors.join(' | ')}`);
-    if (page && !page.isClosed()) {
-      // Whatever happened, leave a picture of it.
-      await page.screenshot({ path: join(SCREENSHOTS, 'docs-last.png'), fullPage: true }).catch(() => {});
-    }
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    // Whatever happened, leave a picture of it.
+    await closeBrowser({ profile, context, page }, 'docs-last.png');
   });
 
   it('serves Swagger UI at DOC_PATH with every operation, each tag sorted by method', async () => {

@@ -17,36 +17,13 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BASE_URL, SCREENSHOTS, UI_TIMEOUT, api, closeBrowser, launchBrowser } from './stack.mjs';
 
-const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/+$/, '');
 const MAIL_UI_PORT = process.env.MAIL_UI_PORT ?? '';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SCREENSHOTS = join(REPO, '.local', 'screenshots');
-const UI_TIMEOUT = 30_000;
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a page-typed passphrase 2026';
-
-async function api(method, path, body) {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
 
 /** The link to `page` in the newest mail to `to`, waiting up to 10 s for `atLeast` mails. */
 async function mailedLink(to, page, atLeast) {
@@ -83,35 +60,16 @@ describe('the pages of the mailed links in a real browser', { timeout: 180_000 }
     assert.ok(MAIL_UI_PORT, 'MAIL_UI_PORT is not set: run through `make test-browser` (it starts the catcher)');
     await mkdir(SCREENSHOTS, { recursive: true });
     const reg = await api('POST', '/auth/register', {
-      firstname: 'Page', lastname: 'Browser', email, password: PASSWORD, confirmPassword: PASSWORD,
+      body: { firstname: 'Page', lastname: 'Browser', email, password: PASSWORD, confirmPassword: PASSWORD },
     });
     assert.equal(reg.status, 201, `register: ${reg.status} ${reg.text}`);
 
-    profile = await mkdtemp(join(tmpdir(), 'pf-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 900, height: 700 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
     // The pages may only talk to the API under test.
-    await context.route(
-      (url) => url.origin !== new URL(BASE_URL).origin,
-      (route) => {
-        blocked.push(route.request().url());
-        return route.abort();
-      },
-    );
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ profile, context, page } = await launchBrowser({
+      viewport: { width: 900, height: 700 },
+      blocked,
+      pageErrors,
+    }));
     // A blocked inline script or style is reported on the console: the page would be dead.
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) policyViolations.push(m.text());
@@ -119,11 +77,7 @@ describe('the pages of the mailed links in a real browser', { timeout: 180_000 }
   });
 
   after(async () => {
-    if (page && !page.isClosed()) {
-      await page.screenshot({ path: join(SCREENSHOTS, 'pages-last.png'), fullPage: true }).catch(() => {});
-    }
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await closeBrowser({ profile, context, page }, 'pages-last.png');
   });
 
   /** Opens a mailed link in the browser and checks the page's headers. */
@@ -158,7 +112,7 @@ describe('the pages of the mailed links in a real browser', { timeout: 180_000 }
     await openLink(link);
     await page.getByRole('button', { name: 'Confirm my address' }).waitFor({ timeout: UI_TIMEOUT });
     // Opening the page (as a mail scanner would) confirmed nothing.
-    const before = await api('POST', '/auth/login', { email, password: PASSWORD });
+    const before = await api('POST', '/auth/login', { body: { email, password: PASSWORD } });
     assert.equal(before.status, 200, `login: ${before.status} ${before.text}`);
     assert.equal(before.json.user.emailVerified, false, 'opening the page verified the address');
 
@@ -167,14 +121,14 @@ describe('the pages of the mailed links in a real browser', { timeout: 180_000 }
     await page.screenshot({ path: join(SCREENSHOTS, 'pages-verify.png'), fullPage: true });
     assert.equal(shown.kind, 'verified', `the page showed: ${shown.text}`);
     assert.match(shown.text, /confirmed/);
-    const after = await api('POST', '/auth/login', { email, password: PASSWORD });
+    const after = await api('POST', '/auth/login', { body: { email, password: PASSWORD } });
     assert.equal(after.json?.user?.emailVerified, true, `after the button: ${after.text}`);
     verified = true;
   });
 
   it('sets a new password from the reset link, says why one is refused, then logs in with it', async () => {
     assert.ok(verified, 'the verification step failed (see above)');
-    const asked = await api('POST', '/auth/password-reset', { email });
+    const asked = await api('POST', '/auth/password-reset', { body: { email } });
     assert.equal(asked.status, 202, `password-reset: ${asked.status} ${asked.text}`);
     const link = await mailedLink(email, 'reset-password', 2);
     await openLink(link);
@@ -195,9 +149,9 @@ describe('the pages of the mailed links in a real browser', { timeout: 180_000 }
     assert.equal(done.kind, 'done', `the page showed: ${done.text}`);
     assert.equal(await page.locator('#reset').isHidden(), true, 'the form is still offered');
 
-    const login = await api('POST', '/auth/login', { email, password: NEW_PASSWORD });
+    const login = await api('POST', '/auth/login', { body: { email, password: NEW_PASSWORD } });
     assert.equal(login.status, 200, `login with the new password: ${login.status} ${login.text}`);
-    const old = await api('POST', '/auth/login', { email, password: PASSWORD });
+    const old = await api('POST', '/auth/login', { body: { email, password: PASSWORD } });
     assert.equal(old.status, 401, `the old password still logs in: ${old.status}`);
 
     // The used link, opened again, says so.

@@ -125,14 +125,8 @@ fn a_column_of_debit_and_credit_words_is_the_type_column_whatever_its_header() {
                \"NL99KNAB0000000001\";\"21-06-2019\";\"EUR\";\"D\";\"827,75\";\"Gert Janssen\";\"Huur\";\n\
                \"NL99KNAB0000000001\";\"20-06-2019\";\"EUR\";\"C\";\"1.000,00\";\"Werkgever BV\";\"Salaris\";\n\
                \"NL99KNAB0000000001\";\"19-06-2019\";\"EUR\";\"D\";\"2,50\";\"Bakker\";\"Brood\";\n";
-    let s = read_text(csv);
-    check(
-        &s,
-        3,
-        "169.75",
-        &["", "", ""],
-        &["2019-06-21", "2019-06-20", "2019-06-19"],
-    );
+    let dates = ["2019-06-21", "2019-06-20", "2019-06-19"];
+    check(&read_text(csv), 3, "169.75", &["", "", ""], &dates);
     for header in ["Af Bij", "Debit/Credit", "Soll/Haben", "DC"] {
         let words = match header {
             "Soll/Haben" => ("S", "H"),
@@ -161,14 +155,8 @@ fn a_trailing_empty_header_cell_is_no_column() {
                15/01/2024,DEB,'11-22-33,12345678,CORNER SHOP CD 1234,8.99,,2040.59\n\
                12/01/2024,FPI,'11-22-33,12345678,SALARY ACME LTD,,1500.00,2049.58\n\
                28/12/2023,DD,'11-22-33,12345678,COUNCIL TAX,120.00,,549.58\n";
-    let s = read_text(csv);
-    check(
-        &s,
-        3,
-        "1371.01",
-        &["", "", ""],
-        &["2024-01-15", "2024-01-12", "2023-12-28"],
-    );
+    let dates = ["2024-01-15", "2024-01-12", "2023-12-28"];
+    check(&read_text(csv), 3, "1371.01", &["", "", ""], &dates);
 }
 
 /// A German finance app's QIF opens its register with an opening balance of 0.00 (payee

@@ -19,12 +19,7 @@ async fn a_dry_run_reports_the_charset_used_and_the_one_declared() {
     ] {
         let user = app.user_in("EUR").await;
         let dry = app
-            .upload_report(
-                &user,
-                "?dryRun=true",
-                "application/octet-stream",
-                fixture(file),
-            )
+            .dry_run_report(&user, "application/octet-stream", fixture(file))
             .await;
         assert_eq!(
             dry["detected"]["charset"],
@@ -58,7 +53,7 @@ async fn a_dry_run_reports_the_charset_used_and_the_one_declared() {
                <TRNAMT>239.55<FITID>20151103001<NAME>CRÉDITO SALÁRIO</STMTTRN></BANKTRANLIST>\
                </STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n";
     let dry = app
-        .upload_report(&user, "?dryRun=true", "application/x-ofx", ofx.into())
+        .dry_run_report(&user, "application/x-ofx", ofx.into())
         .await;
     assert_eq!(
         dry["detected"]["charset"],
@@ -93,9 +88,7 @@ async fn a_dry_run_lists_the_holds_paired_with_their_releases() {
                \"14.07.2025\",\"Online-Shop GmbH\",\"PayPal Express-Zahlung\",\"Abgeschlossen\",\"EUR\",\"-13,21\",\"0,00\",\"-13,21\",\"7KE0PAY1\",\"8BN0AUTH1\",\"75,99\"\n\
                \"14.07.2025\",\"PayPal\",\"Rückbuchung allgemeiner Einbehaltung\",\"Abgeschlossen\",\"EUR\",\"13,21\",\"0,00\",\"13,21\",\"89J0REL1\",\"80F0HOLD1\",\"89,20\"\n\
                \"19.07.2025\",\"Technik-Shop\",\"PayPal Express-Zahlung\",\"Abgeschlossen\",\"EUR\",\"-34,49\",\"0,00\",\"-34,49\",\"6HR0PAY2\",\"\",\"54,71\"\n";
-    let dry = app
-        .upload_report(&user, "?dryRun=true", "text/csv", csv.into())
-        .await;
+    let dry = app.dry_run_report(&user, "text/csv", csv.into()).await;
     assert_eq!(
         (&dry["valid"], &dry["skippedPending"], &dry["pairedCount"]),
         (&json!(2), &json!(2), &json!(1)),
@@ -107,9 +100,7 @@ async fn a_dry_run_lists_the_holds_paired_with_their_releases() {
         "{dry}"
     );
     let unpaired = csv.replace("\"80F0HOLD1\",\"89,20\"\n", "\"OTHER\",\"89,20\"\n");
-    let dry = app
-        .upload_report(&user, "?dryRun=true", "text/csv", unpaired.into())
-        .await;
+    let dry = app.dry_run_report(&user, "text/csv", unpaired.into()).await;
     assert_eq!(
         (&dry["valid"], &dry["pairedCount"], &dry["paired"]),
         (&json!(3), &json!(0), &json!([])),
