@@ -10,7 +10,6 @@ pub mod extract;
 pub mod fields;
 pub mod ids;
 pub mod invoke;
-pub mod item;
 pub mod labels;
 pub mod lambda;
 pub mod money;
@@ -36,12 +35,6 @@ use pf_store::Store;
 /// What a function's `main.rs` reads and installs at cold start.
 pub use pf_config as config;
 pub use pf_mail as mail;
-
-#[doc(hidden)]
-pub mod __pf {
-    pub use pf_app as app;
-    pub use pf_domain as domain;
-}
 
 /// JSON bodies are at most 64 KiB.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
