@@ -10,6 +10,7 @@ pub mod extract;
 pub mod fields;
 pub mod ids;
 pub mod invoke;
+pub mod item;
 pub mod labels;
 pub mod lambda;
 pub mod money;

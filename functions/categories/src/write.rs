@@ -13,7 +13,8 @@ use pf_app as app;
 use pf_app::categories::{parse_fields, CategoryFields};
 use pf_domain::CategoryType;
 use pf_http::auth::Caller;
-use pf_http::extract::{IfMatchHeader, Json, Path};
+use pf_http::extract::{Json, Path};
+use pf_http::item::ItemChange;
 use pf_http::respond::{Created, Versioned};
 use pf_http::{docs, ApiResult};
 use utoipa::ToSchema;
@@ -121,9 +122,7 @@ pub(crate) async fn read(
         docs::VersionedUpdateErrors,
     ))]
 pub(crate) async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     Json(body): Json<CategoryUpdateRequest>,
 ) -> ApiResult<Versioned<CategoryResponse>> {
     let fields = body.fields()?;
@@ -138,11 +137,7 @@ pub(crate) async fn update(
         (status = 204, description = "Deleted"),
         docs::VersionedDeleteErrors,
     ))]
-pub(crate) async fn remove(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
-) -> ApiResult<StatusCode> {
+pub(crate) async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<StatusCode> {
     app::categories::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -21,6 +21,7 @@ use pf_domain::recurring::{Exception, Recurring};
 use pf_domain::time::parse_date;
 use pf_http::auth::Caller;
 use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::paging::{PageQuery, Pager};
 use pf_http::respond::{Created, Page, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState};
@@ -117,9 +118,7 @@ async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RecurringR
         docs::VersionedUpdateErrors,
     ))]
 async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     Json(body): Json<RecurringRequest>,
 ) -> ApiResult<Versioned<RecurringResponse>> {
     let draft = RecurringDraft::try_from(body)?;
@@ -134,11 +133,7 @@ async fn update(
         (status = 204, description = "Deleted"),
         docs::VersionedDeleteErrors,
     ))]
-async fn remove(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
-) -> ApiResult<StatusCode> {
+async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<StatusCode> {
     app::recurring::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -14,7 +14,8 @@ use apply::{__path_apply_rules, __path_test_rules, apply_rules, test_rules};
 use dto::{RuleRequest, RuleResponse};
 use pf_app as app;
 use pf_http::auth::Caller;
-use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::extract::{Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::paging::{PageQuery, Pager};
 use pf_http::respond::{Created, Page, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
@@ -115,9 +116,7 @@ async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RuleRespon
         docs::VersionedUpdateErrors,
     ))]
 async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     Json(value): Json<Value>,
 ) -> ApiResult<Versioned<RuleResponse>> {
     let updated = app::rules::update(me.store(), me.id, id, body(value)?, expected).await?;
@@ -131,11 +130,7 @@ async fn update(
         (status = 204, description = "Deleted"),
         docs::VersionedDeleteErrors,
     ))]
-async fn remove(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
-) -> ApiResult<StatusCode> {
+async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<StatusCode> {
     app::rules::delete(me.store(), me.id, id, expected).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -3,7 +3,8 @@
 
 use pf_domain::LabelKind;
 use pf_http::auth::Caller;
-use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::extract::{Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::labels::{self, LabelInput};
 use pf_http::paging::PageQuery;
 use pf_http::respond::{Created, Page, Versioned};
@@ -88,9 +89,7 @@ async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<Tag>> {
         docs::VersionedUpdateErrors,
     ))]
 async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     Json(body): Json<TagInput>,
 ) -> ApiResult<Versioned<Tag>> {
     labels::update(&me, id, &body, expected).await
@@ -103,10 +102,6 @@ async fn update(
         (status = 204, description = "Deleted"),
         docs::VersionedDeleteErrors,
     ))]
-async fn remove(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
-) -> ApiResult<axum::http::StatusCode> {
+async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<axum::http::StatusCode> {
     labels::remove::<TagInput>(&me, id, expected).await
 }

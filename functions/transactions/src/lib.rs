@@ -15,7 +15,8 @@ use pf_app as app;
 use pf_app::transactions::{Idempotency, TransactionDraft};
 use pf_domain::Transaction;
 use pf_http::auth::Caller;
-use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::extract::{Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::respond::{replayed, Created, Page, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState};
 
@@ -177,9 +178,7 @@ async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<Transactio
         (status = 422, response = docs::Unprocessable),
     ))]
 async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     headers: HeaderMap,
     Json(body): Json<TransactionRequest>,
 ) -> ApiResult<Response> {
@@ -201,9 +200,7 @@ async fn update(
         (status = 422, response = docs::Unprocessable),
     ))]
 async fn remove(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &("delete", id))?;

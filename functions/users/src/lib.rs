@@ -18,6 +18,7 @@ use pf_domain::{Role, User};
 use pf_http::auth::{require_admin, require_self_or_admin, Caller};
 use pf_http::client::ClientAddr;
 use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::respond::{Page, Versioned};
 use pf_http::users::UserResponse;
 use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
@@ -160,9 +161,7 @@ pub struct UpdateRequest {
         (status = 429, response = docs::TooManyRequests),
     ))]
 async fn update(
-    me: Caller,
-    Path(id): Path<u64>,
-    IfMatchHeader(expected): IfMatchHeader,
+    ItemChange { me, id, expected }: ItemChange,
     client: ClientAddr,
     Json(body): Json<UpdateRequest>,
 ) -> ApiResult<Versioned<UserResponse>> {
