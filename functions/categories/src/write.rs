@@ -106,9 +106,8 @@ pub(crate) async fn read(
     me: Caller,
     Path(id): Path<u64>,
 ) -> ApiResult<Versioned<CategoryResponse>> {
-    Ok(versioned(
-        app::categories::get(me.store(), me.id, id).await?,
-    ))
+    let category = app::categories::get(me.store(), me.id, id).await?;
+    Ok(versioned(category))
 }
 
 /// Replaces name, icon, colour and type (the type only while no transaction, rule or

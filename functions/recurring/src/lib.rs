@@ -103,9 +103,8 @@ async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<Recu
         docs::ReadErrors,
     ))]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RecurringResponse>> {
-    Ok(versioned(
-        &app::recurring::get(me.store(), me.id, id).await?,
-    ))
+    let schedule = app::recurring::get(me.store(), me.id, id).await?;
+    Ok(versioned(&schedule))
 }
 
 /// Replaces every field of a schedule. Occurrences already created stay as they are.

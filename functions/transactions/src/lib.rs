@@ -104,21 +104,11 @@ async fn create(
 ) -> ApiResult<Response> {
     let keyed = Keyed::from_header(&headers, &body)?;
     let input = TransactionDraft::try_from(body)?;
-    let created = app::transactions::create(
-        me.store(),
-        me.id,
-        input,
-        keyed.idempotency(),
-        &Default::default(),
-    )
-    .await?;
+    let (store, idempotency, rules) = (me.store(), keyed.idempotency(), Default::default());
+    let created = app::transactions::create(store, me.id, input, idempotency, &rules).await?;
     let t = &created.transaction;
-    let body = Created::item(
-        "/api/transactions",
-        t.id,
-        t.version,
-        TransactionResponse::from(t),
-    );
+    let response = TransactionResponse::from(t);
+    let body = Created::item("/api/transactions", t.id, t.version, response);
     Ok(replayed(created.replayed, body))
 }
 
@@ -161,9 +151,8 @@ async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<Tran
         (status = 405, response = docs::MethodNotAllowed),
     ))]
 async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<TransactionResponse>> {
-    Ok(versioned(
-        &app::transactions::get(me.store(), me.id, id).await?,
-    ))
+    let transaction = app::transactions::get(me.store(), me.id, id).await?;
+    Ok(versioned(&transaction))
 }
 
 /// Replaces every field of one of the caller's transactions.

@@ -65,10 +65,8 @@ async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResp
         None => 50,
         Some(l @ 1..=200) => l,
         Some(_) => {
-            let message = "must be an integer from 1 to 200";
-            return Err(ApiError::validation(vec![FieldError::new(
-                "limit", message,
-            )]));
+            let error = FieldError::new("limit", "must be an integer from 1 to 200");
+            return Err(ApiError::validation(vec![error]));
         }
     };
     // The position is a user id, sealed like every cursor: opaque and bound to the caller.
