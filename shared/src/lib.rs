@@ -9,8 +9,5 @@ pub use pf_config as config;
 pub use pf_domain as domain;
 pub use pf_http as http;
 pub use pf_http::lambda;
-pub use pf_http::{
-    item_create, item_delete, item_list, item_read, item_update, label_api, own_read,
-};
 pub use pf_mail as mail;
 pub use pf_store as store;

@@ -1,7 +1,7 @@
 //! A user's resources kept whole in one versioned item each, at most so many per user
 //! (rules, recurring schedules): one way to create them (a fresh id under the cap, through
-//! the one retry loop) and one way to delete them (at the version read, see
-//! [`super::delete_at_read_version`]).
+//! the one retry loop). Each is deleted at the version read, through
+//! [`super::delete_at_read_version`].
 
 use std::future::Future;
 
@@ -28,23 +28,3 @@ where
         other => Ok(other?),
     }
 }
-
-/// Defines `pub async fn delete(store, user_id, id, expected)` of a kept resource, which
-/// the store reads with `$get` and deletes with `$delete`: at the version read (`If-Match`
-/// honoured), leaving a tombstone in the change feed; `$what` names it in a 404.
-macro_rules! delete_kept {
-    ($(#[$doc:meta])* $what:literal, $get:ident, $delete:ident) => {
-        $(#[$doc])*
-        pub async fn delete(
-            store: &$crate::__pf::store::Store,
-            user_id: u64,
-            id: u64,
-            expected: Option<$crate::IfMatch>,
-        ) -> $crate::AppResult<()> {
-            let read = || async move { Ok(store.$get(user_id, id).await?.map(|r| r.version)) };
-            let delete = |version| store.$delete(user_id, id, version);
-            $crate::delete_at_read_version($what, expected, read, delete).await
-        }
-    };
-}
-pub(crate) use delete_kept;

@@ -37,12 +37,6 @@ use pf_store::Store;
 pub use pf_config as config;
 pub use pf_mail as mail;
 
-#[doc(hidden)]
-pub mod __pf {
-    pub use pf_app as app;
-    pub use pf_domain as domain;
-}
-
 /// JSON bodies are at most 64 KiB.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 

@@ -11,8 +11,11 @@ use write::{
 
 use pf_app as app;
 use pf_domain::CategoryType;
+use pf_http::auth::Caller;
+use pf_http::extract::Query;
 use pf_http::paging::Pager;
-use pf_http::{docs, ApiError, AppState, FieldError};
+use pf_http::respond::Page;
+use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
 
 /// The routes with their documentation: a route cannot exist without it.
 pub fn api() -> OpenApiRouter<AppState> {
@@ -40,25 +43,28 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-pf_http::item_list!(
-    /// Global categories first, then the caller's own, each by key (id), one page at a time;
-    /// `type` filters (a filtered page may hold fewer than `limit` while more follow).
-    "/api/categories", ListQuery,
-        "One page: global categories, then the caller's own" => CategoryResponse;
-    |me, q| {
-        let wanted = match q.category_type.as_deref() {
-            None => None,
-            Some(t) => Some(CategoryType::parse(t).ok_or_else(|| {
-                ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
-            })?),
-        };
-        let pager = Pager::new(&me, "categories", "/api/categories");
-        let (limit, position) = pager.start(q.limit.as_deref(), q.cursor.as_deref())?;
-        let (items, next) =
-            app::categories::list_page(me.store(), me.id, wanted, limit as i32, position.as_deref())
-                .await?;
-        let items = items.into_iter().map(CategoryResponse::from).collect();
-        let filters = [("type", q.category_type.as_deref())];
-        Ok(pager.page(items, next, q.limit.as_deref(), &filters))
-    }
-);
+/// Global categories first, then the caller's own, each by key (id), one page at a time;
+/// `type` filters (a filtered page may hold fewer than `limit` while more follow).
+#[utoipa::path(get, path = "/api/categories", params(ListQuery),
+    responses(
+        (status = 200, description = "One page: global categories, then the caller's own",
+            body = Vec<CategoryResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
+    ))]
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<CategoryResponse>> {
+    let wanted = match q.category_type.as_deref() {
+        None => None,
+        Some(t) => Some(CategoryType::parse(t).ok_or_else(|| {
+            ApiError::validation(vec![FieldError::new("type", "must be DEBIT or CREDIT")])
+        })?),
+    };
+    let pager = Pager::new(&me, "categories", "/api/categories");
+    let (limit, position) = pager.start(q.limit.as_deref(), q.cursor.as_deref())?;
+    let (items, next) =
+        app::categories::list_page(me.store(), me.id, wanted, limit as i32, position.as_deref())
+            .await?;
+    let items = items.into_iter().map(CategoryResponse::from).collect();
+    let filters = [("type", q.category_type.as_deref())];
+    Ok(pager.page(items, next, q.limit.as_deref(), &filters))
+}

@@ -12,6 +12,9 @@ use super::CategoryResponse;
 use pf_app as app;
 use pf_app::categories::{parse_fields, CategoryFields};
 use pf_domain::CategoryType;
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Path};
+use pf_http::item::ItemChange;
 use pf_http::respond::{Created, Versioned};
 use pf_http::{docs, ApiResult};
 use utoipa::ToSchema;
@@ -71,38 +74,69 @@ fn versioned(c: pf_domain::Category) -> Versioned<CategoryResponse> {
     Versioned::new(c.version, c.into())
 }
 
-pf_http::item_create!(
-    /// Creates an own category, or (admins, `isGlobal: true`) a global one.
-    "/api/categories", CategoryRequest => CategoryResponse, "URL of the new category";
-    |me, body: CategoryRequest| {
-        let fields = body.fields()?;
-        let record = app::categories::create(me.store(), me.id, fields, body.is_global).await?;
-        let (id, version) = (record.id, record.version);
-        Created::item("/api/categories", id, version, CategoryResponse::from(record))
-    }
-);
+/// Creates an own category, or (admins, `isGlobal: true`) a global one.
+#[utoipa::path(post, path = "/api/categories", request_body = CategoryRequest,
+    responses(
+        (status = 201, description = "Created", body = CategoryResponse, headers(
+            ("Location" = String, description = "URL of the new category"),
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::CreateErrors,
+    ))]
+pub(crate) async fn create(
+    me: Caller,
+    Json(body): Json<CategoryRequest>,
+) -> ApiResult<Created<CategoryResponse>> {
+    let fields = body.fields()?;
+    let record = app::categories::create(me.store(), me.id, fields, body.is_global).await?;
+    let (id, version) = (record.id, record.version);
+    let created = CategoryResponse::from(record);
+    Ok(Created::item("/api/categories", id, version, created))
+}
 
-pf_http::item_read!(
-    /// A global category or one of the caller's own.
-    "/api/categories/{id}", "The category" => CategoryResponse;
-    |me, id| versioned(app::categories::get(me.store(), me.id, id).await?)
-);
+/// A global category or one of the caller's own.
+#[utoipa::path(get, path = "/api/categories/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The category", body = CategoryResponse, headers(
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    ))]
+pub(crate) async fn read(
+    me: Caller,
+    Path(id): Path<u64>,
+) -> ApiResult<Versioned<CategoryResponse>> {
+    let category = app::categories::get(me.store(), me.id, id).await?;
+    Ok(versioned(category))
+}
 
-pf_http::item_update!(
-    /// Replaces name, icon, colour and type (the type only while no transaction, rule or
-    /// budget uses the category).
-    "/api/categories/{id}", CategoryUpdateRequest => CategoryResponse, "Updated";
-    |me, id, body: CategoryUpdateRequest, expected| {
-        let fields = body.fields()?;
-        versioned(app::categories::update(me.store(), me.id, id, fields, expected).await?)
-    }
-);
+/// Replaces name, icon, colour and type (the type only while no transaction, rule or
+/// budget uses the category).
+#[utoipa::path(put, path = "/api/categories/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    request_body = CategoryUpdateRequest,
+    responses(
+        (status = 200, description = "Updated", body = CategoryResponse, headers(
+            ("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+    ))]
+pub(crate) async fn update(
+    ItemChange { me, id, expected }: ItemChange,
+    Json(body): Json<CategoryUpdateRequest>,
+) -> ApiResult<Versioned<CategoryResponse>> {
+    let fields = body.fields()?;
+    let updated = app::categories::update(me.store(), me.id, id, fields, expected).await?;
+    Ok(versioned(updated))
+}
 
-pf_http::item_delete!(
-    /// Deletes one of the caller's own categories unless transactions or a rule use it.
-    "/api/categories/{id}", "Deleted";
-    |me, id, expected| {
-        app::categories::delete(me.store(), me.id, id, expected).await?;
-        StatusCode::NO_CONTENT
-    }
-);
+/// Deletes one of the caller's own categories unless transactions or a rule use it.
+#[utoipa::path(delete, path = "/api/categories/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    responses(
+        (status = 204, description = "Deleted"),
+        docs::VersionedDeleteErrors,
+    ))]
+pub(crate) async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<StatusCode> {
+    app::categories::delete(me.store(), me.id, id, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

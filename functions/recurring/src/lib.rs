@@ -21,8 +21,9 @@ use pf_domain::recurring::{Exception, Recurring};
 use pf_domain::time::parse_date;
 use pf_http::auth::Caller;
 use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::paging::{PageQuery, Pager};
-use pf_http::respond::{Created, Versioned};
+use pf_http::respond::{Created, Page, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState};
 
 /// The routes with their documentation: a route cannot exist without it.
@@ -52,58 +53,89 @@ fn versioned(r: &Recurring) -> Versioned<RecurringResponse> {
     Versioned::new(r.version, RecurringResponse::from(r))
 }
 
-pf_http::item_create!(
-    /// Creates a recurring transaction (at most 100 per user). Its due occurrences become
-    /// transactions through the job, within a minute locally and an hour in AWS.
-    "/api/recurring", RecurringRequest => RecurringResponse, "URL of the new schedule";
-    |me, body: RecurringRequest| {
-        let r = app::recurring::create(me.store(), me.id, RecurringDraft::try_from(body)?).await?;
-        Created::item("/api/recurring", r.id, r.version, RecurringResponse::from(&r))
-    }
-);
+/// Creates a recurring transaction (at most 100 per user). Its due occurrences become
+/// transactions through the job, within a minute locally and an hour in AWS.
+#[utoipa::path(post, path = "/api/recurring", request_body = RecurringRequest,
+    responses(
+        (status = 201, description = "Created", body = RecurringResponse, headers(
+            ("Location" = String, description = "URL of the new schedule"),
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::CreateErrors,
+    ))]
+async fn create(
+    me: Caller,
+    Json(body): Json<RecurringRequest>,
+) -> ApiResult<Created<RecurringResponse>> {
+    let r = app::recurring::create(me.store(), me.id, RecurringDraft::try_from(body)?).await?;
+    let created = RecurringResponse::from(&r);
+    Ok(Created::item("/api/recurring", r.id, r.version, created))
+}
 
-pf_http::item_list!(
-    /// The caller's recurring transactions, oldest first, one page at a time.
-    "/api/recurring", PageQuery, "One page" => RecurringResponse;
-    |me, query| {
-        let pager = Pager::new(&me, "recurring", "/api/recurring");
-        let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
-        let after = position
-            .map(|p| {
-                p.parse::<u64>()
-                    .map_err(|_| app::transactions::invalid_cursor())
-            })
-            .transpose()?;
-        let (items, next) = app::recurring::list(me.store(), me.id, limit as i32, after).await?;
-        let items = items.iter().map(RecurringResponse::from).collect();
-        let next = next.map(|id| id.to_string());
-        Ok(pager.page(items, next, query.limit.as_deref(), &[]))
-    }
-);
+/// The caller's recurring transactions, oldest first, one page at a time.
+#[utoipa::path(get, path = "/api/recurring", params(PageQuery),
+    responses(
+        (status = 200, description = "One page", body = Vec<RecurringResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
+    ))]
+async fn list(me: Caller, Query(query): Query<PageQuery>) -> ApiResult<Page<RecurringResponse>> {
+    let pager = Pager::new(&me, "recurring", "/api/recurring");
+    let (limit, position) = pager.start(query.limit.as_deref(), query.cursor.as_deref())?;
+    let after = position
+        .map(|p| {
+            p.parse::<u64>()
+                .map_err(|_| app::transactions::invalid_cursor())
+        })
+        .transpose()?;
+    let (items, next) = app::recurring::list(me.store(), me.id, limit as i32, after).await?;
+    let items = items.iter().map(RecurringResponse::from).collect();
+    let next = next.map(|id| id.to_string());
+    Ok(pager.page(items, next, query.limit.as_deref(), &[]))
+}
 
-pf_http::item_read!(
-    /// One of the caller's recurring transactions; someone else's is 404.
-    "/api/recurring/{id}", "The schedule" => RecurringResponse;
-    |me, id| versioned(&app::recurring::get(me.store(), me.id, id).await?)
-);
+/// One of the caller's recurring transactions; someone else's is 404.
+#[utoipa::path(get, path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The schedule", body = RecurringResponse, headers(
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    ))]
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<RecurringResponse>> {
+    let schedule = app::recurring::get(me.store(), me.id, id).await?;
+    Ok(versioned(&schedule))
+}
 
-pf_http::item_update!(
-    /// Replaces every field of a schedule. Occurrences already created stay as they are.
-    "/api/recurring/{id}", RecurringRequest => RecurringResponse, "Updated";
-    |me, id, body: RecurringRequest, expected| {
-        let draft = RecurringDraft::try_from(body)?;
-        versioned(&app::recurring::update(me.store(), me.id, id, draft, expected).await?)
-    }
-);
+/// Replaces every field of a schedule. Occurrences already created stay as they are.
+#[utoipa::path(put, path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    request_body = RecurringRequest,
+    responses(
+        (status = 200, description = "Updated", body = RecurringResponse, headers(
+            ("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+    ))]
+async fn update(
+    ItemChange { me, id, expected }: ItemChange,
+    Json(body): Json<RecurringRequest>,
+) -> ApiResult<Versioned<RecurringResponse>> {
+    let draft = RecurringDraft::try_from(body)?;
+    let updated = app::recurring::update(me.store(), me.id, id, draft, expected).await?;
+    Ok(versioned(&updated))
+}
 
-pf_http::item_delete!(
-    /// Deletes a schedule. The transactions it created stay.
-    "/api/recurring/{id}", "Deleted";
-    |me, id, expected| {
-        app::recurring::delete(me.store(), me.id, id, expected).await?;
-        StatusCode::NO_CONTENT
-    }
-);
+/// Deletes a schedule. The transactions it created stay.
+#[utoipa::path(delete, path = "/api/recurring/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    responses(
+        (status = 204, description = "Deleted"),
+        docs::VersionedDeleteErrors,
+    ))]
+async fn remove(ItemChange { me, id, expected }: ItemChange) -> ApiResult<StatusCode> {
+    app::recurring::delete(me.store(), me.id, id, expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
 
 /// The schedule's occurrences dated from `from` to `to` (inclusive, at most two years
 /// apart), in date order: scheduled, created (with the transaction) or skipped.

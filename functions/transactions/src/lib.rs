@@ -5,6 +5,7 @@ pub use pf_http::dto::transactions as dto;
 pub mod list;
 
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use sha2::{Digest, Sha256};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -13,6 +14,9 @@ use list::ListQuery;
 use pf_app as app;
 use pf_app::transactions::{Idempotency, TransactionDraft};
 use pf_domain::Transaction;
+use pf_http::auth::Caller;
+use pf_http::extract::{Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::respond::{replayed, Created, Page, Versioned};
 use pf_http::{docs, ApiError, ApiResult, AppState};
 
@@ -83,84 +87,113 @@ impl Keyed {
     }
 }
 
-pf_http::item_create!(
-    /// Creates a transaction in the caller's wallet and moves its balance.
-    "/api/transactions", TransactionRequest => TransactionResponse, "URL of the new transaction",
-        params: [IdempotencyKey], responses: [(status = 422, response = docs::Unprocessable)];
-    |me, body: TransactionRequest, headers: HeaderMap| {
-        let keyed = Keyed::from_header(&headers, &body)?;
-        let input = TransactionDraft::try_from(body)?;
-        let created =
-            app::transactions::create(me.store(), me.id, input, keyed.idempotency(), &Default::default())
-                .await?;
-        let t = &created.transaction;
-        let body = Created::item("/api/transactions", t.id, t.version, TransactionResponse::from(t));
-        replayed(created.replayed, body)
-    }
-);
+/// Creates a transaction in the caller's wallet and moves its balance.
+#[utoipa::path(post, path = "/api/transactions", params(IdempotencyKey),
+    request_body = TransactionRequest,
+    responses(
+        (status = 201, description = "Created", body = TransactionResponse, headers(
+            ("Location" = String, description = "URL of the new transaction"),
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::CreateErrors,
+        (status = 422, response = docs::Unprocessable),
+    ))]
+async fn create(
+    me: Caller,
+    headers: HeaderMap,
+    Json(body): Json<TransactionRequest>,
+) -> ApiResult<Response> {
+    let keyed = Keyed::from_header(&headers, &body)?;
+    let input = TransactionDraft::try_from(body)?;
+    let (store, idempotency, rules) = (me.store(), keyed.idempotency(), Default::default());
+    let created = app::transactions::create(store, me.id, input, idempotency, &rules).await?;
+    let t = &created.transaction;
+    let response = TransactionResponse::from(t);
+    let body = Created::item("/api/transactions", t.id, t.version, response);
+    Ok(replayed(created.replayed, body))
+}
 
-pf_http::item_list!(
-    /// Lists the caller's transactions, newest date first, one page at a time.
-    "/api/transactions", ListQuery, "One page, newest date first" => TransactionResponse;
-    |me, query| {
-        let (filter, limit) = query.parse()?;
-        let cursors = me.state.tokens.cursors();
-        // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
-        let open = |c: &String| {
-            cursors
-                .open("transactions", me.id, c)
-                .ok_or_else(app::transactions::invalid_cursor)
-        };
-        let position = query.cursor.as_ref().map(open).transpose()?;
-        let page =
-            app::transactions::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
-        let items = page.items.iter().map(TransactionResponse::from).collect();
-        let next = page.next_cursor.map(|p| {
-            let query = query.next_page(&cursors.seal("transactions", me.id, &p));
-            format!("/api/transactions?{query}")
-        });
-        Ok(Page { items, next })
-    }
-);
+/// Lists the caller's transactions, newest date first, one page at a time.
+#[utoipa::path(get, path = "/api/transactions", params(ListQuery),
+    responses(
+        (status = 200, description = "One page, newest date first", body = Vec<TransactionResponse>,
+            headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
+    ))]
+async fn list(me: Caller, Query(query): Query<ListQuery>) -> ApiResult<Page<TransactionResponse>> {
+    let (filter, limit) = query.parse()?;
+    let cursors = me.state.tokens.cursors();
+    // Cursors are sealed with a server key: a forged or altered one never reaches DynamoDB.
+    let open = |c: &String| {
+        cursors
+            .open("transactions", me.id, c)
+            .ok_or_else(app::transactions::invalid_cursor)
+    };
+    let position = query.cursor.as_ref().map(open).transpose()?;
+    let page =
+        app::transactions::list(me.store(), me.id, &filter, limit, position.as_deref()).await?;
+    let items = page.items.iter().map(TransactionResponse::from).collect();
+    let next = page.next_cursor.map(|p| {
+        let query = query.next_page(&cursors.seal("transactions", me.id, &p));
+        format!("/api/transactions?{query}")
+    });
+    Ok(Page { items, next })
+}
 
-pf_http::item_read!(
-    /// One of the caller's transactions; someone else's is 404, as if it did not exist.
-    "/api/transactions/{id}", "The transaction" => TransactionResponse,
-        responses: [(status = 405, response = docs::MethodNotAllowed)];
-    |me, id| versioned(&app::transactions::get(me.store(), me.id, id).await?)
-);
+/// One of the caller's transactions; someone else's is 404, as if it did not exist.
+#[utoipa::path(get, path = "/api/transactions/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The transaction", body = TransactionResponse, headers(
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+        (status = 405, response = docs::MethodNotAllowed),
+    ))]
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<TransactionResponse>> {
+    let transaction = app::transactions::get(me.store(), me.id, id).await?;
+    Ok(versioned(&transaction))
+}
 
-pf_http::item_update!(
-    /// Replaces every field of one of the caller's transactions.
-    "/api/transactions/{id}", TransactionRequest => TransactionResponse, "Updated",
-        params: [IdempotencyKey],
-        responses: [
-            (status = 405, response = docs::MethodNotAllowed),
-            (status = 422, response = docs::Unprocessable)
-        ];
-    |me, id, body: TransactionRequest, expected, headers: HeaderMap| {
-        let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
-        let input = TransactionDraft::try_from(body)?;
-        let idempotency = keyed.idempotency();
-        let (t, replay) =
-            app::transactions::update(me.store(), me.id, id, input, expected, idempotency).await?;
-        replayed(replay, versioned(&t))
-    }
-);
+/// Replaces every field of one of the caller's transactions.
+#[utoipa::path(put, path = "/api/transactions/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
+    request_body = TransactionRequest,
+    responses(
+        (status = 200, description = "Updated", body = TransactionResponse, headers(
+            ("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+        (status = 405, response = docs::MethodNotAllowed),
+        (status = 422, response = docs::Unprocessable),
+    ))]
+async fn update(
+    ItemChange { me, id, expected }: ItemChange,
+    headers: HeaderMap,
+    Json(body): Json<TransactionRequest>,
+) -> ApiResult<Response> {
+    let keyed = Keyed::from_header(&headers, &("update", id, &body))?;
+    let input = TransactionDraft::try_from(body)?;
+    let idempotency = keyed.idempotency();
+    let (t, replay) =
+        app::transactions::update(me.store(), me.id, id, input, expected, idempotency).await?;
+    Ok(replayed(replay, versioned(&t)))
+}
 
-pf_http::item_delete!(
-    /// Deletes one of the caller's transactions and reverts its effect on the balance.
-    "/api/transactions/{id}", "Deleted; the balance no longer counts it",
-        params: [IdempotencyKey],
-        responses: [
-            (status = 405, response = docs::MethodNotAllowed),
-            (status = 422, response = docs::Unprocessable)
-        ];
-    |me, id, expected, headers: HeaderMap| {
-        let keyed = Keyed::from_header(&headers, &("delete", id))?;
-        let idempotency = keyed.idempotency();
-        let replay =
-            app::transactions::delete(me.store(), me.id, id, expected, idempotency).await?;
-        replayed(replay, StatusCode::NO_CONTENT)
-    }
-);
+/// Deletes one of the caller's transactions and reverts its effect on the balance.
+#[utoipa::path(delete, path = "/api/transactions/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch, IdempotencyKey),
+    responses(
+        (status = 204, description = "Deleted; the balance no longer counts it"),
+        docs::VersionedDeleteErrors,
+        (status = 405, response = docs::MethodNotAllowed),
+        (status = 422, response = docs::Unprocessable),
+    ))]
+async fn remove(
+    ItemChange { me, id, expected }: ItemChange,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let keyed = Keyed::from_header(&headers, &("delete", id))?;
+    let idempotency = keyed.idempotency();
+    let replay = app::transactions::delete(me.store(), me.id, id, expected, idempotency).await?;
+    Ok(replayed(replay, StatusCode::NO_CONTENT))
+}

@@ -17,7 +17,8 @@ use pf_app::Purge;
 use pf_domain::{Role, User};
 use pf_http::auth::{require_admin, require_self_or_admin, Caller};
 use pf_http::client::ClientAddr;
-use pf_http::extract::{IfMatchHeader, Path};
+use pf_http::extract::{IfMatchHeader, Json, Path, Query};
+use pf_http::item::ItemChange;
 use pf_http::respond::{Page, Versioned};
 use pf_http::users::UserResponse;
 use pf_http::{docs, ApiError, ApiResult, AppState, FieldError};
@@ -51,57 +52,69 @@ pub struct ListQuery {
     pub cursor: Option<String>,
 }
 
-pf_http::item_list!(
-    /// All users, by id, a page at a time (administrators only).
-    "/users", ListQuery, "One page of users" => UserResponse;
-    |me, q| {
-        require_admin(&me).await?;
-        let limit = match q.limit {
-            None => 50,
-            Some(l @ 1..=200) => l,
-            Some(_) => {
-                let message = "must be an integer from 1 to 200";
-                return Err(ApiError::validation(vec![FieldError::new(
-                    "limit", message,
-                )]));
-            }
-        };
-        // The position is a user id, sealed like every cursor: opaque and bound to the caller.
-        let cursors = me.state.tokens.cursors();
-        let after = match &q.cursor {
-            None => None,
-            Some(c) => Some(
-                cursors
-                    .open("users", me.id, c)
-                    .and_then(|p| p.parse::<u64>().ok())
-                    .ok_or_else(app::transactions::invalid_cursor)?,
-            ),
-        };
-        let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
-        Ok(Page {
-            items: found.into_iter().map(UserResponse::from).collect(),
-            next: next.map(|next| {
-                let cursor = cursors.seal("users", me.id, &next.to_string());
-                format!("/users?limit={limit}&cursor={cursor}")
-            }),
-        })
-    }
-);
+/// All users, by id, a page at a time (administrators only).
+#[utoipa::path(get, path = "/users", params(ListQuery),
+    responses(
+        (status = 200, description = "One page of users", body = Vec<UserResponse>, headers(
+            ("Link" = String, description = "`<url>; rel=\"next\"` when another page may follow"))),
+        docs::ListErrors,
+    ))]
+async fn list(me: Caller, Query(q): Query<ListQuery>) -> ApiResult<Page<UserResponse>> {
+    require_admin(&me).await?;
+    let limit = match q.limit {
+        None => 50,
+        Some(l @ 1..=200) => l,
+        Some(_) => {
+            let error = FieldError::new("limit", "must be an integer from 1 to 200");
+            return Err(ApiError::validation(vec![error]));
+        }
+    };
+    // The position is a user id, sealed like every cursor: opaque and bound to the caller.
+    let cursors = me.state.tokens.cursors();
+    let after = match &q.cursor {
+        None => None,
+        Some(c) => Some(
+            cursors
+                .open("users", me.id, c)
+                .and_then(|p| p.parse::<u64>().ok())
+                .ok_or_else(app::transactions::invalid_cursor)?,
+        ),
+    };
+    let (found, next) = app::users::list(me.store(), limit as i32, after).await?;
+    Ok(Page {
+        items: found.into_iter().map(UserResponse::from).collect(),
+        next: next.map(|next| {
+            let cursor = cursors.seal("users", me.id, &next.to_string());
+            format!("/users?limit={limit}&cursor={cursor}")
+        }),
+    })
+}
 
-pf_http::own_read!(
-    /// The caller's own profile.
-    me "/users/me", "The caller" => UserResponse, "Version, for If-Match";
-    |me| versioned(&app::users::get(me.store(), me.id).await?)
-);
+/// The caller's own profile.
+#[utoipa::path(get, path = "/users/me", params(docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The caller", body = UserResponse, headers(
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    ))]
+async fn me(me: Caller) -> ApiResult<Versioned<UserResponse>> {
+    Ok(versioned(&app::users::get(me.store(), me.id).await?))
+}
 
-pf_http::item_read!(
-    /// A profile: one's own, or anyone's for an admin.
-    "/users/{id}", "The user" => UserResponse;
-    |me, id| {
-        require_self_or_admin(&me, id).await?;
-        versioned(&app::users::get(me.store(), id).await?)
-    }
-);
+/// A profile: one's own, or anyone's for an admin.
+#[utoipa::path(get, path = "/users/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The user", body = UserResponse, headers(
+            ("ETag" = String, description = "Version, for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    ))]
+async fn read(me: Caller, Path(id): Path<u64>) -> ApiResult<Versioned<UserResponse>> {
+    require_self_or_admin(&me, id).await?;
+    Ok(versioned(&app::users::get(me.store(), id).await?))
+}
 
 /// Fields a profile update may carry; anything else (id, createdAt, ...) is refused.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -130,30 +143,39 @@ pub struct UpdateRequest {
     pub role: Option<Role>,
 }
 
-pf_http::item_update!(
-    /// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
-    /// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
-    /// or a recent login; an admin changing another user's e-mail, password or role a recent
-    /// login of their own (else `403` of type `/problems/reauthentication-required`). A new
-    /// e-mail is unverified until its mailed link is used. A new password, e-mail or role ends
-    /// every session and device token of the user.
-    "/users/{id}", UpdateRequest => UserResponse, "Updated",
-        responses: [(status = 429, response = docs::TooManyRequests)];
-    |me, id, body: UpdateRequest, expected, client: ClientAddr| {
-        let update = ProfileUpdate {
-            first_name: body.first_name,
-            last_name: body.last_name,
-            email: body.email,
-            password: body.password,
-            current_password: body.current_password,
-            role: body.role,
-        };
-        let (links, actor) = (me.state.links(), me.actor(&client));
-        let updated =
-            app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
-        versioned(&updated)
-    }
-);
+/// Changes names, e-mail, password or (admins only) role. Omitted fields stay as they are.
+/// Changing one's own password needs `currentPassword`; one's own e-mail `currentPassword`
+/// or a recent login; an admin changing another user's e-mail, password or role a recent
+/// login of their own (else `403` of type `/problems/reauthentication-required`). A new
+/// e-mail is unverified until its mailed link is used. A new password, e-mail or role ends
+/// every session and device token of the user.
+#[utoipa::path(put, path = "/users/{id}",
+    params(("id" = inline(docs::Id), Path), docs::IfMatch),
+    request_body = UpdateRequest,
+    responses(
+        (status = 200, description = "Updated", body = UserResponse, headers(
+            ("ETag" = String, description = "New version"))),
+        docs::VersionedUpdateErrors,
+        (status = 429, response = docs::TooManyRequests),
+    ))]
+async fn update(
+    ItemChange { me, id, expected }: ItemChange,
+    client: ClientAddr,
+    Json(body): Json<UpdateRequest>,
+) -> ApiResult<Versioned<UserResponse>> {
+    let update = ProfileUpdate {
+        first_name: body.first_name,
+        last_name: body.last_name,
+        email: body.email,
+        password: body.password,
+        current_password: body.current_password,
+        role: body.role,
+    };
+    let (links, actor) = (me.state.links(), me.actor(&client));
+    let updated =
+        app::accounts::update_profile(me.store(), links, actor, id, update, expected).await?;
+    Ok(versioned(&updated))
+}
 
 /// Body of `DELETE /users/{id}`: the password, when deleting one's own account.
 #[derive(Debug, Default, Deserialize, ToSchema)]

@@ -21,12 +21,17 @@ pub fn api() -> OpenApiRouter<AppState> {
 
 pub use pf_http::dto::wallet::WalletResponse;
 
-pf_http::own_read!(
-    /// The caller's wallet and its current balance.
-    read "/api/wallet", "The wallet" => WalletResponse,
-    "Version (every transaction write moves it), for If-Match";
-    |me| versioned(&app::wallet::get(me.store(), me.id).await?)?
-);
+/// The caller's wallet and its current balance.
+#[utoipa::path(get, path = "/api/wallet", params(docs::IfNoneMatch),
+    responses(
+        (status = 200, description = "The wallet", body = WalletResponse, headers(
+            ("ETag" = String, description = "Version (every transaction write moves it), for If-Match"))),
+        docs::Cached,
+        docs::ReadErrors,
+    ))]
+async fn read(me: Caller) -> ApiResult<Versioned<WalletResponse>> {
+    versioned(&app::wallet::get(me.store(), me.id).await?)
+}
 
 fn versioned(wallet: &Wallet) -> ApiResult<Versioned<WalletResponse>> {
     Ok(Versioned::new(

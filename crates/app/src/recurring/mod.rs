@@ -224,8 +224,10 @@ pub(crate) async fn save(store: &Store, r: &Recurring, version: u64) -> AppResul
         })
 }
 
-kept::delete_kept! {
-    /// Deletes a schedule (`If-Match` honoured), leaving a tombstone in the change feed;
-    /// the transactions it created stay.
-    "recurring transaction", get_recurring, delete_recurring
+/// Deletes a schedule (`If-Match` honoured), leaving a tombstone in the change feed;
+/// the transactions it created stay.
+pub async fn delete(store: &Store, user: u64, id: u64, expected: Option<IfMatch>) -> AppResult<()> {
+    let read = || async move { Ok(store.get_recurring(user, id).await?.map(|r| r.version)) };
+    let delete = |version| store.delete_recurring(user, id, version);
+    super::delete_at_read_version("recurring transaction", expected, read, delete).await
 }
