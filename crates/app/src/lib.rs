@@ -27,10 +27,6 @@ pub use pf_auth::{cursor, token};
 pub use pf_store::retry::out_of_time;
 pub use pf_store::{accounts::Purge, feed::Op, pictures::Picture, transactions::TxnFilter, Store};
 
-#[doc(hidden)]
-pub mod __pf {
-    pub use pf_store as store;
-}
 use pf_store::{retry, Again, StoreError};
 
 /// What a service refuses, in domain terms (the HTTP layer maps each to a status).
