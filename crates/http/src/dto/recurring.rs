@@ -84,6 +84,7 @@ impl TryFrom<RecurringRequest> for RecurringDraft {
             provider_id,
             tag_ids,
             category_source: CategorySource::User,
+            splits: Default::default(),
         };
         let broken = transaction.check();
         if !broken.is_empty() {
