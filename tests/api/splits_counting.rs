@@ -133,3 +133,67 @@ async fn each_part_counts_in_its_own_category_and_holds_what_it_uses() {
     assert_eq!(app.delete_transaction(&user, id).await.status(), 204);
     assert_eq!(app.balance(&user).await, "0.00");
 }
+
+#[tokio::test]
+async fn rules_never_change_a_splits_categories() {
+    let (app, user) = spawn_app_and_user().await;
+    let rule = json!({"name": "Market", "conditions": [{"field": "note", "op": "contains", "value": "market"}], "actions": {"categoryId": GIFTS}});
+    let r = app.post(&user, "/api/rules", &rule).await;
+    assert_eq!(r.status(), 201);
+    // A create without categoryId: the parts decide, not the rules.
+    let body = json!({"amount": "10", "date": "2026-05-01", "note": "market", "splits": [part("4", GROCERIES), part("6", HOUSEHOLD)]});
+    let t = create(&app, &user, &body).await;
+    assert_eq!(
+        (t["categoryId"].as_u64(), t["categorySource"].as_str()),
+        (Some(GROCERIES), Some("user"))
+    );
+    let plain = create(
+        &app,
+        &user,
+        &json!({"amount": "3", "date": "2026-05-01", "note": "market"}),
+    )
+    .await;
+    assert_eq!(plain["categoryId"], GIFTS);
+    let report: Value = app
+        .post(&user, "/api/rules/apply", &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(report["changed"], 0, "{report}");
+    let id = t["id"].as_u64().unwrap();
+    let now: Value = app.get_transaction(&user, id).await.json().await.unwrap();
+    assert_eq!(now["splits"], t["splits"]);
+    assert_eq!(now["categoryId"], GROCERIES);
+}
+
+#[tokio::test]
+async fn a_recurring_schedule_creates_its_occurrences_as_splits() {
+    let (app, user) = spawn_app_and_user().await;
+    let start = time::OffsetDateTime::now_utc().date() - time::Duration::days(70);
+    let body = json!({
+        "amount": "10.00", "categoryId": GROCERIES, "start": start.to_string(),
+        "rrule": "FREQ=MONTHLY", "backfill": true,
+        "splits": [part("4", GROCERIES), part("6", GIFTS)],
+    });
+    let r = app.post(&user, "/api/recurring", &body).await;
+    assert_eq!(r.status(), 201);
+    let schedule: Value = r.json().await.unwrap();
+    assert_eq!(amounts(&schedule), [Decimal::new(4, 0), Decimal::new(6, 0)]);
+    let today = time::OffsetDateTime::now_utc().date();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let job = shared::app::recurring::run_due(&app.state.store, today, deadline);
+    let report = shared::store::on_behalf_of("recurring", job).await.unwrap();
+    assert!(report.created >= 2, "{report:?}");
+    let listed = app.listed(&user, "").await;
+    assert!(listed.len() >= 2, "{listed:?}");
+    for t in &listed {
+        assert_eq!(t["splits"], schedule["splits"]);
+    }
+    let bad = json!({
+        "amount": "10.00", "categoryId": GROCERIES, "start": start.to_string(),
+        "rrule": "FREQ=MONTHLY", "splits": [part("4", GROCERIES), part("5", GIFTS)],
+    });
+    let p = assert_problem(app.post(&user, "/api/recurring", &bad).await, 400).await;
+    assert_eq!(error_fields(&p), ["splits"]);
+}

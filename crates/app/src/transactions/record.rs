@@ -53,7 +53,11 @@ impl TransactionDraft {
             provider_id: details.provider_id,
             tag_ids: details.tag_ids.clone(),
             category_source: source,
-            splits: Splits::of(&details.splits),
+            // An occurrence whose amount an exception changed is plain.
+            splits: match amount == details.amount.amount() {
+                true => Splits::of(&details.splits),
+                false => Splits::Plain,
+            },
         }
     }
 }
