@@ -203,13 +203,25 @@ async fn every_broken_rule_of_a_split_is_a_400_naming_it() {
     let p = refused(&app, &user, &wide).await;
     assert_eq!(error_fields(&p), ["splits"], "{p}");
     parts.truncate(20);
-    create(
+    let full = create(
         &app,
         &user,
         &json!({"amount": "20", "date": "2026-03-10", "splits": parts}),
     )
     .await;
     assert_eq!(app.balance(&user).await, "-80.00");
+    // A PUT counts what it named before and after: 40 and 2 more is too many.
+    let id = full["id"].as_u64().unwrap();
+    let other = json!({"amount": "20", "date": "2026-03-10", "splits": [part("10", GROCERIES), part("10", HOUSEHOLD)]});
+    let p = assert_problem(app.update_transaction(&user, id, &other).await, 400).await;
+    assert_eq!(error_fields(&p), ["splits"], "{p}");
+    parts.truncate(2);
+    let fewer = json!({"amount": "2", "date": "2026-03-10", "splits": parts});
+    assert_eq!(
+        app.update_transaction(&user, id, &fewer).await.status(),
+        200
+    );
+    assert_eq!(app.balance(&user).await, "-62.00");
 }
 
 #[tokio::test]

@@ -197,3 +197,41 @@ async fn a_recurring_schedule_creates_its_occurrences_as_splits() {
     let p = assert_problem(app.post(&user, "/api/recurring", &bad).await, 400).await;
     assert_eq!(error_fields(&p), ["splits"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_category_deleted_while_parts_take_it_is_either_gone_or_in_use_never_both() {
+    let (app, user) = spawn_app_and_user().await;
+    let (app, user) = (std::sync::Arc::new(app), std::sync::Arc::new(user));
+    for round in 0..3 {
+        let pets = app
+            .create_category(&user, &format!("Pets{round}"), "DEBIT")
+            .await;
+        let mut tasks = Vec::new();
+        for _ in 0..6 {
+            let (app, user) = (app.clone(), user.clone());
+            let body = json!({"amount": "10", "date": "2026-06-01", "splits": [part("4", GROCERIES), part("6", pets)]});
+            tasks.push(tokio::spawn(async move {
+                app.create_transaction(&user, &body).await.status().as_u16()
+            }));
+        }
+        let deleted = app
+            .delete(&user, &format!("/api/categories/{pets}"))
+            .await
+            .status()
+            .as_u16();
+        let mut created = 0;
+        for t in tasks {
+            match t.await.unwrap() {
+                201 => created += 1,
+                s => assert_eq!(s, 400),
+            }
+        }
+        let holding = app.listed(&user, &format!("?categoryId={pets}")).await;
+        assert_eq!(holding.len(), created);
+        match deleted {
+            204 => assert_eq!(created, 0, "a deleted category holds no part"),
+            409 => assert!(created > 0),
+            s => panic!("delete answered {s}"),
+        }
+    }
+}
