@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use time::Date;
 
 use super::time::Timestamp;
-use super::{CategoryType, Money};
+use super::{CategoryType, Money, Part};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transaction {
@@ -37,6 +37,9 @@ pub struct Details {
     pub category_global: bool,
     pub provider_id: Option<u64>,
     pub tag_ids: Vec<u64>,
+    /// A split transaction's parts, in order (empty: a plain one). The transaction's own
+    /// category is the first part's.
+    pub splits: Vec<Part>,
 }
 
 /// How a transaction's category was chosen.
@@ -114,6 +117,7 @@ impl Transaction {
                 category_global: true,
                 provider_id: None,
                 tag_ids: vec![],
+                splits: vec![],
             },
             category_source: CategorySource::User,
             recurring_id: None,

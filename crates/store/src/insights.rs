@@ -33,18 +33,27 @@ pub struct MonthTotals {
 }
 
 impl MonthTotals {
-    /// Counts `txn` in (`sign` > 0) or out of its month's total of its category.
+    /// Counts `txn` in (`sign` > 0) or out of its month's total of each category it
+    /// counts in (each part's, for a split: its parts there summed, counted once).
     pub fn add(&mut self, txn: &Transaction, sign: i64) {
-        let d = &txn.details;
-        let key = (Month::of(txn.date), d.category_global, d.category_id);
-        let cell = self.cells.entry(key).or_insert(Cell {
-            category_type: d.category_type,
-            total: Decimal::ZERO,
-            count: 0,
-        });
-        let amount = d.amount.amount();
-        cell.total += if sign > 0 { amount } else { -amount };
-        cell.count += sign;
+        for share in txn.details.shares() {
+            let key = (
+                Month::of(txn.date),
+                share.category_global,
+                share.category_id,
+            );
+            let cell = self.cells.entry(key).or_insert(Cell {
+                category_type: share.category_type,
+                total: Decimal::ZERO,
+                count: 0,
+            });
+            cell.total += if sign > 0 {
+                share.amount
+            } else {
+                -share.amount
+            };
+            cell.count += sign;
+        }
     }
 
     /// One unconditional `ADD` per total that moved (the transaction item and the wallet

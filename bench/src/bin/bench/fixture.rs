@@ -72,6 +72,7 @@ pub fn global_transaction(
             category_global: true,
             provider_id: None,
             tag_ids: vec![],
+            splits: vec![],
         },
         category_source: shared::domain::CategorySource::User,
         recurring_id: None,

@@ -227,6 +227,7 @@ pub(super) async fn build_all(
             provider_id,
             tag_ids,
             category_source: p.category_source,
+            splits: Default::default(),
         };
         let id = loop {
             let id = pf_domain::ids::new_id();

@@ -4,11 +4,13 @@
 mod choose;
 mod record;
 mod refusals;
+mod splits;
 
 pub use record::{
     build_record, check_amount, check_money, check_tag_count, check_tags, Stamp, TransactionDraft,
     MAX_TAGS, YEARS, YEARS_MESSAGE,
 };
+pub use splits::{PartDraft, Splits};
 
 pub use super::IfMatch;
 use super::{stale, AppError, AppResult};
@@ -44,12 +46,18 @@ pub(crate) fn keys<'a>(
     transaction_id: Option<u64>,
     idempotency: Option<Idempotency<'a>>,
 ) -> RefKeys<'a> {
+    let parts = input.map_or(&[][..], |i| i.splits.parts());
     RefKeys {
         category_id: input.and_then(|i| i.category_id),
         provider_id: input.and_then(|i| i.provider_id),
         tag_ids: input.map_or(&[], |i| &i.tag_ids),
         transaction_id,
         idempotency_key: idempotency.map(|i| i.key),
+        part_category_ids: parts.iter().map(|p| p.category_id).collect(),
+        part_tag_ids: parts
+            .iter()
+            .flat_map(|p| p.tag_ids.iter().copied())
+            .collect(),
     }
 }
 
@@ -65,6 +73,9 @@ pub async fn create(
     idempotency: Option<Idempotency<'_>>,
     rules: &RulesOnce,
 ) -> AppResult<Created> {
+    if let Some(first) = input.splits.parts().first() {
+        input.category_id = input.category_id.or(Some(first.category_id));
+    }
     if input.category_id.is_none() {
         choose::category(store, user_id, &mut input, rules).await?;
     }
@@ -175,6 +186,7 @@ pub async fn update(
         };
         let mut new = build_record(user_id, input.clone(), &refs, stamp)?;
         new.recurring_id = old.recurring_id;
+        splits::keep_parts(input, &old, &mut new)?;
         if expected.is_some_and(|e| !e.matches(old.version)) {
             return Err(stale());
         }

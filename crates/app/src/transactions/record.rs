@@ -8,6 +8,7 @@
 use rust_decimal::Decimal;
 use time::Date;
 
+use super::splits::Splits;
 use crate::{AppError, AppResult};
 use pf_domain::text::{parse_note, NOTE_MAX_LEN};
 use pf_domain::time::Timestamp;
@@ -35,6 +36,8 @@ pub struct TransactionDraft {
     pub tag_ids: Vec<u64>,
     /// How the category was chosen (`user` for a request that names it).
     pub category_source: CategorySource,
+    /// A split's parts (see `splits`).
+    pub splits: Splits,
 }
 
 impl TransactionDraft {
@@ -50,6 +53,11 @@ impl TransactionDraft {
             provider_id: details.provider_id,
             tag_ids: details.tag_ids.clone(),
             category_source: source,
+            // An occurrence whose amount an exception changed is plain.
+            splits: match amount == details.amount.amount() {
+                true => Splits::of(&details.splits),
+                false => Splits::Plain,
+            },
         }
     }
 }
@@ -106,6 +114,7 @@ impl TransactionDraft {
             Ok(ids) => self.tag_ids = ids,
             Err(e) => errors.push(Violation::new("tagIds", e)),
         }
+        super::splits::check_parts(self, &mut errors);
         errors
     }
 }
@@ -171,6 +180,12 @@ pub fn build_record(
             format!("no such tag: {}", missing.join(", ")),
         ));
     }
+    let splits = super::splits::build_parts(&draft, refs, wallet.currency, &mut errors);
+    // Rules never change a split's categories.
+    let source = match splits.is_empty() {
+        true => draft.category_source,
+        false => CategorySource::User,
+    };
     let (Some(category), Some(amount)) = (refs.category.as_ref(), amount) else {
         return Err(AppError::Invalid(errors));
     };
@@ -189,8 +204,9 @@ pub fn build_record(
             category_global: category.is_global(),
             provider_id: draft.provider_id,
             tag_ids: draft.tag_ids,
+            splits,
         },
-        category_source: draft.category_source,
+        category_source: source,
         recurring_id: None,
         version: stamp.version,
         created_at: stamp.created_at.unwrap_or(stamp.now),
@@ -220,6 +236,7 @@ mod tests {
             provider_id: None,
             tag_ids: vec![],
             category_source: CategorySource::User,
+            splits: Splits::Absent,
         }
     }
 

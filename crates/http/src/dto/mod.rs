@@ -5,5 +5,6 @@ pub mod categories;
 pub mod labels;
 pub mod recurring;
 pub mod rules;
+pub mod splits;
 pub mod transactions;
 pub mod wallet;

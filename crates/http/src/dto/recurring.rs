@@ -33,6 +33,11 @@ pub struct RecurringRequest {
     pub tag_ids: Option<Vec<Value>>,
     #[schema(max_length = 1000)]
     pub note: Option<String>,
+    /// A split's parts, as on a transaction (`categoryId` is then the first part's); each
+    /// occurrence is created with them (one whose amount an exception changes, plain).
+    #[serde(default, deserialize_with = "super::splits::present")]
+    #[schema(value_type = Option<Vec<super::splits::PartRequest>>, nullable, min_items = 2, max_items = 50)]
+    pub splits: Option<Value>,
     /// The earliest date (`YYYY-MM-DD`, 1900 to 2200): an occurrence only when the rule
     /// produces it.
     #[schema(format = Date, example = "2026-01-31", min_length = 10, max_length = 10)]
@@ -64,6 +69,7 @@ impl TryFrom<RecurringRequest> for RecurringDraft {
         let category_id = check.field("categoryId", parse_id(&r.category_id));
         let start = check.field("start", parse_date(&r.start));
         let references = check.references(r.provider_id.as_ref(), r.tag_ids.as_deref());
+        let splits = super::splits::parse_splits(&mut check, r.splits.as_ref(), None);
         if r.rrule.len() > 500 {
             check.refuse("rrule", "must be at most 500 characters");
         }
@@ -84,6 +90,7 @@ impl TryFrom<RecurringRequest> for RecurringDraft {
             provider_id,
             tag_ids,
             category_source: CategorySource::User,
+            splits: splits.unwrap_or_default(),
         };
         let broken = transaction.check();
         if !broken.is_empty() {
@@ -118,6 +125,9 @@ pub struct RecurringResponse {
     pub tag_ids: Vec<u64>,
     #[schema(required = true)]
     pub note: Option<String>,
+    /// `null`, or a split's parts in order (as on a transaction).
+    #[schema(required = true)]
+    pub splits: Option<Vec<super::splits::PartResponse>>,
     #[schema(format = Date, example = "2026-01-31")]
     pub start: String,
     #[schema(example = "FREQ=MONTHLY;BYMONTHDAY=-1")]
@@ -148,6 +158,7 @@ impl From<&Recurring> for RecurringResponse {
             provider_id: r.details.provider_id,
             tag_ids: r.details.tag_ids.clone(),
             note: r.details.note.clone(),
+            splits: super::splits::parts_response(&r.details.splits),
             start: format_date(r.schedule.start),
             rrule: r.rrule.clone(),
             weekend: r.schedule.weekend.as_str().into(),

@@ -45,12 +45,19 @@ pub struct TransactionRequest {
     /// The caller's tags (duplicates are ignored).
     #[schema(value_type = Option<Vec<u64>>, max_items = 20)]
     pub tag_ids: Option<Vec<Value>>,
+    /// A split transaction's parts: 2 to 50, positive, adding up exactly to `amount`, all
+    /// in categories of one type; `categoryId` may then be omitted (it is the first
+    /// part's). On update, absent keeps the parts when `amount` and `categoryId` stay
+    /// those stored (else the transaction becomes plain); `null` makes it plain.
+    #[serde(default, deserialize_with = "super::splits::present")]
+    #[schema(value_type = Option<Vec<super::splits::PartRequest>>, nullable, min_items = 2, max_items = 50)]
+    pub splits: Option<Value>,
 }
 
 use pf_app::transactions::TransactionDraft;
 
 /// The amount and the currency it names, if any.
-fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
+pub(crate) fn parse_amount(value: &Value) -> Result<(Decimal, Option<String>), String> {
     match value {
         Value::Object(map) => {
             let unknown = map.keys().any(|k| k != "amount" && k != "currency");
@@ -98,13 +105,16 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
             }
             other => other,
         };
-        match (amount, category_id, date, note, references) {
+        let splits =
+            super::splits::parse_splits(&mut check, r.splits.as_ref(), body_currency.as_deref());
+        match (amount, category_id, date, note, references, splits) {
             (
                 Some((amount, _)),
                 Some(category_id),
                 Some(date),
                 Some(note),
                 Some((provider_id, tag_ids)),
+                Some(splits),
             ) if check.is_empty() => {
                 let mut draft = Self {
                     amount,
@@ -115,6 +125,7 @@ impl TryFrom<TransactionRequest> for TransactionDraft {
                     provider_id,
                     tag_ids,
                     category_source: pf_domain::CategorySource::User,
+                    splits,
                 };
                 // The draft's own rules (note, date range, ...): reported with the request.
                 let broken = draft.check();
@@ -154,6 +165,10 @@ pub struct TransactionResponse {
     /// schedule is deleted).
     #[schema(minimum = 1, maximum = 9007199254740991.0, required = true)]
     pub recurring_id: Option<u64>,
+    /// `null` for a plain transaction, else a split's parts in order; `categoryId` and
+    /// `categoryType` are then the first part's.
+    #[schema(required = true)]
+    pub splits: Option<Vec<super::splits::PartResponse>>,
     /// UTC, `YYYY-MM-DDTHH:MM:SS`.
     #[schema(example = "2026-11-22T10:00:00")]
     pub created_at: String,
@@ -174,6 +189,7 @@ impl From<&Transaction> for TransactionResponse {
             tag_ids: t.details.tag_ids.clone(),
             category_source: t.category_source,
             recurring_id: t.recurring_id,
+            splits: super::splits::parts_response(&t.details.splits),
             created_at: t.created_at.to_string(),
             updated_at: t.updated_at.to_string(),
         }

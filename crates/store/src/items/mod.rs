@@ -2,6 +2,7 @@
 //! `TryFrom<&Item>`, failing (never panicking) on an item that is not one.
 
 pub mod category;
+mod split;
 pub mod transaction;
 pub mod user;
 pub mod wallet;

@@ -110,3 +110,23 @@ fn a_transaction_survives_its_item() {
     broken.insert("currencyCode".into(), s("XXX"));
     assert!(Transaction::from_item(&broken).is_err());
 }
+
+#[test]
+fn a_splits_parts_survive_its_item_in_order_with_the_sets_the_filters_read() {
+    let mut t = Transaction::example(time::macros::date!(2026 - 02 - 28), 4, 1000);
+    let part = |cents, category_id, global, tags: Vec<u64>| pf_domain::Part {
+        amount: pf_domain::Money::new(Decimal::new(cents, 2), pf_domain::Currency::eur()).unwrap(),
+        category_id,
+        category_type: CategoryType::Debit,
+        category_global: global,
+        note: (cents > 500).then(|| "big".to_owned()),
+        tag_ids: tags,
+    };
+    t.details.splits = vec![part(600, 4, true, vec![2, 7]), part(400, 11, false, vec![])];
+    let item = transaction::to_item(&t);
+    assert!(matches!(&item["splitCategoryIds"], AttributeValue::Ns(c) if c.len() == 2));
+    assert!(matches!(&item["splitTagIds"], AttributeValue::Ns(c) if c.len() == 2));
+    assert_eq!(Transaction::from_item(&item).unwrap(), t);
+    let plain = transaction::to_item(&Transaction::example(t.date, 4, 1000));
+    assert!(!plain.contains_key("splits") && !plain.contains_key("splitCategoryIds"));
+}

@@ -63,18 +63,21 @@ pub(crate) fn put_details(item: &mut Item, d: &Details) {
             AttributeValue::Ns(d.tag_ids.iter().map(u64::to_string).collect()),
         );
     }
+    super::split::put_splits(item, &d.splits);
 }
 
 /// The [`Details`] that [`put_details`] stored.
 pub(crate) fn get_details(item: &Item) -> anyhow::Result<Details> {
+    let currency = get_currency(item)?;
     Ok(Details {
-        amount: Money::new(get_decimal(item, "amount")?, get_currency(item)?)?,
+        amount: Money::new(get_decimal(item, "amount")?, currency)?,
         note: get_opt_s(item, "note"),
         category_id: get_u64(item, "categoryId")?,
         category_type: get_category_type(item)?,
         category_global: matches!(item.get("categoryGlobal"), Some(AttributeValue::Bool(true))),
         provider_id: get_opt_u64(item, "providerId"),
         tag_ids: get_u64_list(item, "tagIds"),
+        splits: super::split::get_splits(item, currency)?,
     })
 }
 

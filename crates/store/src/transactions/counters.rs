@@ -37,20 +37,29 @@ pub enum Counter {
     Use(Use),
 }
 
-/// The [`Counter`]s a new transaction moves (a global category's use is not counted).
+/// The [`Counter`]s a new transaction moves (a global category's use is not counted):
+/// those of each category it counts in (each part's for a split).
 pub fn counters(txn: &Transaction) -> impl Iterator<Item = Counter> + '_ {
     let d = &txn.details;
-    let total = Counter::Total(Month::of(txn.date), d.category_global, d.category_id);
-    let category = Use::Category {
-        global: false,
-        id: d.category_id,
-    };
-    let own = (!d.category_global).then_some(category);
-    let uses = own
+    let month = Month::of(txn.date);
+    let shares = d.shares();
+    let totals: Vec<Counter> = shares
+        .iter()
+        .map(|s| Counter::Total(month, s.category_global, s.category_id))
+        .collect();
+    let own = shares
         .into_iter()
+        .filter(|s| !s.category_global)
+        .map(|s| Use::Category {
+            global: false,
+            id: s.category_id,
+        });
+    let uses = own
         .chain(d.provider_id.map(Use::Provider))
-        .chain(d.tag_ids.iter().copied().map(Use::Tag));
-    std::iter::once(total).chain(uses.map(Counter::Use))
+        .chain(d.all_tag_ids().into_iter().map(Use::Tag));
+    totals
+        .into_iter()
+        .chain(uses.map(Counter::Use).collect::<Vec<_>>())
 }
 
 /// What a transaction uses and counts a use of.
@@ -89,19 +98,24 @@ impl Deltas {
         self.sum += if sign > 0 { signed } else { -signed };
         self.count += sign;
         self.totals.add(txn, sign);
-        let category = Use::Category {
-            global: d.category_global,
-            id: d.category_id,
-        };
-        let mut uses = vec![category];
+        let shares = d.shares();
+        let mut uses: Vec<Use> = shares
+            .iter()
+            .map(|s| Use::Category {
+                global: s.category_global,
+                id: s.category_id,
+            })
+            .collect();
         uses.extend(d.provider_id.map(Use::Provider));
-        uses.extend(d.tag_ids.iter().copied().map(Use::Tag));
+        uses.extend(d.all_tag_ids().into_iter().map(Use::Tag));
         for u in uses {
             *self.uses.entry(u).or_default() += sign;
         }
         if sign > 0 {
-            self.category_types
-                .insert((d.category_global, d.category_id), d.category_type);
+            for s in shares {
+                let key = (s.category_global, s.category_id);
+                self.category_types.insert(key, s.category_type);
+            }
         }
     }
 

@@ -112,7 +112,9 @@ impl Store {
             values.insert(name.into(), value);
         };
         if let Some(c) = filter.category_id {
-            add("categoryId = :cat", ":cat", n(c));
+            // A split is in every category one of its parts is in.
+            let cond = "(categoryId = :cat OR contains(splitCategoryIds, :cat))";
+            add(cond, ":cat", n(c));
         }
         if let Some(t) = filter.category_type {
             add("categoryType = :type", ":type", s(t.as_str()));
@@ -121,7 +123,8 @@ impl Store {
             add("providerId = :prov", ":prov", n(p));
         }
         if let Some(t) = filter.tag_id {
-            add("contains(tagIds, :tag)", ":tag", n(t));
+            let cond = "(contains(tagIds, :tag) OR contains(splitTagIds, :tag))";
+            add(cond, ":tag", n(t));
         }
         if let Some(min) = filter.min_amount {
             add("amount >= :min", ":min", n(min));

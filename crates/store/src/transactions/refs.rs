@@ -3,7 +3,7 @@
 //! an idempotency record.
 
 use crate::FromItem;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Transaction;
 use crate::attr::{get_opt_u64, get_s, get_u64};
@@ -31,6 +31,8 @@ pub struct IdempotencyRecord {
 pub struct Refs {
     pub wallet: Option<Wallet>,
     pub category: Option<Category>,
+    /// The categories of a split's parts found, by id.
+    pub part_categories: BTreeMap<u64, Category>,
     pub provider_found: bool,
     pub tags_found: BTreeSet<u64>,
     pub transaction: Option<Transaction>,
@@ -47,6 +49,9 @@ pub struct RefKeys<'a> {
     pub tag_ids: &'a [u64],
     pub transaction_id: Option<u64>,
     pub idempotency_key: Option<&'a str>,
+    /// A split's parts' categories and tags.
+    pub part_category_ids: Vec<u64>,
+    pub part_tag_ids: Vec<u64>,
 }
 
 impl Store {
@@ -66,14 +71,24 @@ impl Store {
         let pk = user_pk(user_id);
         // The wallet also holds the user's feed head.
         let mut wanted = vec![key(&pk, WALLET)];
-        if let Some(c) = keys.category_id {
-            wanted.push(key(&category_pk(user_id, true), &cat_sk(c)));
-            wanted.push(key(&pk, &cat_sk(c)));
+        let category_ids: BTreeSet<u64> = keys
+            .category_id
+            .into_iter()
+            .chain(keys.part_category_ids.iter().copied())
+            .collect();
+        for c in &category_ids {
+            wanted.push(key(&category_pk(user_id, true), &cat_sk(*c)));
+            wanted.push(key(&pk, &cat_sk(*c)));
         }
         if let Some(p) = keys.provider_id {
             wanted.push(key(&pk, &provider_sk(p)));
         }
-        let tags: BTreeSet<u64> = keys.tag_ids.iter().copied().collect();
+        let tags: BTreeSet<u64> = keys
+            .tag_ids
+            .iter()
+            .chain(&keys.part_tag_ids)
+            .copied()
+            .collect();
         for t in &tags {
             wanted.push(key(&pk, &tag_sk(*t)));
         }
@@ -96,14 +111,14 @@ impl Store {
         };
 
         let mut refs = Refs::default();
-        let mut categories = Vec::new();
+        let mut categories: BTreeMap<u64, Vec<_>> = BTreeMap::new();
         for item in found {
             let sk = get_s(&item, "SK")?.to_owned();
             if sk == WALLET {
                 refs.feed_head = head_seq(&item);
                 refs.wallet = Some(Wallet::from_item(&item)?);
-            } else if sk.starts_with("CAT#") {
-                categories.push(item);
+            } else if let Some(c) = sk.strip_prefix("CAT#").and_then(|c| c.parse().ok()) {
+                categories.entry(c).or_default().push(item);
             } else if sk.starts_with("PROV#") {
                 refs.provider_found = true;
             } else if let Some(t) = sk.strip_prefix("TAG#").and_then(|t| t.parse().ok()) {
@@ -130,7 +145,17 @@ impl Store {
                 });
             }
         }
-        refs.category = pick_category(categories)?;
+        for (id, items) in categories {
+            let Some(found) = pick_category(items)? else {
+                continue;
+            };
+            if keys.category_id == Some(id) {
+                refs.category = Some(found.clone());
+            }
+            if keys.part_category_ids.contains(&id) {
+                refs.part_categories.insert(id, found);
+            }
+        }
         Ok(refs)
     }
 }

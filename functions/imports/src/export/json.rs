@@ -130,6 +130,7 @@ struct TransactionJson<'a> {
     category_type: pf_domain::CategoryType,
     provider_id: Option<u64>,
     tag_ids: &'a [u64],
+    splits: Option<Vec<pf_http::dto::splits::PartResponse>>,
     created_at: String,
     updated_at: String,
 }
@@ -163,6 +164,7 @@ pub(super) async fn json_page(
                 category_type: t.details.category_type,
                 provider_id: t.details.provider_id,
                 tag_ids: &t.details.tag_ids,
+                splits: pf_http::dto::splits::parts_response(&t.details.splits),
                 created_at: t.created_at.to_string(),
                 updated_at: t.updated_at.to_string(),
             })
