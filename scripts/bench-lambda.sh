@@ -21,6 +21,13 @@ cd "$(dirname "$0")/.."
 PROFILE=${BENCH_LAMBDA_PROFILE:-release}
 TARGET=${CARGO_TARGET_DIR:-target}
 FUNCTIONS=(auth transactions categories wallet users tags providers docs sync insights imports rules recurring)
+# `--only fn,fn` builds only those functions (and the floor): a fat-LTO link is minutes.
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  if [ "${args[$i]}" = --only ] && [ $((i + 1)) -lt ${#args[@]} ]; then
+    IFS=, read -r -a FUNCTIONS <<<"${args[$((i + 1))]}"
+  fi
+done
 packages=(-p lambda-floor)
 for f in "${FUNCTIONS[@]}"; do packages+=(-p "$f-fn"); done
 nice -n 5 cargo build -q --profile "$PROFILE" "${packages[@]}"

@@ -1,7 +1,7 @@
 //! The floor of the Lambda benchmark (`bench/src/bin/lambda_bench`): what any Rust
 //! function on this stack pays at least. The same runtime (`lambda_http` on tokio's
-//! multi-threaded runtime), the same SDK configuration source (`aws-config`) and one
-//! DynamoDB client built at cold start; then, per event, the DynamoDB calls `FLOOR_OPS`
+//! multi-threaded runtime, or its current-thread one: `FLOOR_RUNTIME`), the same SDK
+//! configuration source (`aws-config`) and one DynamoDB client built at cold start; then, per event, the DynamoDB calls `FLOOR_OPS`
 //! names (by default one strongly consistent `GetItem` of `FLOOR_PK`/`FLOOR_SK` in
 //! `TABLE_NAME`), answered as a tiny JSON body. No router, no logging, no secrets: each
 //! function's cold start and warm path are measured against the floor that makes the same
@@ -133,8 +133,20 @@ impl Floor {
     }
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Error> {
+/// tokio's multi-threaded runtime (`#[tokio::main]`'s default, what a bare `lambda_http`
+/// function gets), or its current-thread runtime when `FLOOR_RUNTIME=current_thread` (as
+/// the functions run since 2026-12-02): the floor of either choice.
+fn main() -> Result<(), Error> {
+    let runtime = match std::env::var("FLOOR_RUNTIME").as_deref() {
+        Ok("current_thread") => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    }
+    .enable_all()
+    .build()?;
+    runtime.block_on(floor())
+}
+
+async fn floor() -> Result<(), Error> {
     let var = |name: &str| std::env::var(name).map_err(|_| format!("set {name}"));
     let table = var("TABLE_NAME")?;
     let ops = match std::env::var("FLOOR_OPS") {

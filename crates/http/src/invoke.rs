@@ -14,6 +14,7 @@ use aws_sdk_lambda::primitives::Blob;
 use aws_sdk_lambda::types::InvocationType;
 use futures::future::BoxFuture;
 use serde_json::Value;
+use tokio::sync::OnceCell;
 
 use pf_app::imports::job::{Background, Continuation, JobRef};
 use pf_app::{AppError, AppResult};
@@ -22,25 +23,38 @@ use pf_store::Store;
 
 /// Invokes this function (its own name, `AWS_LAMBDA_FUNCTION_NAME`) with an event.
 pub struct SelfInvoke {
-    client: aws_sdk_lambda::Client,
+    /// Made at the first event sent, not at cold start: most invocations never send one
+    /// (a small import, a request that mails nothing), and loading the SDK's
+    /// configuration a second time (the store loads it once) is a cold start's
+    /// millisecond (`BENCHMARKS.md`).
+    client: OnceCell<aws_sdk_lambda::Client>,
     function_name: String,
 }
 
 impl SelfInvoke {
-    /// The client of the function's own region and credentials, and its name.
-    pub async fn from_env() -> anyhow::Result<Self> {
+    /// Invokes the function of `AWS_LAMBDA_FUNCTION_NAME`, with a client of its own
+    /// region and credentials (made when the first event is sent).
+    pub fn from_env() -> anyhow::Result<Self> {
         let function_name = std::env::var("AWS_LAMBDA_FUNCTION_NAME")
             .map_err(|_| anyhow::anyhow!("AWS_LAMBDA_FUNCTION_NAME is not set"))?;
-        let sdk = pf_store::sdk_defaults().load().await;
         Ok(Self {
-            client: aws_sdk_lambda::Client::new(&sdk),
+            client: OnceCell::new(),
             function_name,
         })
     }
 
+    async fn client(&self) -> &aws_sdk_lambda::Client {
+        self.client
+            .get_or_init(|| async {
+                aws_sdk_lambda::Client::new(&pf_store::sdk_defaults().load().await)
+            })
+            .await
+    }
+
     /// Hands `event` to a new invocation of this function; returns once Lambda has it.
     pub async fn send(&self, event: &Value) -> anyhow::Result<()> {
-        self.client
+        self.client()
+            .await
             .invoke()
             .function_name(&self.function_name)
             .invocation_type(InvocationType::Event)

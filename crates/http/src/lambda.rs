@@ -1,5 +1,11 @@
 //! Start-up shared by every function's `main`: logging, configuration, clients, and the
 //! Lambda runtime (or nothing else: each `main` stays a few lines).
+//!
+//! Every `main` runs on tokio's current-thread runtime (`flavor = "current_thread"`):
+//! Lambda hands a process one invocation at a time, so worker threads only cost a cold
+//! start their spawning and each invocation the hand-offs between the thread that polls
+//! the handler and the ones that drive its sockets (`BENCHMARKS.md`, "Lambda binaries").
+//! Blocking work (argon2) still goes to tokio's blocking pool (`spawn_blocking`).
 
 use std::sync::Arc;
 

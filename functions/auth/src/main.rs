@@ -1,12 +1,12 @@
 //! Lambda entry point of the auth function: its HTTP routes, and the mails it sends
 //! itself to send after the answer (`mail`).
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), lambda_http::Error> {
     fixed_mmap_threshold();
     pf_http::lambda::init_tracing();
     let state = pf_http::lambda::state_from_env().await?;
-    let invoke = pf_http::invoke::SelfInvoke::from_env().await?;
+    let invoke = pf_http::invoke::SelfInvoke::from_env()?;
     pf_http::mail::set_outbox(Box::new(invoke));
     let mailer = state.mail.clone();
     let on_event = move |event, _deadline| {

@@ -1,6 +1,6 @@
 //! Lambda entry point of the docs function (no database, no secrets).
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), lambda_http::Error> {
     pf_http::lambda::init_tracing();
     let config = pf_http::config::Config::from_env()?;

@@ -1,6 +1,6 @@
 //! Lambda entry point of the providers function.
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), lambda_http::Error> {
     pf_http::lambda::serve(providers_fn::api()).await
 }

@@ -1,7 +1,7 @@
 //! Lambda entry point of the recurring function: its HTTP routes, and the hourly
 //! scheduled event that runs the job creating due occurrences.
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), lambda_http::Error> {
     pf_http::lambda::init_tracing();
     let state = pf_http::lambda::state_from_env().await?;

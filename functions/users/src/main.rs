@@ -1,6 +1,6 @@
 //! Lambda entry point of the users function.
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), lambda_http::Error> {
     // Its mails (an e-mail change's) tell nothing to a stranger: sent within the request,
     // as a task spawned there would be frozen with the sandbox after the answer.

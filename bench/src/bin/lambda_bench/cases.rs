@@ -241,21 +241,35 @@ pub fn cases(f: &Fixture, args: &Args) -> Vec<Case> {
         ),
     ];
     for (floor, init, ops) in floors(f) {
-        cases.push(Case {
-            name: format!("floor: {floor}"),
-            extra_env: vec![
-                ("FLOOR_INIT", init),
-                ("FLOOR_OPS", ops),
-                ("FLOOR_PK", user_pk(f.user_id)),
-                ("FLOOR_SK", format!("{TXN_PREFIX}{:016}", f.transaction_id)),
-            ],
-            ..case(
-                FLOOR,
-                floor,
-                Box::new(|_| ApiRequest::new("GET", "/floor").into()),
-                200,
-            )
-        });
+        // Each floor twice: on `#[tokio::main]`'s default multi-threaded runtime (what the
+        // rows are compared with), and on the current-thread runtime the functions run on.
+        let current: &'static str = Box::leak(format!("{floor}{CURRENT_THREAD}").into());
+        for (id, runtime) in [(floor, "multi_thread"), (current, "current_thread")] {
+            cases.push(Case {
+                name: format!("floor: {id}"),
+                extra_env: vec![
+                    ("FLOOR_INIT", init.clone()),
+                    ("FLOOR_OPS", ops.clone()),
+                    ("FLOOR_PK", user_pk(f.user_id)),
+                    ("FLOOR_SK", format!("{TXN_PREFIX}{:016}", f.transaction_id)),
+                    ("FLOOR_RUNTIME", runtime.into()),
+                ],
+                ..case(
+                    FLOOR,
+                    id,
+                    Box::new(|_| ApiRequest::new("GET", "/floor").into()),
+                    200,
+                )
+            });
+        }
     }
     cases
+}
+
+/// The suffix of a floor run on tokio's current-thread runtime.
+pub const CURRENT_THREAD: &str = " · current-thread";
+
+/// Whether `floor` is the floor `named` (on either runtime).
+pub fn is_floor(floor: &str, named: &str) -> bool {
+    floor == named || floor.strip_suffix(CURRENT_THREAD) == Some(named)
 }

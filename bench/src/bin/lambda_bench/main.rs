@@ -123,8 +123,9 @@ async fn bench() -> anyhow::Result<()> {
         let floors: Vec<&str> = cases.iter().map(|c| c.floor).collect();
         let all = cases::cases(&fixture, &args);
         cases.extend(
-            all.into_iter()
-                .filter(|c| c.binary == FLOOR && floors.contains(&c.floor)),
+            all.into_iter().filter(|c| {
+                c.binary == FLOOR && floors.iter().any(|f| cases::is_floor(c.floor, f))
+            }),
         );
     }
     for case in &cases {

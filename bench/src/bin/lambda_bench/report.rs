@@ -89,7 +89,9 @@ pub fn report(
          DynamoDB Local; {} cold runs (spawn → first answer) and {} warm invocations \
          (event queued → answer) per binary, interleaved with the floors (bare \
          `lambda_http` + aws-config + one DynamoDB client, making the DynamoDB calls named \
-         in their row, one after the other; `+`: at once). Each row is compared with the \
+         in their row, one after the other; `+`: at once), each on tokio's default \
+         multi-threaded runtime and again on its current-thread runtime (`· current-thread`), \
+         the one the functions run on. Each row is compared with the (multi-threaded) \
          floor named in it, which makes the same round trips (calls: init · cold \
          invocation · warm invocation, counted through a proxy before the timed runs; \
          `≠` where they differ). Times in ms; ratio = function / floor (budget ≤ 1.2); \
