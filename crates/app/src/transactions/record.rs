@@ -168,17 +168,8 @@ pub fn build_record(
     if draft.provider_id.is_some() && !refs.provider_found {
         errors.push(Violation::new("providerId", "no such provider"));
     }
-    let missing: Vec<String> = draft
-        .tag_ids
-        .iter()
-        .filter(|t| !refs.tags_found.contains(t))
-        .map(u64::to_string)
-        .collect();
-    if !missing.is_empty() {
-        errors.push(Violation::new(
-            "tagIds",
-            format!("no such tag: {}", missing.join(", ")),
-        ));
+    if let Some(message) = missing_tags(&draft.tag_ids, refs) {
+        errors.push(Violation::new("tagIds", message));
     }
     let splits = super::splits::build_parts(&draft, refs, wallet.currency, &mut errors);
     // Rules never change a split's categories.
@@ -212,6 +203,16 @@ pub fn build_record(
         created_at: stamp.created_at.unwrap_or(stamp.now),
         updated_at: stamp.now,
     })
+}
+
+/// The refusal of tags the read did not find (`no such tag: 7, 9`), if any.
+pub(super) fn missing_tags(tag_ids: &[u64], refs: &Refs) -> Option<String> {
+    let missing: Vec<String> = tag_ids
+        .iter()
+        .filter(|t| !refs.tags_found.contains(t))
+        .map(u64::to_string)
+        .collect();
+    (!missing.is_empty()).then(|| format!("no such tag: {}", missing.join(", ")))
 }
 
 #[cfg(test)]

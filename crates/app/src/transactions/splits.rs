@@ -173,14 +173,7 @@ pub(super) fn build_parts(
             )),
             _ => {}
         }
-        let missing: Vec<String> = p
-            .tag_ids
-            .iter()
-            .filter(|t| !refs.tags_found.contains(t))
-            .map(u64::to_string)
-            .collect();
-        if !missing.is_empty() {
-            let message = format!("no such tag: {}", missing.join(", "));
+        if let Some(message) = super::record::missing_tags(&p.tag_ids, refs) {
             errors.push(Violation::new(at(i, "tagIds"), message));
         }
         if let (Some(amount), Some(c)) = (amount, category) {
