@@ -269,6 +269,11 @@ fn qif_split_lines_are_the_rows_parts() {
     assert!(s.rows[3].splits.is_empty());
     assert_eq!(s.rows[0].category.as_deref(), Some("Groceries"));
 
+    // A part of 0.00 is left out, and a split of one part left is plain.
+    let zero = read_text("!Type:Bank\nD10.18.23\nT200.00\nPDonor\nLDonation/Spende\nSDonation/Spende\n$200.00\nSDonation/Africa\nE50% for Africa\n$0.00\n^\n");
+    assert!(zero.rows[0].splits.is_empty());
+    assert_eq!(zero.rows[0].category.as_deref(), Some("Donation"));
+
     let qif = "!Type:Bank\nD01/15/2024\nT-10.00\nPShop\nSFood\n$-6.00\nSHome\n$-3.00\n^\n\
                D01/16/2024\nT-5.00\nPKiosk\n^\n";
     let s = bankfile::parse(qif.as_bytes(), &bankfile::Options::default()).unwrap();

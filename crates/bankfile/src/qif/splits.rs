@@ -3,8 +3,9 @@
 //! dropped, like `L`), then `E` (its memo), `$` (its amount, signed like `T`) and, from
 //! some banks and Quicken versions, `%` (its share of the total in percent). A part
 //! without `$` takes its `%` of the total (to the cent); one without either is the row's
-//! error, as are parts that do not add up to the total. A record of one split line is a
-//! plain row (Quicken writes one for a single category).
+//! error, as are parts that do not add up to the total. A part of 0.00 is left out; a
+//! record of fewer than two parts left is a plain row (Quicken writes one split line for
+//! a single category).
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
@@ -103,6 +104,12 @@ pub(super) fn parts(
         return Err(format!(
             "the split's parts add up to {sum}, not to the total {total}"
         ));
+    }
+    // A part of 0.00 (finanzmanager's `E50% for Africa` / `$0.00`) moves nothing: left out;
+    // a split of fewer parts then is a plain row.
+    parts.retain(|p| !p.amount.is_zero());
+    if parts.len() < 2 {
+        parts.clear();
     }
     Ok(parts)
 }
