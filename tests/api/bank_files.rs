@@ -4,6 +4,7 @@
 //! of the statement's currency: what was created, the balance change, the payees and the
 //! dates; a repetition creates nothing; broken files store nothing.
 
+mod qif_splits;
 mod refusals;
 mod reports;
 

@@ -30,7 +30,7 @@ mod types;
 pub use encoding::decode;
 pub use text::{escape_cell, join_tags, split_tags, unescape_cell};
 pub use types::{
-    Detected, Field, FileError, Format, Options, Paired, Row, RowError, Statement,
+    Detected, Field, FileError, Format, Options, Paired, Row, RowError, SplitLine, Statement,
     DEFAULT_MAX_ROWS, MAX_CELL_BYTES,
 };
 

@@ -171,5 +171,6 @@ fn to_row(row: usize, t: Txn, account: Option<&str>, invert: bool) -> Result<Row
         category: None,
         tags: Vec::new(),
         import_id: scoped_id(account, t.fitid.as_deref()),
+        splits: Vec::new(),
     })
 }

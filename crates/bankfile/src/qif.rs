@@ -2,7 +2,8 @@
 //! (an investment account, `Invst`, is refused: its unsigned totals are trades, whose
 //! direction only the action names); records of `D` date, `T`/`U` amount, `P` payee, `M` memo,
 //! `L` category (`[Account]` transfers without brackets, `/class` dropped), `N` number,
-//! each ended by `^`. Lists (`!Type:Cat`, `Class`, `Memorized`, ...) are skipped, an
+//! each ended by `^`; a split's `S` category, `E` memo, `$` amount and `%` percentage lines
+//! ([`splits`]). Lists (`!Type:Cat`, `Class`, `Memorized`, ...) are skipped, an
 //! `!Account` block names the account. A record that the file ends inside (no `^`) is
 //! [`FileError::Malformed`]: the file was cut.
 //!
@@ -14,6 +15,8 @@ use crate::amount::{self, detect_decimal};
 use crate::date::{detect, DateFormat};
 use crate::{capped, Detected, FileError, Format, Options, Row, RowError, Statement};
 
+mod splits;
+
 #[derive(Default)]
 struct Record {
     line: usize,
@@ -23,6 +26,7 @@ struct Record {
     memo: Option<String>,
     category: Option<String>,
     number: Option<String>,
+    splits: Vec<splits::RawSplit>,
 }
 
 impl Record {
@@ -107,6 +111,9 @@ fn read(text: &str, cap: usize) -> Result<(Vec<Record>, Option<String>), FileErr
         let value = capped(chars.as_str().trim()).to_owned();
         if current.line == 0 {
             current.line = number;
+        }
+        if state == Section::Transactions && splits::take_line(&mut current.splits, code, &value) {
+            continue;
         }
         let slot = match (state, code) {
             (_, '^') => {
@@ -261,9 +268,21 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             statement.total_rows -= 1;
             continue;
         }
-        if options.invert == Some(true) {
+        let invert = options.invert == Some(true);
+        if invert {
             amount = -amount;
         }
+        let parts = match splits::parts(&record.splits, amount, decimal, invert) {
+            Ok(parts) => parts,
+            Err(message) => {
+                statement.errors.push(RowError::new(row, "splits", message));
+                continue;
+            }
+        };
+        let category = match parts.first() {
+            Some(first) => first.category.clone(),
+            None => record.category.as_deref().and_then(category),
+        };
         let mut note = record.memo.filter(|m| !m.is_empty());
         if let Some(n) = record
             .number
@@ -284,9 +303,10 @@ pub fn parse(text: &str, encoding: &str, options: &Options) -> Result<Statement,
             amount,
             payee,
             note,
-            category: record.category.as_deref().and_then(category),
+            category,
             tags: Vec::new(),
             import_id: None,
+            splits: parts,
         });
     }
     Ok(statement)

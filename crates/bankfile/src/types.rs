@@ -10,7 +10,7 @@ pub(crate) use error::header_list;
 pub use error::FileError;
 pub use names::{Field, Format};
 pub use options::{Options, DEFAULT_MAX_ROWS, MAX_CELL_BYTES};
-pub use statement::{Detected, Paired, Row, RowError, Statement};
+pub use statement::{Detected, Paired, Row, RowError, SplitLine, Statement};
 
 #[cfg(test)]
 mod tests;

@@ -228,3 +228,61 @@ fn a_holds_release_is_left_out_with_its_hold() {
     assert_eq!(s.rows.len(), 3);
     assert!(s.paired.is_empty());
 }
+
+/// QIF split lines (Quicken's `S`/`E`/`$`, `%` where only a share is written) are the
+/// row's parts, categories read like `L`; parts that miss the total are the row's error.
+#[test]
+fn qif_split_lines_are_the_rows_parts() {
+    let s = common::read_expected("qif_splits.qif");
+    let parts = |i: usize| -> Vec<(String, Option<String>, Option<String>)> {
+        s.rows[i]
+            .splits
+            .iter()
+            .map(|p| (p.amount.to_string(), p.category.clone(), p.note.clone()))
+            .collect()
+    };
+    let own = |a: &str, c: &str, n: Option<&str>| {
+        (a.to_owned(), Some(c.to_owned()), n.map(str::to_owned))
+    };
+    assert_eq!(
+        parts(0),
+        [
+            own("-80.00", "Groceries", Some("Food")),
+            own("-25.50", "Household", Some("Cleaning")),
+            own("-14.50", "Gifts:Birthday", None),
+        ]
+    );
+    assert_eq!(
+        parts(1),
+        [
+            own("2500.00", "Salary", None),
+            own("250.00", "Salary:Bonus", Some("Q1 bonus"))
+        ]
+    );
+    assert_eq!(
+        parts(2),
+        [
+            own("-30.00", "Utilities:Water", None),
+            own("-30.00", "Utilities:Electric", None)
+        ]
+    );
+    assert!(s.rows[3].splits.is_empty());
+    assert_eq!(s.rows[0].category.as_deref(), Some("Groceries"));
+
+    // A part of 0.00 is left out, and a split of one part left is plain.
+    let zero = read_text("!Type:Bank\nD10.18.23\nT200.00\nPDonor\nLDonation/Spende\nSDonation/Spende\n$200.00\nSDonation/Africa\nE50% for Africa\n$0.00\n^\n");
+    assert!(zero.rows[0].splits.is_empty());
+    assert_eq!(zero.rows[0].category.as_deref(), Some("Donation"));
+
+    let qif = "!Type:Bank\nD01/15/2024\nT-10.00\nPShop\nSFood\n$-6.00\nSHome\n$-3.00\n^\n\
+               D01/16/2024\nT-5.00\nPKiosk\n^\n";
+    let s = bankfile::parse(qif.as_bytes(), &bankfile::Options::default()).unwrap();
+    assert_eq!(s.rows.len(), 1);
+    assert_eq!(s.errors.len(), 1, "{:?}", s.errors);
+    assert_eq!((s.errors[0].row, s.errors[0].field.as_str()), (1, "splits"));
+    assert!(
+        s.errors[0].message.contains("-9.00"),
+        "{}",
+        s.errors[0].message
+    );
+}

@@ -11,8 +11,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 use super::names::{fold, Names};
-use super::{CategoryRef, NameRef, Planned, RowError, REPEAT_MESSAGE};
-use crate::transactions::{build_record, Stamp, TransactionDraft};
+use super::{CategoryRef, NameRef, Planned, PlannedPart, RowError, REPEAT_MESSAGE};
+use crate::transactions::{build_record, PartDraft, Splits, Stamp, TransactionDraft};
 use crate::{categories, labels};
 use crate::{AppError, AppResult};
 use pf_domain::time::Timestamp;
@@ -80,11 +80,14 @@ async fn create_names(
         if Instant::now() >= deadline {
             break;
         }
-        if let CategoryRef::New {
-            name,
-            category_type,
-        } = &p.category
-        {
+        for r in std::iter::once(&p.category).chain(p.splits.iter().map(|s| &s.category)) {
+            let CategoryRef::New {
+                name,
+                category_type,
+            } = r
+            else {
+                continue;
+            };
             let key = (fold(name), *category_type);
             if !made.categories.contains_key(&key) && !made.refused.contains_key("category") {
                 let fields = categories::parse_fields(name, None, None, *category_type)?;
@@ -152,13 +155,14 @@ where
 
 /// Why a row's names are missing: the cap that refused one of them, else the deadline.
 fn missing_reason(made: &Made, p: &Planned) -> (&'static str, String) {
-    let new_category = matches!(p.category, CategoryRef::New { .. });
+    let categories = || std::iter::once(&p.category).chain(p.splits.iter().map(|s| &s.category));
+    let new_category = categories().any(|c| matches!(c, CategoryRef::New { .. }));
     let new_provider = matches!(p.provider, Some(NameRef::New(_)));
     let new_tag = p.tags.iter().any(|t| matches!(t, NameRef::New(_)));
     let needed = [
         (
             "category",
-            new_category && made.category(&p.category).is_none(),
+            new_category && categories().any(|c| made.category(c).is_none()),
         ),
         (
             "provider",
@@ -199,10 +203,16 @@ pub(super) async fn build_all(
         let category = made.category(&p.category);
         let provider_id = p.provider.as_ref().map(|r| made.provider(r));
         let tag_ids: Option<Vec<u64>> = p.tags.iter().map(|r| id_of(&made.tags, r)).collect();
-        let (Some(category), Some(provider_id), Some(mut tag_ids)) = (
+        let parts: Option<Vec<(PlannedPart, Category)>> = p
+            .splits
+            .iter()
+            .map(|s| made.category(&s.category).map(|c| (s.clone(), c)))
+            .collect();
+        let (Some(category), Some(provider_id), Some(mut tag_ids), Some(parts)) = (
             category,
             provider_id.map_or(Some(None), |id| id.map(Some)),
             tag_ids,
+            parts,
         ) else {
             // A name a cap refused or the deadline left uncreated.
             let (field, message) = missing_reason(&made, &p);
@@ -216,7 +226,22 @@ pub(super) async fn build_all(
             category: Some(category.clone()),
             provider_found: true,
             tags_found: tag_ids.iter().copied().collect::<BTreeSet<_>>(),
+            part_categories: parts.iter().map(|(_, c)| (c.id, c.clone())).collect(),
             ..Default::default()
+        };
+        let splits = match parts.is_empty() {
+            true => Splits::Absent,
+            false => Splits::Parts(
+                parts
+                    .into_iter()
+                    .map(|(s, c)| PartDraft {
+                        amount: s.amount,
+                        category_id: c.id,
+                        note: s.note,
+                        tag_ids: Vec::new(),
+                    })
+                    .collect(),
+            ),
         };
         let draft = TransactionDraft {
             amount: p.amount,
@@ -227,7 +252,7 @@ pub(super) async fn build_all(
             provider_id,
             tag_ids,
             category_source: p.category_source,
-            splits: Default::default(),
+            splits,
         };
         let id = loop {
             let id = pf_domain::ids::new_id();

@@ -120,6 +120,16 @@ pub struct Planned {
     pub note: Option<String>,
     pub provider: Option<NameRef>,
     pub tags: Vec<NameRef>,
+    /// A split row's parts (its `category` is the first's); empty for a plain row.
+    pub splits: Vec<PlannedPart>,
+}
+
+/// A part of a split row: positive, in a category of the row's type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedPart {
+    pub amount: Decimal,
+    pub category: CategoryRef,
+    pub note: Option<String>,
 }
 
 /// What an import did (or, in a dry run, would do).

@@ -148,8 +148,19 @@ fn plan_row(
         (Some(t), Some(r)) if !r.is_empty() => Some(rules_on(&row, t, r, names)),
         _ => None,
     };
-    let by_rule = effect.as_ref().and_then(|e| e.category.clone());
+    // Rules never change a split's categories.
+    let by_rule = effect
+        .as_ref()
+        .and_then(|e| e.category.clone())
+        .filter(|_| row.splits.is_empty());
+    let parts = match category_type {
+        Some(t) if !row.splits.is_empty() => {
+            parts::plan_parts(&row, t, names, default_category, &mut errors)
+        }
+        _ => Vec::new(),
+    };
     let category = match (&by_rule, category_type) {
+        _ if !parts.is_empty() => parts.first().map(|p| (p.category.clone(), false)),
         (Some(c), _) => Some((CategoryRef::Known(c.clone()), false)),
         (None, Some(t)) => category_of(&row, t, names, default_category)
             .map_err(|m| errors.push(RowError::new(n, "category", m)))
@@ -191,6 +202,7 @@ fn plan_row(
     }
     let category_source = match row.category.as_deref().map(str::trim) {
         _ if by_rule.is_some() => CategorySource::Rule,
+        _ if !parts.is_empty() => CategorySource::File,
         Some(name) if !name.is_empty() => CategorySource::File,
         _ => CategorySource::Default,
     };
@@ -206,6 +218,7 @@ fn plan_row(
             note,
             provider,
             tags,
+            splits: parts,
         }),
         _ => Err(errors),
     }
@@ -267,5 +280,6 @@ pub(super) fn plan(
     (planned, errors)
 }
 
+mod parts;
 #[cfg(test)]
 mod tests;

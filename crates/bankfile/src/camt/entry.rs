@@ -225,6 +225,7 @@ impl Parts<'_> {
             category: None,
             tags: Vec::new(),
             import_id: self.id,
+            splits: Vec::new(),
         })
     }
 }

@@ -241,6 +241,7 @@ impl Reading<'_> {
                 Some(a) => format!("{a}:{id}"),
                 None => id,
             }),
+            splits: Vec::new(),
         })
     }
 

@@ -75,6 +75,18 @@ pub struct Row {
     pub tags: Vec<String>,
     /// The bank's id, `<account>:<id>` when the account is known.
     pub import_id: Option<String>,
+    /// A split row's parts (QIF `S`/`E`/`$`/`%` lines), 2 or more adding up to `amount`;
+    /// empty for a plain row. `category` is then the first part's.
+    pub splits: Vec<SplitLine>,
+}
+
+/// One part of a split row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitLine {
+    /// Signed like [`Row::amount`].
+    pub amount: Decimal,
+    pub category: Option<String>,
+    pub note: Option<String>,
 }
 
 /// A row that could not be read.

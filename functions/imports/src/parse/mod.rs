@@ -121,6 +121,15 @@ pub fn rows(statement: Statement) -> ParsedFile {
             tags: r.tags,
             // None: the service derives one from the content.
             import_id: r.import_id,
+            splits: r
+                .splits
+                .into_iter()
+                .map(|p| bankfile::SplitLine {
+                    amount: p.amount,
+                    category: p.category.map(one_line),
+                    note: p.note.map(note),
+                })
+                .collect(),
         })
         .collect();
     let errors = statement

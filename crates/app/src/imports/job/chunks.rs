@@ -29,6 +29,9 @@ struct Stored {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     t: Vec<String>,
     i: Option<String>,
+    /// A split row's parts: amount, category, note.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    s: Vec<(String, Option<String>, Option<String>)>,
 }
 
 fn stored(row: &ImportRow) -> Stored {
@@ -41,6 +44,11 @@ fn stored(row: &ImportRow) -> Stored {
         p: row.payee.clone(),
         t: row.tags.clone(),
         i: row.import_id.clone(),
+        s: row
+            .splits
+            .iter()
+            .map(|p| (p.amount.to_string(), p.category.clone(), p.note.clone()))
+            .collect(),
     }
 }
 
@@ -85,6 +93,18 @@ pub(super) fn decode(text: &str) -> AppResult<Vec<ImportRow>> {
                 payee: s.p,
                 tags: s.t,
                 import_id: s.i,
+                splits: s
+                    .s
+                    .into_iter()
+                    .map(|(a, category, note)| {
+                        let amount = a.parse::<Decimal>().map_err(|_| bad("a bad amount"))?;
+                        Ok(bankfile::SplitLine {
+                            amount,
+                            category,
+                            note,
+                        })
+                    })
+                    .collect::<AppResult<_>>()?,
             })
         })
         .collect()
@@ -104,6 +124,7 @@ mod tests {
             payee: None,
             tags: vec!["a".into(), "b,\"c\"".into()],
             import_id: Some(format!("id-{n}")),
+            splits: Vec::new(),
         }
     }
 

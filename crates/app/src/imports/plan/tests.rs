@@ -63,6 +63,7 @@ fn row(n: usize, amount: i64, category: &str) -> ImportRow {
         payee: None,
         tags: vec![],
         import_id: None,
+        splits: Vec::new(),
     }
 }
 
